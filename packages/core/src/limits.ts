@@ -1,0 +1,36 @@
+/**
+ * Business limits and defaults (PRODUCT §5, §9). The database enforces the
+ * same numbers; change them here and in the migrations together.
+ */
+export const limits = {
+  deckName: 120,
+  deckDescription: 2000,
+  displayName: 80,
+  fieldLength: 20000,
+  tagsPerNote: 50,
+  tagLength: 64,
+  maxDurationMs: 3_600_000,
+  futureSkewMs: 300_000,
+  mediaBytes: 10 * 1024 * 1024,
+  avatarBytes: 2 * 1024 * 1024,
+  importBytes: 200 * 1024 * 1024,
+  passwordMin: 8,
+  dailyLimitMax: 9999,
+  desiredRetentionMin: 0.7,
+  desiredRetentionMax: 0.99,
+  fsrsParamCount: 21,
+  inviteExpiryMaxDays: 30,
+  inviteMaxUses: 1000,
+} as const;
+
+export const defaults = {
+  newPerDay: 20,
+  reviewsPerDay: 200,
+  desiredRetention: 0.9,
+  dayStartsAt: 4,
+  timezone: "UTC",
+  inviteExpiryDays: 7,
+  undoDepth: 10,
+  optimizerMinReviews: 400,
+  maximumIntervalDays: 36500,
+} as const;

@@ -1,0 +1,84 @@
+/**
+ * Card faces as sanitised HTML.
+ *
+ * - basic: front = `front`, back = `back` (basic_reversed card 2 swaps them).
+ * - cloze card k: the text with every `{{ck::…}}` shown as
+ *   `<span class="cloze">[hint]</span>` (or `[...]`) on the front and as
+ *   `<span class="cloze">answer</span>` on the back; deletions of other numbers
+ *   show their answer. A non-blank `extra` follows on the back after
+ *   `<hr id="answer">`.
+ * The back does not repeat the front: the study screen shows both faces.
+ */
+import { parseCloze, type ClozeDeletion } from "./cloze";
+import { cardOrdinals, reversedOrdinals, type Note } from "./notes";
+import { sanitizeCardHtml, stripMarkup, type SanitizeOptions } from "./sanitize";
+
+export type CardFaces = { front: string; back: string };
+
+export function renderCard(note: Note, ordinal: number, options: SanitizeOptions = {}): CardFaces {
+  if (!cardOrdinals(note).includes(ordinal)) {
+    throw new RangeError(`A ${note.kind} note has no card ${ordinal}.`);
+  }
+  const faces = note.kind === "cloze" ? clozeFaces(note.fields.text, note.fields.extra, ordinal) : basicFaces(note, ordinal);
+  return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
+}
+
+function basicFaces(note: Note & { kind: "basic" | "basic_reversed" }, ordinal: number): CardFaces {
+  const { front, back } = note.fields;
+  return ordinal === reversedOrdinals.backward ? { front: back, back: front } : { front, back };
+}
+
+function clozeFaces(text: string, extra: string, ordinal: number): CardFaces {
+  const deletions = parseCloze(text);
+  const front = renderRange(text, deletions, 0, text.length, (deletion, answer) =>
+    deletion.ordinal === ordinal ? clozeSpan(`[${hintText(deletion.hint)}]`) : answer(),
+  );
+  const revealed = renderRange(text, deletions, 0, text.length, (deletion, answer) =>
+    deletion.ordinal === ordinal ? clozeSpan(answer()) : answer(),
+  );
+  const back = extra.trim() === "" ? revealed : `${revealed}<hr id="answer">${extra}`;
+  return { front, back };
+}
+
+type ShowDeletion = (deletion: ClozeDeletion, answer: () => string) => string;
+
+/** Source in [from, to) with each outermost deletion replaced by `show`; nested ones recurse through `answer()`. */
+function renderRange(text: string, deletions: ClozeDeletion[], from: number, to: number, show: ShowDeletion): string {
+  let html = "";
+  let at = from;
+  // Deletions are sorted by start and properly nested, so anything starting
+  // before `at` lies inside one already shown.
+  for (const deletion of deletions) {
+    if (deletion.start < at || deletion.end > to) continue;
+    const answerStart = answerOffset(deletion);
+    html += text.slice(at, deletion.start);
+    html += show(deletion, () => renderRange(text, deletions, answerStart, answerStart + deletion.answer.length, show));
+    at = deletion.end;
+  }
+  return html + text.slice(at, to);
+}
+
+/** Where the answer begins: the deletion ends with [answer][::hint]}}. */
+function answerOffset(deletion: ClozeDeletion): number {
+  const hintLength = deletion.hint === null ? 0 : deletion.hint.length + 2;
+  return deletion.end - 2 - hintLength - deletion.answer.length;
+}
+
+function clozeSpan(html: string): string {
+  return `<span class="cloze">${html}</span>`;
+}
+
+/**
+ * Hints are plain text: tags are dropped and markup characters escaped,
+ * but entities such as `&amp;` or `&nbsp;` are kept as written.
+ */
+function hintText(hint: string | null): string {
+  const text = stripMarkup(hint ?? "").trim();
+  if (text === "") return "...";
+  return text
+    .replace(/&(?!(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);)/gi, "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

@@ -1,0 +1,45 @@
+import type { Queryable } from "./types.js";
+
+/** Who a request acts as, and what PostgREST exposes of it to SQL. */
+export interface RequestContext {
+  /** Database role from the JWT's `role` claim: anon, authenticated or service_role. */
+  role: string;
+  /** The whole verified claim set (`{"role":"anon"}` for an anonymous request). */
+  claims: Record<string, unknown>;
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sets the transaction-local settings PostgREST sets before running a request,
+ * so RLS policies, auth.uid() and auth.jwt() see the caller. Also sets the
+ * legacy per-claim settings that Supabase's helper functions read.
+ */
+export async function setRequestContext(tx: Queryable, context: RequestContext): Promise<void> {
+  const claims = context.claims;
+  const legacy = (name: string) => {
+    const value = claims[name];
+    return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+  };
+  await tx.query(
+    `select set_config('role', $1, true),
+            set_config('request.jwt.claims', $2, true),
+            set_config('request.jwt.claim.sub', $3, true),
+            set_config('request.jwt.claim.role', $4, true),
+            set_config('request.jwt.claim.email', $5, true),
+            set_config('request.method', $6, true),
+            set_config('request.path', $7, true),
+            set_config('request.headers', $8, true)`,
+    [
+      context.role,
+      JSON.stringify(claims),
+      legacy("sub"),
+      legacy("role"),
+      legacy("email"),
+      context.method ?? "POST",
+      context.path ?? "/",
+      JSON.stringify(context.headers ?? {}),
+    ],
+  );
+}

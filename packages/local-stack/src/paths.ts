@@ -1,0 +1,18 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Resolves the same from src/ (source condition) and from the bundled dist/.
+export const platformSqlDir = fileURLToPath(new URL("../sql/platform/", import.meta.url));
+
+/** Finds the project's `supabase/` folder by walking up from `start`. */
+export function findSupabaseDir(start = process.cwd()): string {
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, "supabase");
+    if (existsSync(join(candidate, "config.toml"))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`No supabase/config.toml found above ${start}`);
+    dir = parent;
+  }
+}
