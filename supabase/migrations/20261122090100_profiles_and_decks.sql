@@ -172,6 +172,9 @@ create policy "anyone reads public decks" on public.decks
   for select to anon, authenticated using (is_public);
 create policy "members read their decks" on public.decks
   for select to authenticated using (id in (select private.member_deck_ids()));
+-- Also by owner_id: INSERT ... RETURNING checks the new row before the trigger adds the owner member.
+create policy "owners read their decks" on public.decks
+  for select to authenticated using (owner_id = (select auth.uid()));
 create policy "users create decks they own" on public.decks
   for insert to authenticated with check (owner_id = (select auth.uid()));
 create policy "owners update their decks" on public.decks

@@ -1,0 +1,128 @@
+/**
+ * Shared examples for the §5 rules. The zod schemas and the database
+ * constraints must both accept every `valid` value and reject every
+ * `invalid` one; each invalid case names the rule it breaks.
+ */
+import { limits } from "./limits";
+import type { BasicFields } from "./notes";
+
+export type InvalidCase<T> = { value: T; rule: string };
+export type CaseList<T> = { valid: T[]; invalid: InvalidCase<T>[] };
+
+const brain = "\u{1F9E0}"; // one code point, two UTF-16 units
+const cloze = "{{c1::answer}}";
+
+function manyTags(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `tag${index}`);
+}
+
+/** A cloze text of exactly `length` code points. */
+function clozeOfLength(length: number): string {
+  return cloze + "a".repeat(length - cloze.length);
+}
+
+export const validationCases: {
+  deckName: CaseList<string>;
+  tags: CaseList<string[]>;
+  basicFields: CaseList<BasicFields>;
+  clozeText: CaseList<string>;
+} = {
+  deckName: {
+    valid: [
+      "Spanish verbs",
+      "a",
+      "a".repeat(limits.deckName),
+      `  ${"a".repeat(limits.deckName)}  `,
+      brain.repeat(limits.deckName),
+      "日本語 N5",
+      "Inner  spaces\tand tabs",
+    ],
+    invalid: [
+      { value: "", rule: "empty" },
+      { value: " ", rule: "blank after trim" },
+      { value: "   ", rule: "blank after trim" },
+      { value: "\t\n\r", rule: "blank after trim (all whitespace is trimmed, not only spaces)" },
+      { value: "\u00a0", rule: "blank after trim (no-break space)" },
+      { value: "\u3000", rule: "blank after trim (ideographic space)" },
+      { value: "a".repeat(limits.deckName + 1), rule: "too long" },
+      { value: ` ${"a".repeat(limits.deckName + 1)} `, rule: "too long after trim" },
+      { value: brain.repeat(limits.deckName + 1), rule: "too long in code points" },
+    ],
+  },
+  tags: {
+    valid: [
+      [],
+      ["a"],
+      ["a".repeat(limits.tagLength)],
+      [brain.repeat(limits.tagLength)],
+      manyTags(limits.tagsPerNote),
+      ["Verb", "verb"],
+      ["c++", "parent::child", "日本語"],
+    ],
+    invalid: [
+      { value: [""], rule: "empty tag" },
+      { value: ["two words"], rule: "whitespace" },
+      { value: [" leading"], rule: "whitespace" },
+      { value: ["tab\there"], rule: "whitespace" },
+      { value: ["line\nbreak"], rule: "whitespace" },
+      { value: ["no\u00a0break"], rule: "whitespace (no-break space)" },
+      { value: ["a".repeat(limits.tagLength + 1)], rule: "tag too long" },
+      { value: [brain.repeat(limits.tagLength + 1)], rule: "tag too long in code points" },
+      { value: manyTags(limits.tagsPerNote + 1), rule: "too many tags" },
+      { value: ["same", "same"], rule: "duplicate" },
+    ],
+  },
+  basicFields: {
+    valid: [
+      { front: "a", back: "b" },
+      { front: "<b>bold</b>", back: "<i>x</i>" },
+      { front: "a".repeat(limits.fieldLength), back: brain.repeat(limits.fieldLength) },
+      { front: "&amp;", back: "&NBSP;" },
+      { front: "a < b", back: "<" },
+      // Only spaces are trimmed (Postgres btrim), so a lone newline or tab counts as content.
+      { front: "\n", back: "\t" },
+    ],
+    invalid: [
+      { value: { front: "", back: "b" }, rule: "front empty" },
+      { value: { front: "a", back: "" }, rule: "back empty" },
+      { value: { front: "   ", back: "b" }, rule: "front blank" },
+      { value: { front: "<b> </b>", back: "b" }, rule: "front markup only" },
+      { value: { front: "a", back: "<div><br></div>" }, rule: "back markup only" },
+      { value: { front: "&nbsp;", back: "b" }, rule: "front only &nbsp;" },
+      { value: { front: " &nbsp;<br>&nbsp; ", back: "b" }, rule: "front spaces, &nbsp; and markup" },
+      // Stripping markup removes images too: a picture-only side is empty.
+      { value: { front: '<img src="flag.png">', back: "b" }, rule: "front image only" },
+      { value: { front: "a".repeat(limits.fieldLength + 1), back: "b" }, rule: "front too long" },
+      { value: { front: "a", back: brain.repeat(limits.fieldLength + 1) }, rule: "back too long in code points" },
+    ],
+  },
+  clozeText: {
+    valid: [
+      cloze,
+      "{{c1::}}",
+      "x {{c2::y::hint}} z",
+      "{{c1::outer {{c2::inner}}}}",
+      "{{c01::leading zero}}",
+      "{{c1::a}}}",
+      "{{c0::not a deletion}} {{c3::but this is}}",
+      `{{c${2 ** 31 - 1}::largest number}}`,
+      clozeOfLength(limits.fieldLength),
+    ],
+    invalid: [
+      { value: "", rule: "no deletion" },
+      { value: "plain text", rule: "no deletion" },
+      { value: "{{c0::zero}}", rule: "number 0 is not a deletion" },
+      { value: "{{c::no number}}", rule: "no digits" },
+      { value: "{{C1::capital}}", rule: "upper-case C" },
+      { value: "{{c1:one colon}}", rule: "single colon" },
+      { value: "{{ c1::space}}", rule: "space after {{" },
+      { value: "{{c1::never closed", rule: "unclosed" },
+      { value: "{{c1::half closed}", rule: "unclosed" },
+      { value: "}}{{c1::close before open", rule: "unclosed" },
+      { value: "{{c-1::negative}}", rule: "no digits" },
+      { value: "{{c\uff11::full-width digit}}", rule: "non-ASCII digit" },
+      { value: `{{c${2 ** 31}::too big}}`, rule: "number above 2147483647" },
+      { value: clozeOfLength(limits.fieldLength + 1), rule: "too long" },
+    ],
+  },
+};
