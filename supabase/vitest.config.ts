@@ -1,16 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { defineVitestConfig } from "../vitest.shared.js";
 
-// "source" resolves workspace packages to their TypeScript sources (no build step).
-const conditions = ["source", "node"];
-
-export default defineConfig({
-  resolve: { conditions },
-  environments: {
-    ssr: { resolve: { conditions } },
-    __vitest__: { resolve: { conditions } },
-  },
+export default defineVitestConfig({
   test: {
-    server: { deps: { inline: [/@engram\//] } },
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,

@@ -6,7 +6,7 @@
  *   `<span class="cloze">[hint]</span>` (or `[...]`) on the front and as
  *   `<span class="cloze">answer</span>` on the back; deletions of other numbers
  *   show their answer. A non-blank `extra` follows on the back after
- *   `<hr id="answer">`.
+ *   `<hr id="answer" />`. Hints are plain text (tags dropped, escaped).
  * The back does not repeat the front: the study screen shows both faces.
  */
 import { parseCloze, type ClozeDeletion } from "./cloze";

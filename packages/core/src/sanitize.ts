@@ -29,9 +29,9 @@ const allowedAttributes: sanitizeHtml.IOptions["allowedAttributes"] = {
   colgroup: ["span"],
   th: ["colspan", "rowspan", "scope"],
   td: ["colspan", "rowspan"],
-  // Only the marker renderCard puts between question and answer: free ids
-  // could clobber the app's own DOM ids.
-  hr: [{ name: "id", multiple: false, values: ["answer"] }],
+  // Only id="answer" survives (see keepAnswerId): free ids could clobber the
+  // app's own DOM ids.
+  hr: ["id"],
 };
 
 const schemePrefix = /^[a-z][a-z0-9+.-]*:/i;
@@ -64,11 +64,20 @@ export function safeMediaSrc(src: string, mediaBaseUrl?: string): string | null 
 
 function keepSafeSrc(mediaBaseUrl: string | undefined): sanitizeHtml.Transformer {
   return (tagName, attribs) => {
-    const { src, ...rest } = attribs;
-    const safe = src === undefined ? null : safeMediaSrc(src, mediaBaseUrl);
-    return { tagName, attribs: safe === null ? rest : { ...rest, src: safe } };
+    const kept = { ...attribs };
+    const safe = kept.src === undefined ? null : safeMediaSrc(kept.src, mediaBaseUrl);
+    if (safe === null) delete kept.src;
+    else kept.src = safe;
+    return { tagName, attribs: kept };
   };
 }
+
+/** The `<hr id="answer">` renderCard writes between a cloze and its extra. */
+const keepAnswerId: sanitizeHtml.Transformer = (tagName, attribs) => {
+  const kept = { ...attribs };
+  if (kept.id !== "answer") delete kept.id;
+  return { tagName, attribs: kept };
+};
 
 export function sanitizeCardHtml(html: string, options: SanitizeOptions = {}): string {
   const keepSrc = keepSafeSrc(options.mediaBaseUrl);
@@ -84,7 +93,9 @@ export function sanitizeCardHtml(html: string, options: SanitizeOptions = {}): s
       img: keepSrc,
       audio: keepSrc,
       source: keepSrc,
+      hr: keepAnswerId,
     },
+    selfClosing: [...sanitizeHtml.defaults.selfClosing, "source", "col"],
     // An image or source without a usable src shows nothing but a broken icon.
     exclusiveFilter: (frame) => (frame.tag === "img" || frame.tag === "source") && !frame.attribs.src,
   });

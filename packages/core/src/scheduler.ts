@@ -150,8 +150,8 @@ const dayMs = 24 * hourMs;
  * "3.5mo", "1.2y"). Units switch on the rounded value, so 59.5 minutes is "1h".
  */
 export function formatInterval(ms: number): string {
+  if (ms < minuteMs) return "<1m";
   const minutes = Math.round(ms / minuteMs);
-  if (minutes < 1) return "<1m";
   if (minutes < 60) return `${minutes}m`;
   const hours = oneDecimal(ms / hourMs);
   if (hours < 24) return `${hours}h`;

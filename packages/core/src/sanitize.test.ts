@@ -1,0 +1,155 @@
+import { describe, expect, test } from "vitest";
+import { safeMediaSrc, sanitizeCardHtml, stripMarkup } from "./sanitize";
+
+const base = "https://project.supabase.co/storage/v1/object/public/media/deck-1/";
+
+describe("sanitizeCardHtml", () => {
+  test("keeps ordinary formatting, lists, tables and ruby", () => {
+    const html =
+      '<p class="x"><b>b</b><i>i</i><u>u</u><sub>1</sub><sup>2</sup></p><ul><li>a</li></ul>' +
+      '<table><tbody><tr><td colspan="2">c</td></tr></tbody></table><ruby>漢<rt>kan</rt></ruby><pre><code>x</code></pre>';
+    expect(sanitizeCardHtml(html)).toBe(html);
+  });
+
+  test("removes scripts with their content", () => {
+    expect(sanitizeCardHtml("a<script>alert(1)</script>b")).toBe("ab");
+  });
+
+  test("removes style elements with their content", () => {
+    expect(sanitizeCardHtml("a<style>body{display:none}</style>b")).toBe("ab");
+  });
+
+  test("removes event handlers and style attributes", () => {
+    expect(sanitizeCardHtml('<b onmouseover="x()" style="color:red">a</b>')).toBe("<b>a</b>");
+  });
+
+  test("removes javascript: links but keeps the text", () => {
+    expect(sanitizeCardHtml('<a href="javascript:alert(1)">x</a>')).toBe(
+      '<a rel="noopener noreferrer" target="_blank">x</a>',
+    );
+  });
+
+  test("opens links in a new tab without an opener", () => {
+    expect(sanitizeCardHtml('<a href="https://example.org" target="_self" rel="opener">x</a>')).toBe(
+      '<a href="https://example.org" target="_blank" rel="noopener noreferrer">x</a>',
+    );
+  });
+
+  test("drops iframes, objects, forms and svg", () => {
+    expect(sanitizeCardHtml('<iframe src="https://e.org"></iframe><object></object><form><input></form><svg></svg>ok')).toBe(
+      "ok",
+    );
+  });
+
+  test("keeps a relative image: a file in the deck's media", () => {
+    expect(sanitizeCardHtml('<img src="paris map.png" alt="map">')).toBe('<img src="paris map.png" alt="map" />');
+  });
+
+  test("keeps an image under the media base URL", () => {
+    expect(sanitizeCardHtml(`<img src="${base}a.png">`, { mediaBaseUrl: base })).toBe(`<img src="${base}a.png" />`);
+  });
+
+  test("drops a remote image entirely", () => {
+    expect(sanitizeCardHtml('a<img src="https://tracker.example/p.gif">b', { mediaBaseUrl: base })).toBe("ab");
+  });
+
+  test("drops srcset, which could load remote images", () => {
+    expect(sanitizeCardHtml('<img src="a.png" srcset="https://e.org/b.png 2x">')).toBe('<img src="a.png" />');
+  });
+
+  test("keeps audio with sources from the deck's media", () => {
+    expect(sanitizeCardHtml('<audio controls><source src="word.mp3" type="audio/mpeg"></audio>')).toBe(
+      '<audio controls><source src="word.mp3" type="audio/mpeg" /></audio>',
+    );
+  });
+
+  test("drops a remote audio source", () => {
+    expect(sanitizeCardHtml('<audio controls src="http://e.org/a.mp3"></audio>')).toBe("<audio controls></audio>");
+  });
+
+  test("keeps only the answer id on hr", () => {
+    expect(sanitizeCardHtml('<hr id="answer"><hr id="app-root">')).toBe('<hr id="answer" /><hr />');
+  });
+
+  test("drops ids elsewhere", () => {
+    expect(sanitizeCardHtml('<div id="root">x</div>')).toBe("<div>x</div>");
+  });
+});
+
+describe("safeMediaSrc", () => {
+  test("allows bare file names and relative paths", () => {
+    expect(["a.png", "sub/a b.png", "a.png?v=2"].map((src) => safeMediaSrc(src))).toEqual(["a.png", "sub/a b.png", "a.png?v=2"]);
+  });
+
+  test("refuses absolute URLs, schemes and root paths without a base", () => {
+    const sources = ["https://e.org/a.png", "//e.org/a.png", "/a.png", "data:image/png;base64,AAAA", "javascript:x", "x:y"];
+    expect(sources.map((src) => safeMediaSrc(src))).toEqual(sources.map(() => null));
+  });
+
+  test("refuses backslashes, which browsers read as slashes", () => {
+    expect(safeMediaSrc("\\\\e.org\\a.png")).toBeNull();
+  });
+
+  test("refuses control characters browsers would strip", () => {
+    expect(safeMediaSrc("java\tscript:x")).toBeNull();
+  });
+
+  test("judges the value browsers see after trimming spaces", () => {
+    expect(safeMediaSrc("  https://e.org/a.png")).toBeNull();
+    expect(safeMediaSrc(" a.png ")).toBe("a.png");
+  });
+
+  test("refuses parent segments, also percent-encoded", () => {
+    expect(["../a.png", `${base}../deck-2/a.png`, "x/%2E%2e/a.png"].map((src) => safeMediaSrc(src, base))).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  test("matches the base only up to a folder boundary", () => {
+    const folder = "https://media.example.test/deck-1";
+    expect(safeMediaSrc("https://media.example.test/deck-10/a.png", folder)).toBeNull();
+    expect(safeMediaSrc("https://media.example.test/deck-1/a.png", folder)).toBe("https://media.example.test/deck-1/a.png");
+  });
+});
+
+describe("stripMarkup", () => {
+  test("removes tags and trims spaces", () => {
+    expect(stripMarkup("  <b>bold</b> <i>x</i>  ")).toBe("bold x");
+  });
+
+  test("turns &nbsp; into a space before trimming", () => {
+    expect(stripMarkup("&nbsp;a&nbsp;&nbsp;")).toBe("a");
+  });
+
+  test("replaces &nbsp; only in lower case", () => {
+    expect(stripMarkup("&NBSP;")).toBe("&NBSP;");
+  });
+
+  test("keeps other entities", () => {
+    expect(stripMarkup("&amp;&#160;")).toBe("&amp;&#160;");
+  });
+
+  test("trims spaces only, like Postgres btrim", () => {
+    expect(stripMarkup("\t a \n")).toBe("\t a \n");
+  });
+
+  test("removes everything from < to the next >, even across lines", () => {
+    expect(stripMarkup("a<b\nc>d<e")).toBe("ad<e");
+  });
+
+  test("joins &nbsp; split by a tag after removing the tag", () => {
+    expect(stripMarkup("&nb<b>sp;x")).toBe("x");
+  });
+
+  test("empties markup-only html", () => {
+    expect(["<b> </b>", "<div><br></div>", "&nbsp;", '<img src="a.png">'].map(stripMarkup)).toEqual(["", "", "", ""]);
+  });
+
+  test("stays fast on long runs of < without >", () => {
+    const started = performance.now();
+    expect(stripMarkup("<".repeat(200_000))).toBe("<".repeat(200_000));
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

@@ -1,0 +1,8 @@
+export {
+  EngramError,
+  type EngramErrorCode,
+  type EngramErrorOptions,
+  engramErrorCodes,
+  fromPostgrestError,
+  type PostgrestErrorBody,
+} from "./errors.js";

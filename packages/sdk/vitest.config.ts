@@ -1,0 +1,3 @@
+import { defineVitestConfig } from "../../vitest.shared.js";
+
+export default defineVitestConfig();

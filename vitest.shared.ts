@@ -1,0 +1,26 @@
+import { defineConfig, mergeConfig, type ViteUserConfig } from "vitest/config";
+
+// "source" resolves workspace packages to their TypeScript sources, so tests
+// need no build step. Only "source" and "node" are added: Vitest also passes
+// these to Node for external modules, where "import" would break CJS packages.
+const conditions = ["source", "node"];
+
+/** Vitest settings every package shares; CI also writes a JSON report per package. */
+export function defineVitestConfig(overrides: ViteUserConfig = {}) {
+  const report = process.env.CI ? `test-results/vitest${process.env.DATABASE_URL ? "-postgres" : ""}.json` : undefined;
+  return mergeConfig(
+    defineConfig({
+      resolve: { conditions },
+      environments: {
+        ssr: { resolve: { conditions } },
+        __vitest__: { resolve: { conditions } },
+      },
+      test: {
+        server: { deps: { inline: [/@engram\//] } },
+        include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+        reporters: report ? ["default", ["json", { outputFile: report }]] : ["default"],
+      },
+    }),
+    defineConfig(overrides),
+  );
+}
