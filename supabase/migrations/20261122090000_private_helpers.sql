@@ -31,7 +31,9 @@ $$;
 
 -- Distinct numbers of the well-formed cloze deletions in a text, ascending
 -- (mirrored by clozeOrdinals in @engram/core): `{{cN::` opens (N >= 1), `}}`
--- closes the innermost open deletion, unclosed openings are plain text.
+-- closes the innermost open deletion, unclosed openings are plain text; a
+-- number past cards.ordinal's integer range nests and closes but makes no card.
+-- Tokenising with one regex keeps it linear in the text's length.
 create function private.cloze_ordinals(p_text text) returns int[]
 language plpgsql immutable parallel safe
 set search_path = ''
@@ -72,12 +74,23 @@ as $$
   end
 $$;
 
+-- White space as JavaScript's trim() and \s see it, spelled out so the
+-- result does not depend on the database's locale (@engram/core uses those).
+create function private.trim_space(p_text text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select regexp_replace(p_text,
+    '^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
+    '', 'g')
+$$;
+
 -- Each tag 1-64 characters without white space, no duplicates.
 create function private.tags_valid(p_tags text[]) returns boolean
 language sql immutable parallel safe
 set search_path = ''
 as $$
-  select coalesce(bool_and(t ~ '^\S{1,64}$'), true)
+  select coalesce(bool_and(t ~ '^[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]{1,64}$'), true)
      and count(*) = count(distinct t)
   from unnest(p_tags) as t
 $$;
