@@ -1,5 +1,5 @@
 // Adds up the JSON reports every package's Vitest wrote and prints one line.
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const roots = ["apps", "packages"].flatMap((dir) =>

@@ -1,6 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { defineVitestConfig } from "../../vitest.shared.js";
 
-export default defineConfig({
-  resolve: { conditions: ["source"] },
-  test: { include: ["src/**/*.test.ts"] },
-});
+export default defineVitestConfig();

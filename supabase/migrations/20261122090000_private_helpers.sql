@@ -29,6 +29,15 @@ as $$
   select btrim(replace(regexp_replace(coalesce(p_html, ''), '<[^>]*>', '', 'g'), '&nbsp;', ' '))
 $$;
 
+-- Whether a field shows anything: text once markup is stripped, or an image,
+-- audio or video (mirrored by hasContent in @engram/core).
+create function private.has_content(p_html text) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select private.strip_markup(p_html) <> '' or coalesce(p_html, '') ~* '<(img|audio|video)\M'
+$$;
+
 -- Distinct numbers of the well-formed cloze deletions in a text, ascending
 -- (mirrored by clozeOrdinals in @engram/core): `{{cN::` opens (N >= 1), `}}`
 -- closes the innermost open deletion, unclosed openings are plain text; a

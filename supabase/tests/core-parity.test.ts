@@ -43,7 +43,23 @@ function random(seed: number) {
 
 /** Texts assembled from the pieces cloze syntax is made of, in random order. */
 function generatedClozeTexts(count: number): string[] {
-  const pieces = ["{{c1::", "{{c2::", "{{c3::", "{{c0::", "{{c12::", "{{c", "}}", "}", "{", "::", ":", "a", " ", "1", "c"];
+  const pieces = [
+    "{{c1::",
+    "{{c2::",
+    "{{c3::",
+    "{{c0::",
+    "{{c12::",
+    "{{c",
+    "}}",
+    "}",
+    "{",
+    "::",
+    ":",
+    "a",
+    " ",
+    "1",
+    "c",
+  ];
   const next = random(42);
   return Array.from({ length: count }, () => {
     const length = Math.floor(next() * 14);
@@ -105,8 +121,16 @@ describe("the study day", () => {
   const zones = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe"];
   const hours = [0, 1, 2, 3, 4, 12, 23];
   // Around the 2026 DST changes of the zones above, and ordinary days.
-  const anchors = ["2026-03-08T07:30:00Z", "2026-03-29T00:30:00Z", "2026-04-05T14:00:00Z", "2026-09-27T13:00:00Z",
-    "2026-10-04T15:30:00Z", "2026-10-25T01:30:00Z", "2026-11-01T05:30:00Z", "2026-06-15T12:00:00Z"];
+  const anchors = [
+    "2026-03-08T07:30:00Z",
+    "2026-03-29T00:30:00Z",
+    "2026-04-05T14:00:00Z",
+    "2026-09-27T13:00:00Z",
+    "2026-10-04T15:30:00Z",
+    "2026-10-25T01:30:00Z",
+    "2026-11-01T05:30:00Z",
+    "2026-06-15T12:00:00Z",
+  ];
   const instants = anchors.flatMap((anchor) =>
     Array.from({ length: 12 }, (_, i) => new Date(Date.parse(anchor) + (i - 6) * 37 * 60_000)),
   );
@@ -155,17 +179,20 @@ describe("validation rules", () => {
       cases: validationCases.tags,
       core: (value: string[]) => tagsSchema.safeParse(value).success,
       sql: (value: string[]) =>
-        databaseAccepts(`insert into notes (deck_id, kind, fields, tags) values ($1, 'basic', '{"front":"q","back":"a"}', $2)`, [
-          deckId,
-          value,
-        ]),
+        databaseAccepts(
+          `insert into notes (deck_id, kind, fields, tags) values ($1, 'basic', '{"front":"q","back":"a"}', $2)`,
+          [deckId, value],
+        ),
     },
     {
       name: "basic fields",
       cases: validationCases.basicFields,
       core: (value: { front: string; back: string }) => basicFieldsSchema.safeParse(value).success,
       sql: (value: { front: string; back: string }) =>
-        databaseAccepts("insert into notes (deck_id, kind, fields) values ($1, 'basic', $2)", [deckId, JSON.stringify(value)]),
+        databaseAccepts("insert into notes (deck_id, kind, fields) values ($1, 'basic', $2)", [
+          deckId,
+          JSON.stringify(value),
+        ]),
     },
     {
       name: "cloze texts",

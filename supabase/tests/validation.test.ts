@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "@engram/local-stack";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, actAs, createUser, openTestDatabase, probeAs } from "./support/database.js";
 
 // Every validation rule of PRODUCT.md §5 that the database enforces: a bad
@@ -101,17 +101,20 @@ describe("notes", () => {
     ["a tag with a space", ["two words"], "notes_tags_format"],
     ["a tag of 65 characters", ["t".repeat(65)], "notes_tags_format"],
     ["a repeated tag", ["verb", "verb"], "notes_tags_format"],
-  ])("refuses %s", (_, tags, constraint) => expectRefused(insertNote, [deckId, "basic", basic("Q", "A"), tags], constraint));
+  ])("refuses %s", (_, tags, constraint) =>
+    expectRefused(insertNote, [deckId, "basic", basic("Q", "A"), tags], constraint),
+  );
 
   test("accepts 50 tags of 64 characters", () =>
-    expectAccepted(insertNote, [deckId, "basic", basic("Q", "A"), Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, "t"))]));
+    expectAccepted(insertNote, [
+      deckId,
+      "basic",
+      basic("Q", "A"),
+      Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(64, "t")),
+    ]));
 
   test("refuses an edit that empties a field, and keeps the note as it was", async () => {
-    await expectRefused(
-      "update notes set fields = $2 where id = $1",
-      [noteId, basic("", "A")],
-      "notes_front_required",
-    );
+    await expectRefused("update notes set fields = $2 where id = $1", [noteId, basic("", "A")], "notes_front_required");
     const [note] = await db.query<{ fields: unknown }>("select fields from notes where id = $1", [noteId]);
     expect(note?.fields).toEqual({ front: "Q", back: "A" });
   });
@@ -167,7 +170,10 @@ describe("answers", () => {
     };
     const names = Object.keys(args);
     return probeAs(db, owner, (tx) =>
-      tx.query(`select * from record_review(${names.map((n, i) => `${n} => $${i + 1}`).join(", ")})`, Object.values(args)),
+      tx.query(
+        `select * from record_review(${names.map((n, i) => `${n} => $${i + 1}`).join(", ")})`,
+        Object.values(args),
+      ),
     );
   };
 
@@ -176,7 +182,11 @@ describe("answers", () => {
     ["rating 5", { p_rating: 5 }, "rating"],
     ["a negative duration", { p_duration_ms: -1 }, "duration_ms"],
     ["a duration over an hour", { p_duration_ms: 3_600_001 }, "duration_ms"],
-    ["an answer 6 minutes in the future", { p_reviewed_at: new Date(Date.now() + 360_000).toISOString() }, "reviewed_at"],
+    [
+      "an answer 6 minutes in the future",
+      { p_reviewed_at: new Date(Date.now() + 360_000).toISOString() },
+      "reviewed_at",
+    ],
   ])("refuses %s, naming the argument", async (_, overrides, field) => {
     const result = await review(overrides);
     expect(result.ok).toBe(false);
@@ -200,7 +210,12 @@ describe("storage limits", () => {
       "select id, public, file_size_limit::int as limit, allowed_mime_types from storage.buckets order by id",
     );
     expect(buckets).toEqual([
-      { id: "avatars", public: false, limit: 2 * 1024 * 1024, allowed_mime_types: ["image/png", "image/jpeg", "image/gif", "image/webp"] },
+      {
+        id: "avatars",
+        public: false,
+        limit: 2 * 1024 * 1024,
+        allowed_mime_types: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+      },
       { id: "exports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
       { id: "imports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
       {
@@ -208,8 +223,17 @@ describe("storage limits", () => {
         public: false,
         limit: 10 * 1024 * 1024,
         allowed_mime_types: [
-          "image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml",
-          "audio/mpeg", "audio/ogg", "audio/mp4", "audio/x-m4a", "audio/wav", "audio/x-wav",
+          "image/png",
+          "image/jpeg",
+          "image/gif",
+          "image/webp",
+          "image/svg+xml",
+          "audio/mpeg",
+          "audio/ogg",
+          "audio/mp4",
+          "audio/x-m4a",
+          "audio/wav",
+          "audio/x-wav",
         ],
       },
     ]);

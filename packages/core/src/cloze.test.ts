@@ -24,9 +24,24 @@ describe("parseCloze", () => {
     expect(parseCloze("{{c0::x}} {{c00::y}}")).toEqual([]);
   });
 
-  test("treats numbers above 2147483647 as literal text", () => {
-    expect(parseCloze("{{c2147483648::x}}")).toEqual([]);
+  test("accepts numbers up to 2147483647, the largest card ordinal", () => {
     expect(parseCloze("{{c2147483647::x}}").map((d) => d.ordinal)).toEqual([2147483647]);
+  });
+
+  test("leaves out deletions numbered above 2147483647", () => {
+    expect(parseCloze("{{c2147483648::x}} {{c99999999999999999999::y}}")).toEqual([]);
+  });
+
+  test("still pairs a }} with a deletion numbered above 2147483647", () => {
+    // As in the database: the big opening takes the first }}, so c1 stays unclosed.
+    expect(parseCloze("{{c1::a {{c3000000000::b}}")).toEqual([]);
+  });
+
+  test("keeps deletions around and inside one numbered above 2147483647", () => {
+    expect(parseCloze("{{c1::a {{c3000000000::b {{c2::c}}}} d}}").map((d) => [d.ordinal, d.answer])).toEqual([
+      [1, "a {{c3000000000::b {{c2::c}}}} d"],
+      [2, "c"],
+    ]);
   });
 
   test("accepts a long run of leading zeros before a small number", () => {

@@ -16,11 +16,16 @@ export type ClozeDeletion = {
   end: number;
 };
 
-/** cards.ordinal is a Postgres integer, so larger numbers cannot be openings. */
+/**
+ * cards.ordinal is a Postgres integer. A larger number still opens a deletion
+ * (it nests and takes a `}}` like any other) but makes no card, so parseCloze
+ * leaves it out and it renders as written.
+ */
 export const maxClozeOrdinal = 2_147_483_647;
 
 type OpenDeletion = {
-  ordinal: number;
+  /** null for a number above maxClozeOrdinal. */
+  ordinal: number | null;
   start: number;
   contentStart: number;
   hintAt: number | null;
@@ -30,8 +35,8 @@ function isAsciiDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** `{{c` + ASCII digits + `::` with a number in 1..maxClozeOrdinal, else null. */
-function matchOpening(text: string, at: number): { ordinal: number; length: number } | null {
+/** `{{c` + ASCII digits + `::` with a number of at least 1, else null. */
+function matchOpening(text: string, at: number): { ordinal: number | null; length: number } | null {
   if (!text.startsWith("{{c", at)) return null;
   let end = at + 3;
   while (end < text.length && isAsciiDigit(text.charCodeAt(end))) end += 1;
@@ -39,10 +44,9 @@ function matchOpening(text: string, at: number): { ordinal: number; length: numb
   // Leading zeros do not change the value; stripping them first keeps huge
   // zero-padded numbers exact without big-number arithmetic.
   const digits = text.slice(at + 3, end).replace(/^0+/, "");
-  if (digits === "" || digits.length > 10) return null;
-  const ordinal = Number(digits);
-  if (ordinal > maxClozeOrdinal) return null;
-  return { ordinal, length: end + 2 - at };
+  if (digits === "") return null;
+  const value = digits.length > 10 ? Number.POSITIVE_INFINITY : Number(digits);
+  return { ordinal: value > maxClozeOrdinal ? null : value, length: end + 2 - at };
 }
 
 /** All valid deletions, nested ones included, in order of their opening. */
@@ -60,14 +64,15 @@ export function parseCloze(text: string): ClozeDeletion[] {
     const innermost = open.at(-1);
     if (innermost && text.startsWith("}}", at)) {
       open.pop();
-      const answerEnd = innermost.hintAt ?? at;
-      found.push({
-        ordinal: innermost.ordinal,
-        answer: text.slice(innermost.contentStart, answerEnd),
-        hint: innermost.hintAt === null ? null : text.slice(innermost.hintAt + 2, at),
-        start: innermost.start,
-        end: at + 2,
-      });
+      if (innermost.ordinal !== null) {
+        found.push({
+          ordinal: innermost.ordinal,
+          answer: text.slice(innermost.contentStart, innermost.hintAt ?? at),
+          hint: innermost.hintAt === null ? null : text.slice(innermost.hintAt + 2, at),
+          start: innermost.start,
+          end: at + 2,
+        });
+      }
       at += 2;
       continue;
     }

@@ -1,23 +1,12 @@
-export { clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
 export type { ClozeDeletion } from "./cloze";
+export { clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
 export { defaults, limits } from "./limits";
-export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
-export { renderCard } from "./render";
+export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";
-export { sanitizeCardHtml, stripMarkup } from "./sanitize";
+export { renderCard } from "./render";
 export type { SanitizeOptions } from "./sanitize";
-export {
-  Rating,
-  cardStates,
-  createScheduler,
-  formatInterval,
-  newCardSchedule,
-  nextSchedule,
-  previewIntervals,
-  ratings,
-  schedulerSettings,
-} from "./scheduler";
+export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";
 export type {
   CardSchedule,
   CardState,
@@ -26,10 +15,20 @@ export type {
   Scheduler,
   SchedulerOptions,
 } from "./scheduler";
-export { isValidTimezone, studyDay } from "./study-day";
+export {
+  cardStates,
+  createScheduler,
+  formatInterval,
+  newCardSchedule,
+  nextSchedule,
+  previewIntervals,
+  Rating,
+  ratings,
+  schedulerSettings,
+} from "./scheduler";
 export type { StudyDay } from "./study-day";
-export { validationCases } from "./validation-cases";
-export type { CaseList, InvalidCase } from "./validation-cases";
+export { isValidTimezone, studyDay } from "./study-day";
+export type { DeckInput, InviteInput, NoteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
   basicFieldsSchema,
   charLength,
@@ -45,10 +44,11 @@ export {
   passwordSchema,
   profileSettingsSchema,
   ratingSchema,
-  reviewInputSchema,
   reviewedAtSchema,
+  reviewInputSchema,
   tagSchema,
   tagsSchema,
   timezoneSchema,
 } from "./validation";
-export type { DeckInput, InviteInput, Now, NoteInput, ProfileSettings, ReviewInput } from "./validation";
+export type { CaseList, InvalidCase } from "./validation-cases";
+export { validationCases } from "./validation-cases";

@@ -20,7 +20,10 @@ describe("basic notes", () => {
   });
 
   test("sanitise both sides", () => {
-    const faces = renderCard({ kind: "basic", fields: { front: "<script>x()</script>Q", back: '<i onclick="x()">A</i>' } }, 1);
+    const faces = renderCard(
+      { kind: "basic", fields: { front: "<script>x()</script>Q", back: '<i onclick="x()">A</i>' } },
+      1,
+    );
     expect(faces).toEqual({ front: "Q", back: "<i>A</i>" });
   });
 });
@@ -35,7 +38,9 @@ describe("cloze notes", () => {
   });
 
   test("show the hint as text, escaping markup characters", () => {
-    expect(renderCard(cloze("{{c1::x::<b>a</b> < b & c}}"), 1).front).toBe('<span class="cloze">[a &lt; b &amp; c]</span>');
+    expect(renderCard(cloze("{{c1::x::<b>a</b> < b & c}}"), 1).front).toBe(
+      '<span class="cloze">[a &lt; b &amp; c]</span>',
+    );
   });
 
   test("reveal the asked deletion on the back", () => {

@@ -9,9 +9,9 @@
  *   `<hr id="answer" />`. Hints are plain text (tags dropped, escaped).
  * The back does not repeat the front: the study screen shows both faces.
  */
-import { parseCloze, type ClozeDeletion } from "./cloze";
-import { cardOrdinals, reversedOrdinals, type Note } from "./notes";
-import { sanitizeCardHtml, stripMarkup, type SanitizeOptions } from "./sanitize";
+import { type ClozeDeletion, parseCloze } from "./cloze";
+import { cardOrdinals, type Note, reversedOrdinals } from "./notes";
+import { type SanitizeOptions, sanitizeCardHtml, stripMarkup } from "./sanitize";
 
 export type CardFaces = { front: string; back: string };
 
@@ -19,7 +19,8 @@ export function renderCard(note: Note, ordinal: number, options: SanitizeOptions
   if (!cardOrdinals(note).includes(ordinal)) {
     throw new RangeError(`A ${note.kind} note has no card ${ordinal}.`);
   }
-  const faces = note.kind === "cloze" ? clozeFaces(note.fields.text, note.fields.extra, ordinal) : basicFaces(note, ordinal);
+  const faces =
+    note.kind === "cloze" ? clozeFaces(note.fields.text, note.fields.extra, ordinal) : basicFaces(note, ordinal);
   return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
 }
 

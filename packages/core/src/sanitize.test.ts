@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { safeMediaSrc, sanitizeCardHtml, stripMarkup } from "./sanitize";
+import { hasContent, safeMediaSrc, sanitizeCardHtml, stripMarkup } from "./sanitize";
 
 const base = "https://project.supabase.co/storage/v1/object/public/media/deck-1/";
 
@@ -36,9 +36,9 @@ describe("sanitizeCardHtml", () => {
   });
 
   test("drops iframes, objects, forms and svg", () => {
-    expect(sanitizeCardHtml('<iframe src="https://e.org"></iframe><object></object><form><input></form><svg></svg>ok')).toBe(
-      "ok",
-    );
+    expect(
+      sanitizeCardHtml('<iframe src="https://e.org"></iframe><object></object><form><input></form><svg></svg>ok'),
+    ).toBe("ok");
   });
 
   test("keeps a relative image: a file in the deck's media", () => {
@@ -78,11 +78,22 @@ describe("sanitizeCardHtml", () => {
 
 describe("safeMediaSrc", () => {
   test("allows bare file names and relative paths", () => {
-    expect(["a.png", "sub/a b.png", "a.png?v=2"].map((src) => safeMediaSrc(src))).toEqual(["a.png", "sub/a b.png", "a.png?v=2"]);
+    expect(["a.png", "sub/a b.png", "a.png?v=2"].map((src) => safeMediaSrc(src))).toEqual([
+      "a.png",
+      "sub/a b.png",
+      "a.png?v=2",
+    ]);
   });
 
   test("refuses absolute URLs, schemes and root paths without a base", () => {
-    const sources = ["https://e.org/a.png", "//e.org/a.png", "/a.png", "data:image/png;base64,AAAA", "javascript:x", "x:y"];
+    const sources = [
+      "https://e.org/a.png",
+      "//e.org/a.png",
+      "/a.png",
+      "data:image/png;base64,AAAA",
+      "javascript:x",
+      "x:y",
+    ];
     expect(sources.map((src) => safeMediaSrc(src))).toEqual(sources.map(() => null));
   });
 
@@ -110,7 +121,9 @@ describe("safeMediaSrc", () => {
   test("matches the base only up to a folder boundary", () => {
     const folder = "https://media.example.test/deck-1";
     expect(safeMediaSrc("https://media.example.test/deck-10/a.png", folder)).toBeNull();
-    expect(safeMediaSrc("https://media.example.test/deck-1/a.png", folder)).toBe("https://media.example.test/deck-1/a.png");
+    expect(safeMediaSrc("https://media.example.test/deck-1/a.png", folder)).toBe(
+      "https://media.example.test/deck-1/a.png",
+    );
   });
 });
 
@@ -151,5 +164,25 @@ describe("stripMarkup", () => {
     const started = performance.now();
     expect(stripMarkup("<".repeat(200_000))).toBe("<".repeat(200_000));
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe("hasContent", () => {
+  test("a field with only an image, audio or video has content", () => {
+    expect(['<img src="a.png">', "<AUDIO src='b.mp3'></AUDIO>", "<video src=c.mp4>"].map(hasContent)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  test("a field of markup, spaces and &nbsp; only has none", () => {
+    expect(["<b> </b>", "<div><br></div>", "&nbsp;", "<image>", "<imgs>"].map(hasContent)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -13,9 +13,46 @@ export type SanitizeOptions = {
 };
 
 const allowedTags = [
-  "a", "audio", "b", "br", "code", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i",
-  "img", "li", "ol", "p", "pre", "rp", "rt", "ruby", "source", "span", "strong", "sub", "sup",
-  "u", "ul", "table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "th", "td",
+  "a",
+  "audio",
+  "b",
+  "br",
+  "code",
+  "div",
+  "em",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "li",
+  "ol",
+  "p",
+  "pre",
+  "rp",
+  "rt",
+  "ruby",
+  "source",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "u",
+  "ul",
+  "table",
+  "caption",
+  "colgroup",
+  "col",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
 ];
 
 const allowedAttributes: sanitizeHtml.IOptions["allowedAttributes"] = {
@@ -35,7 +72,15 @@ const allowedAttributes: sanitizeHtml.IOptions["allowedAttributes"] = {
 };
 
 const schemePrefix = /^[a-z][a-z0-9+.-]*:/i;
-const controlCharacter = /[\u0000-\u001f\u007f]/;
+
+/** C0 controls and DEL: browsers drop tabs and newlines inside URLs, so "java\tscript:" works. */
+function hasControlCharacter(value: string): boolean {
+  for (let at = 0; at < value.length; at += 1) {
+    const code = value.charCodeAt(at);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /** A `..` segment (also percent-encoded) could climb out of the deck's media folder. */
 function hasParentSegment(path: string): boolean {
@@ -55,7 +100,7 @@ function withTrailingSlash(url: string): string {
  */
 export function safeMediaSrc(src: string, mediaBaseUrl?: string): string | null {
   const value = src.trim();
-  if (value === "" || controlCharacter.test(value) || value.includes("\\")) return null;
+  if (value === "" || hasControlCharacter(value) || value.includes("\\")) return null;
   if (hasParentSegment(value)) return null;
   if (mediaBaseUrl && value.startsWith(withTrailingSlash(mediaBaseUrl))) return value;
   if (schemePrefix.test(value) || value.startsWith("/")) return null;
@@ -99,6 +144,15 @@ export function sanitizeCardHtml(html: string, options: SanitizeOptions = {}): s
     // An image or source without a usable src shows nothing but a broken icon.
     exclusiveFilter: (frame) => (frame.tag === "img" || frame.tag === "source") && !frame.attribs.src,
   });
+}
+
+/**
+ * Whether a field shows anything: text once markup is stripped, or an image,
+ * audio or video (a picture-only card is not empty). Mirrors the database's
+ * `private.has_content`.
+ */
+export function hasContent(html: string): boolean {
+  return stripMarkup(html) !== "" || /<(img|audio|video)\b/i.test(html);
 }
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import {
   type CardSchedule,
-  Rating,
   createScheduler,
   formatInterval,
   newCardSchedule,
   nextSchedule,
   previewIntervals,
+  Rating,
 } from "./scheduler";
 
 const minute = 60_000;
@@ -90,7 +90,12 @@ describe("review cards", () => {
   test("never get an interval past 36500 days, even where ts-fsrs adds a day past it", () => {
     // Found by a sweep: ts-fsrs alone schedules Good at 36501 days here.
     const at = new Date("2027-03-06T05:00:00Z");
-    const card = reviewCard({ stability: 36500, difficulty: 6, reps: 10, last_review: new Date(at.getTime() - 36500 * day) });
+    const card = reviewCard({
+      stability: 36500,
+      difficulty: 6,
+      reps: 10,
+      last_review: new Date(at.getTime() - 36500 * day),
+    });
     const { schedule } = nextSchedule(scheduler, card, Rating.good, at);
     expect([schedule.scheduled_days, schedule.due.getTime() - at.getTime()]).toEqual([36500, 36500 * day]);
   });
@@ -98,8 +103,16 @@ describe("review cards", () => {
   test("keep every answer within 36500 days across many review times", () => {
     const longest = Array.from({ length: 300 }, (_, index) => {
       const at = new Date(now.getTime() + index * 7 * 3_600_000);
-      const card = reviewCard({ stability: 1e6, difficulty: 1 + (index % 9), last_review: new Date(at.getTime() - 36500 * day) });
-      return Math.max(...[Rating.hard, Rating.good, Rating.easy].map((r) => nextSchedule(scheduler, card, r, at).schedule.scheduled_days));
+      const card = reviewCard({
+        stability: 1e6,
+        difficulty: 1 + (index % 9),
+        last_review: new Date(at.getTime() - 36500 * day),
+      });
+      return Math.max(
+        ...[Rating.hard, Rating.good, Rating.easy].map(
+          (r) => nextSchedule(scheduler, card, r, at).schedule.scheduled_days,
+        ),
+      );
     });
     expect(Math.max(...longest)).toBeLessThanOrEqual(36500);
   });
@@ -126,7 +139,13 @@ describe("settings", () => {
   test("a higher desired retention gives shorter intervals", () => {
     const strict = createScheduler({ desiredRetention: 0.97 });
     const relaxed = createScheduler({ desiredRetention: 0.8 });
-    const days = (s: typeof scheduler) => nextSchedule(s, reviewCard({ stability: 100, last_review: new Date(now.getTime() - 100 * day) }), Rating.good, now).schedule.scheduled_days;
+    const days = (s: typeof scheduler) =>
+      nextSchedule(
+        s,
+        reviewCard({ stability: 100, last_review: new Date(now.getTime() - 100 * day) }),
+        Rating.good,
+        now,
+      ).schedule.scheduled_days;
     expect(days(strict)).toBeLessThan(days(scheduler));
     expect(days(scheduler)).toBeLessThan(days(relaxed));
   });
@@ -163,8 +182,12 @@ describe("fuzz", () => {
     const intervals = new Set(
       Array.from({ length: 40 }, (_, index) => {
         const at = new Date(now.getTime() + index * 3_600_000);
-        return nextSchedule(scheduler, reviewCard({ stability: 100, last_review: new Date(at.getTime() - 100 * day) }), Rating.good, at)
-          .schedule.scheduled_days;
+        return nextSchedule(
+          scheduler,
+          reviewCard({ stability: 100, last_review: new Date(at.getTime() - 100 * day) }),
+          Rating.good,
+          at,
+        ).schedule.scheduled_days;
       }),
     );
     expect(intervals.size).toBeGreaterThan(1);

@@ -2,7 +2,7 @@
  * FSRS-6 scheduling through ts-fsrs with Engram's fixed settings (PRODUCT §4,
  * §9), translated to and from the `card_states` row shape.
  */
-import { fsrs, State, type Card, type FSRS } from "ts-fsrs";
+import { type Card, type FSRS, fsrs, State } from "ts-fsrs";
 import { defaults, limits } from "./limits";
 
 export const Rating = { again: 1, hard: 2, good: 3, easy: 4 } as const;

@@ -95,16 +95,23 @@ export function studyDay(now: Date, timezone: string, dayStartsAt: number): Stud
 }
 
 // A name, not an offset: Intl accepts "+05:00" but PostgreSQL reads such
-// strings as POSIX zones with the sign flipped.
-const zoneName = /^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/;
+// strings as POSIX zones with the sign flipped. Segments start upper-case, as
+// every tz database name does.
+const zoneName = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
-/** An IANA time-zone name both Intl and PostgreSQL understand (e.g. "Europe/Berlin", "UTC"). */
+/**
+ * An IANA time-zone name, spelled exactly (the database looks it up in
+ * pg_timezone_names, case-sensitively; Intl would accept "europe/berlin").
+ * Aliases such as "Asia/Calcutta" or "US/Eastern" are fine in both.
+ */
 export function isValidTimezone(timezone: string): boolean {
   if (!zoneName.test(timezone)) return false;
+  let resolved: string;
   try {
-    formatterFor(timezone);
-    return true;
+    resolved = formatterFor(timezone).resolvedOptions().timeZone;
   } catch {
     return false;
   }
+  // Intl canonicalises aliases but also fixes case; only the latter is refused.
+  return resolved === timezone || resolved.toLowerCase() !== timezone.toLowerCase();
 }

@@ -79,6 +79,9 @@ export const validationCases: {
       { front: "a".repeat(limits.fieldLength), back: brain.repeat(limits.fieldLength) },
       { front: "&amp;", back: "&NBSP;" },
       { front: "a < b", back: "<" },
+      // A picture or a sound is content: image-only Anki cards are common.
+      { front: '<img src="flag.png">', back: "France" },
+      { front: "Listen", back: '<AUDIO src="hola.mp3"></AUDIO>' },
       // Only spaces are trimmed (Postgres btrim), so a lone newline or tab counts as content.
       { front: "\n", back: "\t" },
     ],
@@ -90,8 +93,9 @@ export const validationCases: {
       { value: { front: "a", back: "<div><br></div>" }, rule: "back markup only" },
       { value: { front: "&nbsp;", back: "b" }, rule: "front only &nbsp;" },
       { value: { front: " &nbsp;<br>&nbsp; ", back: "b" }, rule: "front spaces, &nbsp; and markup" },
-      // Stripping markup removes images too: a picture-only side is empty.
-      { value: { front: '<img src="flag.png">', back: "b" }, rule: "front image only" },
+      // Not an image: only <img>, <audio> and <video> count as content without text.
+      { value: { front: "<image>", back: "b" }, rule: "front unknown tag only" },
+      { value: { front: "a", back: "<imgs></imgs>" }, rule: "back look-alike tag only" },
       { value: { front: "a".repeat(limits.fieldLength + 1), back: "b" }, rule: "front too long" },
       { value: { front: "a", back: brain.repeat(limits.fieldLength + 1) }, rule: "back too long in code points" },
     ],
@@ -106,6 +110,7 @@ export const validationCases: {
       "{{c1::a}}}",
       "{{c0::not a deletion}} {{c3::but this is}}",
       `{{c${2 ** 31 - 1}::largest number}}`,
+      "{{c1::a {{c3000000000::too big to be a card}} b}}",
       clozeOfLength(limits.fieldLength),
     ],
     invalid: [
@@ -122,6 +127,7 @@ export const validationCases: {
       { value: "{{c-1::negative}}", rule: "no digits" },
       { value: "{{c\uff11::full-width digit}}", rule: "non-ASCII digit" },
       { value: `{{c${2 ** 31}::too big}}`, rule: "number above 2147483647" },
+      { value: "{{c1::a {{c3000000000::b}}", rule: "unclosed (a too-big number still takes the }})" },
       { value: clozeOfLength(limits.fieldLength + 1), rule: "too long" },
     ],
   },

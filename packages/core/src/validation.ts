@@ -10,7 +10,7 @@ import { z } from "zod";
 import { clozeOrdinals } from "./cloze";
 import { defaults, limits } from "./limits";
 import { noteKinds } from "./notes";
-import { stripMarkup } from "./sanitize";
+import { hasContent } from "./sanitize";
 import { isValidTimezone } from "./study-day";
 
 /** Code points, as Postgres counts characters. */
@@ -70,7 +70,7 @@ export const tagsSchema = z
 
 function fieldSchema(label: string) {
   return limitedText(limits.fieldLength, `The ${label} can be at most ${limits.fieldLength} characters.`).refine(
-    (html) => stripMarkup(html) !== "",
+    hasContent,
     `The ${label} cannot be empty.`,
   );
 }
@@ -85,7 +85,9 @@ export const clozeFieldsSchema = z.object({
     (text) => clozeOrdinals(text).length > 0,
     "Add at least one cloze deletion, like {{c1::answer}}.",
   ),
-  extra: limitedText(limits.fieldLength, `The extra field can be at most ${limits.fieldLength} characters.`).default(""),
+  extra: limitedText(limits.fieldLength, `The extra field can be at most ${limits.fieldLength} characters.`).default(
+    "",
+  ),
 });
 
 const tagsField = tagsSchema.default([]);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { type Database, openPglite, openPostgres, type Queryable, setRequestContext } from "@engram/local-stack";
 import { inject } from "vitest";
-import { type Database, type Queryable, openPglite, openPostgres, setRequestContext } from "@engram/local-stack";
 import { withDatabase } from "./global-setup.js";
 
 /**
@@ -30,10 +30,7 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 /** Someone calling the API: anonymous, a signed-in user, or the service role. */
-export type Actor =
-  | { kind: "anon" }
-  | { kind: "user"; id: string; email: string }
-  | { kind: "service" };
+export type Actor = { kind: "anon" } | { kind: "user"; id: string; email: string } | { kind: "service" };
 
 export const anon: Actor = { kind: "anon" };
 export const service: Actor = { kind: "service" };

@@ -1,8 +1,8 @@
-import { writeFile, rm, mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres, prepareDatabase } from "@engram/local-stack";
+import type { TestProject } from "vitest/node";
 import { supabaseDir } from "./paths.js";
 
 declare module "vitest" {

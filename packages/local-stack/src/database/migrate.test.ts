@@ -1,9 +1,9 @@
-import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { openPglite } from "./pglite.js";
 import { prepareDatabase } from "./migrate.js";
+import { openPglite } from "./pglite.js";
 import type { Database } from "./types.js";
 
 let db: Database | undefined;
@@ -57,7 +57,9 @@ describe("prepareDatabase", () => {
       { rolname: "service_role", rolbypassrls: true },
     ]);
     const [claims] = await db.transaction(async (tx) => {
-      await tx.query(`select set_config('request.jwt.claims', '{"sub":"5f3c1e1a-0000-4000-8000-000000000001","role":"authenticated"}', true)`);
+      await tx.query(
+        `select set_config('request.jwt.claims', '{"sub":"5f3c1e1a-0000-4000-8000-000000000001","role":"authenticated"}', true)`,
+      );
       return tx.query("select auth.uid()::text as uid, auth.role() as role");
     });
     expect(claims).toEqual({ uid: "5f3c1e1a-0000-4000-8000-000000000001", role: "authenticated" });
@@ -70,9 +72,9 @@ describe("prepareDatabase", () => {
     });
     db = await openPglite();
     await expect(prepareDatabase(db, { supabaseDir })).rejects.toThrow(/20240102000000_broken\.sql/);
-    expect(await db.query("select to_regclass('public.half') as half, to_regclass('public.kept')::text as kept")).toEqual([
-      { half: null, kept: "kept" },
-    ]);
+    expect(
+      await db.query("select to_regclass('public.half') as half, to_regclass('public.kept')::text as kept"),
+    ).toEqual([{ half: null, kept: "kept" }]);
     expect(await db.query("select version from supabase_migrations.schema_migrations")).toEqual([
       { version: "20240101000000" },
     ]);

@@ -66,16 +66,9 @@ async function hasMigrationHistory(db: Database): Promise<boolean> {
   return (count?.n ?? 0) > 0;
 }
 
-async function applyPending(
-  db: Database,
-  dir: string,
-  table: string,
-  key: "name" | "version",
-): Promise<string[]> {
+async function applyPending(db: Database, dir: string, table: string, key: "name" | "version"): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => migrationFile.test(f)).sort();
-  const done = new Set(
-    (await db.query<{ id: string }>(`select ${key} as id from ${table}`)).map((row) => row.id),
-  );
+  const done = new Set((await db.query<{ id: string }>(`select ${key} as id from ${table}`)).map((row) => row.id));
   const applied: string[] = [];
   for (const file of files) {
     const [, version = "", name = ""] = migrationFile.exec(file) ?? [];
