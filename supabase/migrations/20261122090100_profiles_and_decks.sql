@@ -45,7 +45,7 @@ create table public.decks (
   id uuid primary key default gen_random_uuid(),
   owner_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
   name text not null constraint decks_name_length
-    check (char_length(regexp_replace(name, '^\s+|\s+$', '', 'g')) between 1 and 120),
+    check (char_length(private.trim_space(name)) between 1 and 120),
   description text not null default '' constraint decks_description_length check (char_length(description) <= 2000),
   is_public boolean not null default false,
   cover_path text,

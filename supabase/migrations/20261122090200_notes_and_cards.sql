@@ -20,8 +20,8 @@ create table public.notes (
         and fields - array['front', 'back'] = '{}'::jsonb
     end
   ),
-  constraint notes_front_required check (kind = 'cloze' or private.strip_markup(fields ->> 'front') <> ''),
-  constraint notes_back_required check (kind = 'cloze' or private.strip_markup(fields ->> 'back') <> ''),
+  constraint notes_front_required check (kind = 'cloze' or private.has_content(fields ->> 'front')),
+  constraint notes_back_required check (kind = 'cloze' or private.has_content(fields ->> 'back')),
   constraint notes_cloze_required check (kind <> 'cloze' or cardinality(private.cloze_ordinals(fields ->> 'text')) > 0),
   constraint notes_field_length check (
     char_length(coalesce(fields ->> 'front', '')) <= 20000

@@ -14,7 +14,10 @@ on conflict (id) do update set
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
 
--- The first folder of an object path as a uuid, or null when it is not one.
+-- The first folder of an object path as a uuid, or null when it is not one,
+-- or when the path has a '..' segment: resolved as a file path (by a browser
+-- building a URL, or a file-system storage backend) '<mine>/../<yours>/f'
+-- lands in someone else's folder.
 create function private.path_owner_id(p_name text) returns uuid
 language plpgsql immutable
 set search_path = ''
@@ -22,7 +25,8 @@ as $$
 declare
   folder text := (storage.foldername(p_name))[1];
 begin
-  if folder ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+  if folder ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     and not ('..' = any (string_to_array(p_name, '/'))) then
     return folder::uuid;
   end if;
   return null;

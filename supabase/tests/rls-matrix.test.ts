@@ -1,0 +1,904 @@
+// Who may read and write what in `public`, cell by cell, as PRODUCT.md §6
+// (with §3 and §7) says. Every cell runs in its own rolled-back transaction,
+// so cells are independent and share one set of fixtures.
+
+import type { Database, Queryable } from "@engram/local-stack";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Actor, actAs, anon, openTestDatabase, probeAs, service } from "./support/database.js";
+import { buildWorld, type Expected, expectOutcome, must, type Probe, type World } from "./support/fixtures.js";
+
+let db: Database;
+let world: World;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  world = await buildWorld(db);
+});
+afterAll(() => db?.close());
+
+type Table =
+  | "profiles"
+  | "decks"
+  | "deck_members"
+  | "deck_invites"
+  | "notes"
+  | "cards"
+  | "card_states"
+  | "review_logs"
+  | "import_jobs";
+type Operation = "select" | "insert" | "update" | "delete";
+type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
+/**
+ * What a cell aims at. Deck tables: the private deck (where the viewer, editor
+ * and owner are members) or the public deck (owned by the same owner, no
+ * other members). Per-user tables: the caller's own rows, or those of another
+ * user — Cleo, who is a member of the owner's private deck, so "another
+ * user's" covers co-members as well as strangers.
+ */
+type Target = "private deck" | "public deck" | "own" | "another user's" | "own membership";
+
+const actors: readonly ActorName[] = ["anon", "non-member", "viewer", "editor", "owner"];
+
+const ALLOWED: Expected = "allowed";
+const EMPTY: Expected = "sees nothing";
+const NOOP: Expected = "changes nothing";
+const PERM: Expected = "permission denied";
+const RLS: Expected = "row-level security violation";
+/** No such cell: e.g. anon has no rows of its own, and only members can leave a deck. */
+const NA = null;
+type Column = Expected | typeof NA;
+
+interface Cell {
+  name: string;
+  table: Table;
+  operation: Operation;
+  target: Target;
+  actor: ActorName;
+  expected: Expected;
+}
+
+function row(
+  table: Table,
+  operation: Operation,
+  target: Target,
+  ...expected: [Column, Column, Column, Column, Column]
+): Cell[] {
+  return actors.flatMap((actor, i) => {
+    const outcome = expected[i];
+    if (!outcome) return [];
+    return [
+      { name: cellName(table, operation, target, actor, outcome), table, operation, target, actor, expected: outcome },
+    ];
+  });
+}
+
+function cellName(table: Table, operation: Operation, target: Target, actor: ActorName, expected: Expected): string {
+  const subject = {
+    "private deck": table,
+    "public deck": `${table} of a public deck`,
+    own: table === "decks" ? "decks (a new deck of their own)" : `their own ${table}`,
+    "another user's": `another user's ${table}`,
+    "own membership": `their own deck_members row (leave the deck)`,
+  }[target];
+  return expected === ALLOWED
+    ? `${actor} can ${operation} ${subject}`
+    : `${actor} cannot ${operation} ${subject} (${expected})`;
+}
+
+// The matrix. Columns: anon, signed-in non-member, viewer, editor, owner.
+// Sources: §6's table; "Nobody ever reads another user's card_states,
+// review_logs, profiles settings, import_jobs"; §3 (profiles created by
+// trigger, cards generated from notes); §7 (card_states and import_jobs are
+// read-only tables, writes go through RPCs and functions; invites are created
+// with create_invite).
+// biome-ignore format: the matrix is laid out as a table, one row per table and operation
+const matrix: Cell[] = [
+  //     table           operation target             anon     non-member viewer   editor   owner
+  // "see deck, notes, cards": members, or anyone if public; "rename, limits,
+  // public toggle" and "delete deck": owner only; anyone signed in may create a
+  // deck, which they then own.
+  ...row("decks",        "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("decks",        "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
+  ...row("decks",        "insert", "own",             PERM,    ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("decks",        "update", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+  ...row("decks",        "update", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
+  ...row("decks",        "delete", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+  ...row("decks",        "delete", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
+
+  // Members read co-members' membership rows; "invite, change roles, remove
+  // members": owner only (never creating a second owner); "leave deck":
+  // editors and viewers, not the owner ("transfer first").
+  ...row("deck_members", "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("deck_members", "select", "public deck",     EMPTY,   EMPTY,     NA,      NA,      NA),
+  ...row("deck_members", "insert", "private deck",    PERM,    RLS,       RLS,     RLS,     ALLOWED),
+  ...row("deck_members", "insert", "public deck",     PERM,    RLS,       NA,      NA,      NA),
+  ...row("deck_members", "update", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+  ...row("deck_members", "delete", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+  ...row("deck_members", "delete", "own membership",  NA,      NA,        ALLOWED, ALLOWED, NOOP),
+
+  // Invites: created only by create_invite (so never by a direct insert, not
+  // even the owner's); seen, revoked and deleted only by the owner.
+  ...row("deck_invites", "select", "private deck",    PERM,    EMPTY,     EMPTY,   EMPTY,   ALLOWED),
+  ...row("deck_invites", "insert", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("deck_invites", "update", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+  ...row("deck_invites", "delete", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
+
+  // "add/edit/delete notes": owner and editor; read with the deck.
+  ...row("notes",        "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("notes",        "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
+  ...row("notes",        "insert", "private deck",    PERM,    RLS,       RLS,     ALLOWED, ALLOWED),
+  ...row("notes",        "insert", "public deck",     PERM,    RLS,       NA,      NA,      NA),
+  ...row("notes",        "update", "private deck",    PERM,    NOOP,      NOOP,    ALLOWED, ALLOWED),
+  ...row("notes",        "update", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
+  ...row("notes",        "delete", "private deck",    PERM,    NOOP,      NOOP,    ALLOWED, ALLOWED),
+  ...row("notes",        "delete", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
+
+  // Cards are generated from notes: readable with the deck, never written directly.
+  ...row("cards",        "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("cards",        "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
+  ...row("cards",        "insert", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("cards",        "update", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("cards",        "delete", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+
+  // Schedules, logs and import jobs: each user reads their own (the non-member
+  // has them for their clone of the public deck), nobody reads anyone
+  // else's, and users write none directly (record_review, undo_review,
+  // set_suspended and the import function do).
+  ...row("card_states",  "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("card_states",  "select", "another user's",  PERM,    EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("card_states",  "insert", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("card_states",  "insert", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("card_states",  "update", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("card_states",  "update", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("card_states",  "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("card_states",  "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+
+  ...row("review_logs",  "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("review_logs",  "select", "another user's",  PERM,    EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("review_logs",  "insert", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("review_logs",  "insert", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("review_logs",  "update", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("review_logs",  "update", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("review_logs",  "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("review_logs",  "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+
+  ...row("import_jobs",  "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("import_jobs",  "select", "another user's",  PERM,    EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("import_jobs",  "insert", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("import_jobs",  "insert", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("import_jobs",  "update", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("import_jobs",  "update", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("import_jobs",  "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("import_jobs",  "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+
+  // Profiles: created by the sign-up trigger, removed with the account
+  // (delete-account); each user reads and edits only their own. Co-members'
+  // names and avatars come from deck_member_profiles, not from this table.
+  ...row("profiles",     "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("profiles",     "select", "another user's",  EMPTY,   EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("profiles",     "insert", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("profiles",     "insert", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("profiles",     "update", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("profiles",     "update", "another user's",  PERM,    NOOP,      NOOP,    NOOP,    NOOP),
+  ...row("profiles",     "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
+  ...row("profiles",     "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+];
+
+/** What a probe needs to know about its cell. */
+interface Context {
+  w: World;
+  actor: ActorName;
+  target: Target;
+}
+
+function actorOf(w: World, name: ActorName): Actor {
+  return { anon, "non-member": w.stranger, viewer: w.viewer, editor: w.editor, owner: w.owner }[name];
+}
+
+function deckOf({ w, target }: Context) {
+  return target === "public deck" ? w.publicDeck : w.privateDeck;
+}
+
+/** Whose rows a per-user cell targets: the caller's own, or Cleo's. */
+function subjectOf({ w, actor, target }: Context) {
+  const user = target === "own" ? actorOf(w, actor) : w.classmate;
+  if (user.kind !== "user") throw new Error(`${actor} has no rows of their own`);
+  // The non-member studies their clone of the public deck; the others the private deck.
+  const deck = user.id === w.stranger.id ? w.strangersClone : w.privateDeck;
+  return {
+    userId: user.id,
+    deckId: deck.id,
+    cardId: deck.cardId,
+    reviewLogId: must(w.reviewLogIds.get(user.id)),
+    importJobId: must(w.importJobIds.get(user.id)),
+  };
+}
+
+const ids = (rows: unknown[]) => rows.map((r) => (r as { id: string }).id);
+
+const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
+  decks: {
+    select: (c) => ({
+      act: (tx) => tx.query("select id from decks where id = $1", [deckOf(c).id]),
+      rows: (rows) => expect(ids(rows)).toEqual([deckOf(c).id]),
+    }),
+    insert: (c) => ({
+      act: (tx) => tx.query("insert into decks (name) values ('Probe deck') returning id"),
+      state: (q) => q.query("select owner_id from decks where name = 'Probe deck'"),
+      // The new deck belongs to its creator, who becomes its owner member.
+      effect: (after) => expect(after).toEqual([{ owner_id: userIdOf(c) }]),
+    }),
+    update: (c) => ({
+      act: (tx) => tx.query("update decks set name = 'Renamed deck' where id = $1 returning id", [deckOf(c).id]),
+      state: (q) => q.query("select name from decks where id = $1", [deckOf(c).id]),
+      effect: (after) => expect(after).toEqual([{ name: "Renamed deck" }]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from decks where id = $1 returning id", [deckOf(c).id]),
+      state: (q) => q.query("select id from decks where id = $1", [deckOf(c).id]),
+      effect: (after) => expect(after).toEqual([]),
+    }),
+  },
+
+  deck_members: {
+    select: (c) => ({
+      act: (tx) =>
+        tx.query("select user_id, role from deck_members where deck_id = $1 order by role, user_id", [deckOf(c).id]),
+      // A member sees every membership row of the deck, not just their own.
+      rows: (rows) =>
+        expect(rows).toEqual(
+          expect.arrayContaining([
+            { user_id: c.w.owner.id, role: "owner" },
+            { user_id: c.w.editor.id, role: "editor" },
+            { user_id: c.w.viewer.id, role: "viewer" },
+            { user_id: c.w.classmate.id, role: "viewer" },
+          ]),
+        ),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query("insert into deck_members (deck_id, user_id, role) values ($1, $2, 'viewer') returning user_id", [
+          deckOf(c).id,
+          c.w.newcomer.id,
+        ]),
+      state: (q) => memberRole(q, deckOf(c).id, c.w.newcomer.id),
+      effect: (after) => expect(after).toEqual([{ role: "viewer" }]),
+    }),
+    update: (c) => ({
+      act: (tx) =>
+        tx.query("update deck_members set role = 'editor' where deck_id = $1 and user_id = $2 returning user_id", [
+          deckOf(c).id,
+          c.w.classmate.id,
+        ]),
+      state: (q) => memberRole(q, deckOf(c).id, c.w.classmate.id),
+      effect: (after) => expect(after).toEqual([{ role: "editor" }]),
+    }),
+    delete: (c) => {
+      // Either removing Cleo (another member) or, for "own membership", leaving.
+      const userId = c.target === "own membership" ? userIdOf(c) : c.w.classmate.id;
+      return {
+        act: (tx) =>
+          tx.query("delete from deck_members where deck_id = $1 and user_id = $2 returning user_id", [
+            deckOf(c).id,
+            userId,
+          ]),
+        state: (q) => memberRole(q, deckOf(c).id, userId),
+        effect: (after) => expect(after).toEqual([]),
+      };
+    },
+  },
+
+  deck_invites: {
+    select: (c) => ({
+      act: (tx) => tx.query("select id, token from deck_invites where id = $1", [c.w.privateDeck.inviteId]),
+      rows: (rows) => expect(ids(rows)).toEqual([c.w.privateDeck.inviteId]),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query("insert into deck_invites (deck_id, role) values ($1, 'editor') returning id", [deckOf(c).id]),
+      state: (q) => q.query("select id from deck_invites where deck_id = $1 order by id", [deckOf(c).id]),
+    }),
+    update: (c) => ({
+      act: (tx) =>
+        tx.query("update deck_invites set revoked_at = now() where id = $1 returning id", [c.w.privateDeck.inviteId]),
+      state: (q) =>
+        q.query("select revoked_at is not null as revoked from deck_invites where id = $1", [c.w.privateDeck.inviteId]),
+      effect: (after) => expect(after).toEqual([{ revoked: true }]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from deck_invites where id = $1 returning id", [c.w.privateDeck.inviteId]),
+      state: (q) => q.query("select id from deck_invites where id = $1", [c.w.privateDeck.inviteId]),
+      effect: (after) => expect(after).toEqual([]),
+    }),
+  },
+
+  notes: {
+    select: (c) => ({
+      act: (tx) => tx.query("select id from notes where id = $1", [deckOf(c).noteId]),
+      rows: (rows) => expect(ids(rows)).toEqual([deckOf(c).noteId]),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query(
+          `insert into notes (deck_id, kind, fields) values ($1, 'basic', '{"front": "Probe front", "back": "Probe back"}')
+           returning id`,
+          [deckOf(c).id],
+        ),
+      state: (q) =>
+        q.query(
+          `select n.created_by, (select count(*)::int from cards where note_id = n.id) as cards
+           from notes n where n.deck_id = $1 and n.fields ->> 'front' = 'Probe front'`,
+          [deckOf(c).id],
+        ),
+      // The note is credited to its writer and has generated its card.
+      effect: (after) => expect(after).toEqual([{ created_by: userIdOf(c), cards: 1 }]),
+    }),
+    update: (c) => ({
+      act: (tx) =>
+        tx.query(
+          `update notes set fields = '{"front": "Edited front", "back": "Edited back"}' where id = $1 returning id`,
+          [deckOf(c).noteId],
+        ),
+      state: (q) => q.query("select fields ->> 'front' as front from notes where id = $1", [deckOf(c).noteId]),
+      effect: (after) => expect(after).toEqual([{ front: "Edited front" }]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from notes where id = $1 returning id", [deckOf(c).noteId]),
+      state: (q) => q.query("select id from notes where id = $1", [deckOf(c).noteId]),
+      effect: (after) => expect(after).toEqual([]),
+    }),
+  },
+
+  cards: {
+    select: (c) => ({
+      act: (tx) => tx.query("select id from cards where id = $1", [deckOf(c).cardId]),
+      rows: (rows) => expect(ids(rows)).toEqual([deckOf(c).cardId]),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query("insert into cards (note_id, deck_id, ordinal) values ($1, $2, 2) returning id", [
+          deckOf(c).noteId,
+          deckOf(c).id,
+        ]),
+      state: (q) => q.query("select ordinal from cards where note_id = $1", [deckOf(c).noteId]),
+    }),
+    update: (c) => ({
+      act: (tx) => tx.query("update cards set ordinal = 7 where id = $1 returning id", [deckOf(c).cardId]),
+      state: (q) => q.query("select ordinal from cards where id = $1", [deckOf(c).cardId]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from cards where id = $1 returning id", [deckOf(c).cardId]),
+      state: (q) => q.query("select id from cards where id = $1", [deckOf(c).cardId]),
+    }),
+  },
+
+  card_states: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query("select card_id from card_states where user_id = $1 and card_id = $2", [s.userId, s.cardId]),
+        rows: (rows) => expect(rows).toEqual([{ card_id: s.cardId }]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            `insert into card_states (user_id, card_id, deck_id, state, due) values ($1, $2, $3, 'review', now() + interval '10 years')
+             on conflict do nothing returning card_id`,
+            [s.userId, s.cardId, s.deckId],
+          ),
+        state: (q) => scheduleOf(q, s.userId),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            "update card_states set due = now() + interval '10 years', suspended = true where user_id = $1 returning card_id",
+            [s.userId],
+          ),
+        state: (q) => scheduleOf(q, s.userId),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from card_states where user_id = $1 returning card_id", [s.userId]),
+        state: (q) => scheduleOf(q, s.userId),
+      };
+    },
+  },
+
+  review_logs: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select id from review_logs where id = $1", [s.reviewLogId]),
+        rows: (rows) => expect(ids(rows)).toEqual([s.reviewLogId]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            `insert into review_logs (user_id, card_id, client_review_id, rating, state, due, stability, difficulty,
+               elapsed_days, scheduled_days, reviewed_at, duration_ms, previous)
+             values ($1, $2, gen_random_uuid(), 4, 'review', now(), 100, 1, 0, 3650, now(), 1000, '{}') returning id`,
+            [s.userId, s.cardId],
+          ),
+        state: (q) => q.query("select id, rating from review_logs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("update review_logs set rating = 4 where id = $1 returning id", [s.reviewLogId]),
+        state: (q) => q.query("select id, rating from review_logs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from review_logs where id = $1 returning id", [s.reviewLogId]),
+        state: (q) => q.query("select id, rating from review_logs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+  },
+
+  import_jobs: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select id from import_jobs where id = $1", [s.importJobId]),
+        rows: (rows) => expect(ids(rows)).toEqual([s.importJobId]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("insert into import_jobs (user_id, source) values ($1, 'csv') returning id", [s.userId]),
+        state: (q) => q.query("select id, status from import_jobs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query("update import_jobs set status = 'failed', error = 'probe' where id = $1 returning id", [
+            s.importJobId,
+          ]),
+        state: (q) => q.query("select id, status from import_jobs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from import_jobs where id = $1 returning id", [s.importJobId]),
+        state: (q) => q.query("select id, status from import_jobs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+  },
+
+  profiles: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select id, display_name, timezone from profiles where id = $1", [s.userId]),
+        rows: (rows) => expect(ids(rows)).toEqual([s.userId]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            "insert into profiles (id, display_name) values ($1, 'Impostor') on conflict do nothing returning id",
+            [s.userId],
+          ),
+        state: (q) => profileOf(q, s.userId),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            "update profiles set display_name = 'New name', desired_retention = 0.8 where id = $1 returning id",
+            [s.userId],
+          ),
+        state: (q) => profileOf(q, s.userId),
+        effect: (after) => expect(after).toEqual([{ display_name: "New name", desired_retention: 0.8 }]),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from profiles where id = $1 returning id", [s.userId]),
+        state: (q) => profileOf(q, s.userId),
+      };
+    },
+  },
+};
+
+function userIdOf(c: Context): string {
+  const actor = actorOf(c.w, c.actor);
+  if (actor.kind !== "user") throw new Error(`${c.actor} is not signed in`);
+  return actor.id;
+}
+
+function memberRole(q: Queryable, deckId: string, userId: string) {
+  return q.query("select role from deck_members where deck_id = $1 and user_id = $2", [deckId, userId]);
+}
+
+function scheduleOf(q: Queryable, userId: string) {
+  return q.query("select card_id, state, due, suspended from card_states where user_id = $1 order by card_id", [
+    userId,
+  ]);
+}
+
+function profileOf(q: Queryable, userId: string) {
+  return q.query("select display_name, desired_retention from profiles where id = $1", [userId]);
+}
+
+const tables = [...new Set(matrix.map((cell) => cell.table))];
+
+describe.each(tables)("%s", (table) => {
+  test.each(matrix.filter((cell) => cell.table === table))("$name", async (cell) => {
+    const context = { w: world, actor: cell.actor, target: cell.target };
+    await expectOutcome(db, actorOf(world, cell.actor), probes[cell.table][cell.operation](context), cell.expected);
+  });
+});
+
+describe("the matrix", () => {
+  test("covers every table in public with all four operations for all five actors", async () => {
+    const [row] = await db.query<{ tables: string[] }>(
+      "select array_agg(tablename::text order by tablename) as tables from pg_tables where schemaname = 'public'",
+    );
+    expect([...tables].sort()).toEqual(must(row).tables);
+    for (const table of tables) {
+      for (const operation of ["select", "insert", "update", "delete"] as const) {
+        const covered = new Set(
+          matrix.filter((c) => c.table === table && c.operation === operation).map((c) => c.actor),
+        );
+        expect([...covered].sort(), `${table} ${operation}`).toEqual([...actors].sort());
+      }
+    }
+  });
+});
+
+describe("private rows stay private, even from the owner of a shared deck", () => {
+  // Unfiltered reads: RLS alone must narrow them to the caller's rows, although
+  // the editor, the viewer and Cleo all study the owner's deck.
+  test.each([
+    ["card_states", "select distinct user_id from card_states"],
+    ["review_logs", "select distinct user_id from review_logs"],
+    ["import_jobs", "select distinct user_id from import_jobs"],
+    ["profiles", "select id as user_id from profiles"],
+  ])("the owner reading all %s gets only their own", async (_table, sql) => {
+    const rows = await actAs(db, world.owner, (tx) => tx.query(sql));
+    expect(rows).toEqual([{ user_id: world.owner.id }]);
+  });
+
+  test("the owner reading card_states of their own deck sees only their own schedule", async () => {
+    const rows = await actAs(db, world.owner, (tx) =>
+      tx.query("select user_id from card_states where deck_id = $1", [world.privateDeck.id]),
+    );
+    expect(rows).toEqual([{ user_id: world.owner.id }]);
+  });
+
+  test("co-members' display names reach members through deck_member_profiles, not the profiles table", async () => {
+    const rows = await actAs(db, world.viewer, (tx) =>
+      tx.query<{ display_name: string }>("select display_name from deck_member_profiles($1)", [world.privateDeck.id]),
+    );
+    expect(rows.map((r) => r.display_name).sort()).toEqual([
+      "Cleo Classmate",
+      "Eddie Editor",
+      "Olivia Owner",
+      "Vera Viewer",
+    ]);
+  });
+});
+
+describe("protected columns cannot be changed, even by the owner", () => {
+  // Column privileges, not just policies, guard these: the owner passes every
+  // policy on their deck, so only a missing grant can stop them.
+  test.each([
+    [
+      "decks.owner_id",
+      () => world.owner,
+      "update decks set owner_id = $2 where id = $1",
+      () => [world.privateDeck.id, world.editor.id],
+    ],
+    [
+      "notes.created_by",
+      () => world.owner,
+      "update notes set created_by = $2 where id = $1",
+      () => [world.privateDeck.noteId, world.editor.id],
+    ],
+    [
+      "notes.deck_id",
+      () => world.owner,
+      "update notes set deck_id = $2 where id = $1",
+      () => [world.privateDeck.noteId, world.publicDeck.id],
+    ],
+    [
+      "profiles.id",
+      () => world.owner,
+      "update profiles set id = $2 where id = $1",
+      () => [world.owner.id, world.newcomer.id],
+    ],
+    [
+      "deck_members.user_id",
+      () => world.owner,
+      "update deck_members set user_id = $2 where deck_id = $1 and user_id = $3",
+      () => [world.privateDeck.id, world.newcomer.id, world.classmate.id],
+    ],
+    [
+      "deck_members.deck_id",
+      () => world.owner,
+      "update deck_members set deck_id = $2 where deck_id = $1 and user_id = $3",
+      () => [world.privateDeck.id, world.publicDeck.id, world.classmate.id],
+    ],
+    [
+      "deck_invites.role",
+      () => world.owner,
+      "update deck_invites set role = 'editor' where id = $1",
+      () => [world.privateDeck.inviteId],
+    ],
+    [
+      "deck_invites.uses",
+      () => world.owner,
+      "update deck_invites set uses = 0, max_uses = null where id = $1",
+      () => [world.privateDeck.inviteId],
+    ],
+    [
+      "notes.created_by (by an editor)",
+      () => world.editor,
+      "update notes set created_by = $2 where id = $1",
+      () => [world.privateDeck.noteId, world.editor.id],
+    ],
+  ] as const)("%s is refused", async (_column, who, sql, params) => {
+    await expectOutcome(db, who(), { act: (tx) => tx.query(sql, [...params()]) }, "permission denied");
+  });
+
+  test("moving a note between decks goes through move_notes, which the owner may call", async () => {
+    const result = await probeAs(db, world.owner, (tx) =>
+      tx.query("select move_notes($1, $2) as moved", [[world.privateDeck.noteId], world.publicDeck.id]),
+    );
+    expect(result).toEqual({ ok: true, value: [{ moved: 1 }] });
+  });
+});
+
+describe("membership rules beyond the matrix", () => {
+  const addMember = (deckId: () => string, userId: () => string, role: string): Probe => ({
+    act: (tx) =>
+      tx.query("insert into deck_members (deck_id, user_id, role) values ($1, $2, $3) returning user_id", [
+        deckId(),
+        userId(),
+        role,
+      ]),
+    state: (q) => memberRole(q, deckId(), userId()),
+  });
+  const setRole = (userId: () => string, role: string): Probe => ({
+    act: (tx) =>
+      tx.query("update deck_members set role = $3 where deck_id = $1 and user_id = $2 returning user_id", [
+        world.privateDeck.id,
+        userId(),
+        role,
+      ]),
+    state: (q) => memberRole(q, world.privateDeck.id, userId()),
+  });
+
+  test("a non-member cannot add themselves to a private deck", async () => {
+    await expectOutcome(
+      db,
+      world.stranger,
+      addMember(
+        () => world.privateDeck.id,
+        () => world.stranger.id,
+        "viewer",
+      ),
+      RLS,
+    );
+  });
+
+  test("a non-member cannot join a public deck without cloning it", async () => {
+    await expectOutcome(
+      db,
+      world.stranger,
+      addMember(
+        () => world.publicDeck.id,
+        () => world.stranger.id,
+        "viewer",
+      ),
+      RLS,
+    );
+  });
+
+  test("the owner cannot add a second owner", async () => {
+    await expectOutcome(
+      db,
+      world.owner,
+      addMember(
+        () => world.privateDeck.id,
+        () => world.newcomer.id,
+        "owner",
+      ),
+      RLS,
+    );
+  });
+
+  test("the owner cannot make a member owner by changing their role", async () => {
+    await expectOutcome(
+      db,
+      world.owner,
+      setRole(() => world.editor.id, "owner"),
+      RLS,
+    );
+  });
+
+  test("the owner cannot demote themselves, leaving the deck without an owner", async () => {
+    await expectOutcome(
+      db,
+      world.owner,
+      setRole(() => world.owner.id, "viewer"),
+      NOOP,
+    );
+  });
+
+  test("a viewer cannot promote themselves to editor", async () => {
+    await expectOutcome(
+      db,
+      world.viewer,
+      setRole(() => world.viewer.id, "editor"),
+      NOOP,
+    );
+  });
+
+  test("an editor cannot promote themselves to owner", async () => {
+    await expectOutcome(
+      db,
+      world.editor,
+      setRole(() => world.editor.id, "owner"),
+      NOOP,
+    );
+  });
+
+  test("an editor cannot remove the owner", async () => {
+    await expectOutcome(
+      db,
+      world.editor,
+      {
+        act: (tx) =>
+          tx.query("delete from deck_members where deck_id = $1 and user_id = $2 returning user_id", [
+            world.privateDeck.id,
+            world.owner.id,
+          ]),
+        state: (q) => memberRole(q, world.privateDeck.id, world.owner.id),
+      },
+      NOOP,
+    );
+  });
+});
+
+describe("rows written on someone else's behalf", () => {
+  test("nobody can create a deck owned by someone else", async () => {
+    await expectOutcome(
+      db,
+      world.stranger,
+      {
+        act: (tx) =>
+          tx.query("insert into decks (name, owner_id) values ('Planted deck', $1) returning id", [world.owner.id]),
+        state: (q) => q.query("select id from decks where name = 'Planted deck'"),
+      },
+      RLS,
+    );
+  });
+
+  test("an editor cannot add a note credited to another member", async () => {
+    await expectOutcome(
+      db,
+      world.editor,
+      {
+        act: (tx) =>
+          tx.query(
+            `insert into notes (deck_id, kind, fields, created_by) values ($1, 'basic', '{"front": "f", "back": "b"}', $2)
+             returning id`,
+            [world.privateDeck.id, world.owner.id],
+          ),
+        state: (q) => q.query("select id from notes where deck_id = $1 order by id", [world.privateDeck.id]),
+      },
+      RLS,
+    );
+  });
+});
+
+describe("invites are created through create_invite", () => {
+  const createInvite = (tx: Queryable) =>
+    tx.query<{ deck_id: string; role: string }>("select deck_id, role from create_invite($1, 'editor')", [
+      world.privateDeck.id,
+    ]);
+
+  test("the owner can create an invite", async () => {
+    const result = await probeAs(db, world.owner, createInvite);
+    expect(result).toEqual({ ok: true, value: [{ deck_id: world.privateDeck.id, role: "editor" }] });
+  });
+
+  test.each([
+    ["an editor", () => world.editor, "42501"],
+    ["a viewer", () => world.viewer, "42501"],
+    // A non-member cannot even learn the private deck exists.
+    ["a non-member", () => world.stranger, "PT404"],
+  ] as const)("%s cannot create an invite", async (_who, who, code) => {
+    const result = await probeAs(db, who(), createInvite);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe(code);
+  });
+
+  test("anon cannot call create_invite at all", async () => {
+    const result = await probeAs(db, anon, createInvite);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe("42501");
+    expect(!result.ok && result.error.message).toMatch(/^permission denied for function create_invite/);
+  });
+});
+
+describe("service_role bypasses RLS", () => {
+  // Edge functions (import, export, optimiser, delete-account) act as the
+  // service role and need every row, whoever it belongs to.
+  // Limited to this file's people: the seed adds a demo account of its own.
+  test.each([
+    ["card_states", "select distinct user_id from card_states where user_id = any ($1)"],
+    ["review_logs", "select distinct user_id from review_logs where user_id = any ($1)"],
+    ["import_jobs", "select distinct user_id from import_jobs where user_id = any ($1)"],
+    ["profiles", "select id as user_id from profiles where id = any ($1)"],
+  ] as const)("service_role reads every user's %s", async (table, sql) => {
+    const people = [world.owner, world.editor, world.viewer, world.classmate, world.stranger, world.newcomer];
+    const result = await probeAs(db, service, (tx) => tx.query<{ user_id: string }>(sql, [people.map((p) => p.id)]));
+    if (!result.ok) throw result.error;
+    // Everyone has a profile; everyone but the newcomer has studied and imported.
+    const expected = table === "profiles" ? people : people.filter((p) => p !== world.newcomer);
+    expect(result.value.map((r) => r.user_id).sort()).toEqual(expected.map((p) => p.id).sort());
+  });
+
+  test("service_role reads invites of a deck it does not own", async () => {
+    const result = await probeAs(db, service, (tx) =>
+      tx.query("select id from deck_invites where deck_id = $1", [world.privateDeck.id]),
+    );
+    expect(result).toEqual({ ok: true, value: [{ id: world.privateDeck.inviteId }] });
+  });
+
+  test("service_role reads a private deck's notes without being a member", async () => {
+    const result = await probeAs(db, service, (tx) =>
+      tx.query("select id from notes where deck_id = $1", [world.privateDeck.id]),
+    );
+    expect(result).toEqual({ ok: true, value: [{ id: world.privateDeck.noteId }] });
+  });
+
+  test("service_role writes schedules and import progress directly", async () => {
+    const result = await probeAs(db, service, async (tx) => {
+      const states = await tx.query("update card_states set suspended = true where user_id = $1 returning card_id", [
+        world.classmate.id,
+      ]);
+      const jobs = await tx.query("update import_jobs set processed = 1, total = 1 where id = $1 returning id", [
+        world.importJobIds.get(world.classmate.id),
+      ]);
+      return { states: states.length, jobs: jobs.length };
+    });
+    expect(result).toEqual({ ok: true, value: { states: 1, jobs: 1 } });
+  });
+
+  test("service_role can change what users may not, such as a deck's owner_id", async () => {
+    const result = await probeAs(db, service, (tx) =>
+      tx.query("update decks set owner_id = $2 where id = $1 returning owner_id", [
+        world.privateDeck.id,
+        world.editor.id,
+      ]),
+    );
+    expect(result).toEqual({ ok: true, value: [{ owner_id: world.editor.id }] });
+  });
+});
