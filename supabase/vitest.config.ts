@@ -3,6 +3,8 @@ import { defineVitestConfig } from "../vitest.shared.js";
 export default defineVitestConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    // tests/postgres needs several connections at once: PostgreSQL only.
+    exclude: process.env.DATABASE_URL ? [] : ["tests/postgres/**"],
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -207,8 +207,11 @@ grant update (role) on public.deck_members to authenticated;
 -- (which applies the per-deck quota) and accepted by token with accept_invite.
 create policy "owners read invites" on public.deck_invites
   for select to authenticated using (private.is_deck_owner(deck_id));
+-- Revoking is final: revoked_at can be set but never cleared.
 create policy "owners revoke invites" on public.deck_invites
-  for update to authenticated using (private.is_deck_owner(deck_id)) with check (private.is_deck_owner(deck_id));
+  for update to authenticated
+  using (private.is_deck_owner(deck_id) and revoked_at is null)
+  with check (private.is_deck_owner(deck_id) and revoked_at is not null);
 create policy "owners delete invites" on public.deck_invites
   for delete to authenticated using (private.is_deck_owner(deck_id));
 revoke all on public.deck_invites from anon;

@@ -33,8 +33,11 @@ declare
   current_row public.card_states;
   last_elapsed integer;
 begin
-  if exists (select 1 from public.review_logs where user_id = uid and client_review_id = p_client_review_id) then
-    select * into current_row from public.card_states where user_id = uid and card_id = p_card_id;
+  -- A retry of a stored answer: return its card's schedule, change nothing.
+  select s.* into current_row from public.review_logs l
+  join public.card_states s on s.user_id = l.user_id and s.card_id = l.card_id
+  where l.user_id = uid and l.client_review_id = p_client_review_id;
+  if found then
     return current_row;
   end if;
 
@@ -44,6 +47,9 @@ begin
     perform private.fail('22023', 'duration_ms must be between 0 and 3600000', 'duration_ms');
   elsif p_reviewed_at is null or p_reviewed_at > now() + interval '5 minutes' then
     perform private.fail('22023', 'reviewed_at must not be in the future', 'reviewed_at');
+  elsif p_expected_version is null then
+    -- without it the stale-write check below would let any answer through
+    perform private.fail('22023', 'expected_version is required', 'expected_version');
   elsif p_state is null or p_state = 'new' or p_due is null or p_due < p_reviewed_at - interval '1 minute' then
     perform private.fail('22023', 'the next schedule must be a studied state due after the answer', 'schedule');
   end if;
@@ -60,6 +66,10 @@ begin
   values (uid, p_card_id, card_deck, p_reviewed_at)
   on conflict (user_id, card_id) do nothing;
   select * into current_row from public.card_states where user_id = uid and card_id = p_card_id for update;
+  -- A retry that raced its original waited for the lock above; now it sees the stored answer.
+  if exists (select 1 from public.review_logs where user_id = uid and client_review_id = p_client_review_id) then
+    return current_row;
+  end if;
 
   if current_row.version <> p_expected_version then
     perform private.fail('PT409', 'this card was answered on another device', to_jsonb(current_row)::text);
@@ -133,6 +143,7 @@ begin
     reps = before.reps,
     lapses = before.lapses,
     last_review = before.last_review,
+    buried_until = before.buried_until,
     version = current_row.version + 1,
     updated_at = now()
   where user_id = uid and card_id = log_row.card_id

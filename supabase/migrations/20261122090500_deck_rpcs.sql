@@ -86,11 +86,12 @@ begin
   if source.id is null or not private.can_read_deck(p_deck_id) then
     perform private.fail('PT404', 'deck not found', 'deck_id');
   end if;
-  insert into public.decks (owner_id, name, description, new_per_day, reviews_per_day, cover_path)
+  -- The cover stays behind: it lives in the source deck's media folder.
+  insert into public.decks (owner_id, name, description, new_per_day, reviews_per_day)
   values (
     uid,
     coalesce(p_name, left(source.name, 113) || ' (copy)'),
-    source.description, source.new_per_day, source.reviews_per_day, source.cover_path
+    source.description, source.new_per_day, source.reviews_per_day
   )
   returning id into new_id;
   insert into public.notes (deck_id, kind, fields, tags, created_by, created_at)

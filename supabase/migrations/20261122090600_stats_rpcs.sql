@@ -44,6 +44,7 @@ begin
   states as (
     select s.* from public.card_states s
     join public.deck_members m on m.deck_id = s.deck_id and m.user_id = uid
+    join public.decks d on d.id = s.deck_id and d.archived_at is null
     where s.user_id = uid and (p_deck_id is null or s.deck_id = p_deck_id)
   ),
   active_days as (
@@ -164,7 +165,9 @@ as $$
          coalesce(k.suspended_count, 0)::integer,
          coalesce(k.due_count, 0)::integer,
          least(coalesce(k.new_count, 0),
-               greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(nd.n, 0)))::integer
+               greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(nd.n, 0)),
+               -- the profile's limit spans all decks, as in study_queue
+               greatest(0, me.new_per_day - (select coalesce(sum(all_done.n), 0) from new_done all_done)))::integer
   from me
   join public.deck_members m on m.user_id = me.id
   join public.decks d on d.id = m.deck_id and d.archived_at is null

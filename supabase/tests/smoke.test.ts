@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "@engram/local-stack";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase } from "./support/database.js";
 
 let db: Database;
@@ -18,7 +18,9 @@ describe("a new user", () => {
       return row;
     });
     expect(deck?.owner_id).toBe(alice.id);
-    const members = await actAs(db, alice, (tx) => tx.query("select role from deck_members where deck_id = $1", [deck?.id]));
+    const members = await actAs(db, alice, (tx) =>
+      tx.query("select role from deck_members where deck_id = $1", [deck?.id]),
+    );
     expect(members).toEqual([{ role: "owner" }]);
   });
 });
