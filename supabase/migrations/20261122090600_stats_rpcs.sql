@@ -138,11 +138,15 @@ as $$
     cross join lateral private.study_day(p.timezone, p.day_starts_at, coalesce(p_now, now())) d
     where p.id = auth.uid()
   ),
+  -- Each answer's deck by primary key lookup, as in study_queue: a plain join
+  -- planned without the day's bounds scans all the user's card_states.
   new_done as (
     select s.deck_id, count(*) as n
     from me
     join public.review_logs l on l.user_id = me.id and l.reviewed_at >= me.day_start and l.reviewed_at < me.day_end
-    join public.card_states s on s.user_id = me.id and s.card_id = l.card_id
+    cross join lateral (
+      select s.deck_id from public.card_states s where s.user_id = me.id and s.card_id = l.card_id limit 1
+    ) s
     where l.state = 'new'
     group by s.deck_id
   ),

@@ -1,3 +1,0 @@
-import { openPglite } from "@engram/local-stack";
-import { createScheduler } from "@engram/core";
-console.log(typeof openPglite, typeof createScheduler);

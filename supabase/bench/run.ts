@@ -1,0 +1,74 @@
+/**
+ * `pnpm bench`: the study queue and answer recording on a heavy account
+ * (100,000 cards in 20 decks, 200,000 review logs), on PGlite and, when a
+ * server is given, on PostgreSQL. Prints figures next to their targets.
+ */
+import type { EngineKind, Operation } from "./config.js";
+import { workload } from "./config.js";
+import { chooseEngines, type Engine } from "./engines.js";
+import { explainMissed } from "./explain.js";
+import { loadAccount } from "./load.js";
+import { summarize } from "./measure.js";
+import { printLoad, printLoadStep, printRow, printTable, type Row, targetOf } from "./report.js";
+import { benchRecordReview, benchStudyQueue, fetchQueue } from "./workload.js";
+
+async function benchEngine(engine: Engine): Promise<Row[]> {
+  console.log(`\n== ${engine.label}`);
+  console.log("  load:");
+  const load = await loadAccount(engine.db, printLoadStep);
+  printLoad(load);
+  const { account } = load;
+
+  const queue = await fetchQueue(engine.db, account);
+  const byKind = (kind: string) => queue.filter((row) => row.queue === kind).length;
+  console.log(
+    `  today's queue (all decks): ${queue.length} cards — ${byKind("learning")} learning, ${byKind("review")} review, ${byKind("new")} new`,
+  );
+  console.log(`  ${workload.warmupCalls} warm-up + ${workload.measuredCalls} measured calls each:`);
+
+  const rows: Row[] = [];
+  const record = (operation: Operation, summary: Row["summary"]) => {
+    const row: Row = { engine: engine.kind, label: engine.label, operation, summary };
+    rows.push(row);
+    printRow(row);
+    return row;
+  };
+  record("study_queue()", summarize(await benchStudyQueue(engine.db, account, false)));
+  record("study_queue(deck)", summarize(await benchStudyQueue(engine.db, account, true)));
+  record("record_review", summarize(await benchRecordReview(engine.db, account)));
+
+  for (const row of rows) {
+    const target = targetOf(row.engine, row.operation);
+    if (target !== undefined && row.summary.p95 >= target) await explainMissed(engine, account, row.operation);
+  }
+  return rows;
+}
+
+async function main() {
+  const rows: Row[] = [];
+  const skipped: { kind: EngineKind; reason: string }[] = [];
+  for (const choice of chooseEngines()) {
+    if ("skipped" in choice) {
+      console.log(`\n== ${choice.kind}: skipped — ${choice.skipped}`);
+      skipped.push({ kind: choice.kind, reason: choice.skipped });
+      continue;
+    }
+    let engine: Engine;
+    try {
+      engine = await choice.open();
+    } catch (error) {
+      const reason = `could not prepare a database: ${(error as Error).message}`;
+      console.log(`\n== ${choice.kind}: skipped — ${reason}`);
+      skipped.push({ kind: choice.kind, reason });
+      continue;
+    }
+    try {
+      rows.push(...(await benchEngine(engine)));
+    } finally {
+      await engine.dispose();
+    }
+  }
+  printTable(rows, skipped);
+}
+
+await main();

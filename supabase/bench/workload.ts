@@ -1,0 +1,123 @@
+/** The calls a studying user makes, each as its own PostgREST-style request. */
+import { randomUUID } from "node:crypto";
+import {
+  type CardSchedule,
+  type CardState,
+  createScheduler,
+  nextSchedule,
+  type Rating,
+  type Scheduler,
+} from "@engram/core";
+import type { Database } from "@engram/local-stack";
+import { workload } from "./config.js";
+import type { Account } from "./load.js";
+import { asUser, type Sample, sample } from "./measure.js";
+
+export interface QueueRow {
+  position: number;
+  queue: "learning" | "review" | "new";
+  card_id: string;
+  deck_id: string;
+  state: CardState;
+  due: Date | string;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  last_review: Date | string | null;
+  version: number;
+}
+
+export const studyQueueSql = "select * from public.study_queue($1::uuid)";
+
+export function fetchQueue(db: Database, account: Account, deckId: string | null = null): Promise<QueueRow[]> {
+  return asUser(db, account.userId, account.email, (tx) => tx.query<QueueRow>(studyQueueSql, [deckId]));
+}
+
+/** study_queue() for all decks, or for each deck in turn. */
+export function benchStudyQueue(db: Database, account: Account, perDeck: boolean): Promise<Sample> {
+  let i = 0;
+  return sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
+    const deckId = perDeck ? (account.deckIds[i++ % account.deckIds.length] ?? null) : null;
+    const rows = await asUser(db, account.userId, account.email, (tx) =>
+      measure(() => tx.query<QueueRow>(studyQueueSql, [deckId])),
+    );
+    if (rows.length === 0) throw new Error(`study_queue(${deckId ?? ""}) returned no cards`);
+  });
+}
+
+export const recordReviewSql = `
+  select * from public.record_review(
+    p_card_id => $1::uuid, p_client_review_id => $2::uuid, p_rating => $3::smallint,
+    p_reviewed_at => $4::timestamptz, p_duration_ms => $5::integer, p_expected_version => $6::integer,
+    p_state => $7::public.card_state, p_due => $8::timestamptz, p_stability => $9::double precision,
+    p_difficulty => $10::double precision, p_elapsed_days => $11::integer, p_scheduled_days => $12::integer,
+    p_learning_steps => $13::integer, p_reps => $14::integer, p_lapses => $15::integer)`;
+
+/**
+ * Answers cards in queue order, as the study screen does: the next schedule
+ * comes from @engram/core (FSRS-6), the expected version from the queue row.
+ */
+export async function benchRecordReview(db: Database, account: Account): Promise<Sample & { answered: number }> {
+  const scheduler = createScheduler();
+  let queue: QueueRow[] = [];
+  let answered = 0;
+  const result = await sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
+    if (queue.length === 0) queue = await fetchQueue(db, account);
+    const card = queue.shift();
+    if (!card) throw new Error("the study queue is empty");
+    const params = answerParams(scheduler, card, pickRating(), new Date());
+    const [row] = await asUser(db, account.userId, account.email, (tx) =>
+      measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
+    );
+    if (row?.version !== card.version + 1) throw new Error(`record_review did not store the answer to ${card.card_id}`);
+    answered++;
+  });
+  return { ...result, answered };
+}
+
+/** record_review's arguments for answering `card` with `rating` at `now`, scheduled by FSRS-6. */
+export function answerParams(scheduler: Scheduler, card: QueueRow, rating: Rating, now: Date): unknown[] {
+  const { schedule } = nextSchedule(scheduler, scheduleOf(card), rating, now);
+  return [
+    card.card_id,
+    randomUUID(),
+    rating,
+    now.toISOString(),
+    3_000 + Math.floor(Math.random() * 12_000),
+    card.version,
+    schedule.state,
+    schedule.due.toISOString(),
+    schedule.stability,
+    schedule.difficulty,
+    Math.round(schedule.elapsed_days),
+    Math.round(schedule.scheduled_days),
+    schedule.learning_steps,
+    schedule.reps,
+    schedule.lapses,
+  ];
+}
+
+/** Again 10%, Hard 15%, Good 65%, Easy 10%. */
+function pickRating(): Rating {
+  const r = Math.random();
+  return r < 0.1 ? 1 : r < 0.25 ? 2 : r < 0.9 ? 3 : 4;
+}
+
+function scheduleOf(row: QueueRow): CardSchedule {
+  return {
+    state: row.state,
+    due: new Date(row.due),
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsed_days: row.elapsed_days,
+    scheduled_days: row.scheduled_days,
+    learning_steps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    last_review: row.last_review === null ? null : new Date(row.last_review),
+  };
+}
