@@ -1,33 +1,16 @@
 /** The calls a studying user makes, each as its own PostgREST-style request. */
 import { randomUUID } from "node:crypto";
-import {
-  type CardSchedule,
-  type CardState,
-  createScheduler,
-  nextSchedule,
-  type Rating,
-  type Scheduler,
-} from "@engram/core";
+import { type CardSchedule, createScheduler, nextSchedule, type Rating, type Scheduler } from "@engram/core";
 import type { Database } from "@engram/local-stack";
 import { workload } from "./config.js";
 import type { Account } from "./load.js";
 import { asUser, type Sample, sample } from "./measure.js";
 
-export interface QueueRow {
+export interface QueueRow extends CardSchedule {
   position: number;
   queue: "learning" | "review" | "new";
   card_id: string;
   deck_id: string;
-  state: CardState;
-  due: Date | string;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reps: number;
-  lapses: number;
-  last_review: Date | string | null;
   version: number;
 }
 
@@ -81,7 +64,7 @@ export async function benchRecordReview(db: Database, account: Account): Promise
 
 /** record_review's arguments for answering `card` with `rating` at `now`, scheduled by FSRS-6. */
 export function answerParams(scheduler: Scheduler, card: QueueRow, rating: Rating, now: Date): unknown[] {
-  const { schedule } = nextSchedule(scheduler, scheduleOf(card), rating, now);
+  const { schedule } = nextSchedule(scheduler, card, rating, now);
   return [
     card.card_id,
     randomUUID(),
@@ -105,19 +88,4 @@ export function answerParams(scheduler: Scheduler, card: QueueRow, rating: Ratin
 function pickRating(): Rating {
   const r = Math.random();
   return r < 0.1 ? 1 : r < 0.25 ? 2 : r < 0.9 ? 3 : 4;
-}
-
-function scheduleOf(row: QueueRow): CardSchedule {
-  return {
-    state: row.state,
-    due: new Date(row.due),
-    stability: row.stability,
-    difficulty: row.difficulty,
-    elapsed_days: row.elapsed_days,
-    scheduled_days: row.scheduled_days,
-    learning_steps: row.learning_steps,
-    reps: row.reps,
-    lapses: row.lapses,
-    last_review: row.last_review === null ? null : new Date(row.last_review),
-  };
 }

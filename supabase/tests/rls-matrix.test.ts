@@ -5,7 +5,21 @@
 import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, actAs, anon, openTestDatabase, probeAs, service } from "./support/database.js";
-import { buildWorld, type Expected, expectOutcome, must, type Probe, type World } from "./support/fixtures.js";
+import {
+  ALLOWED,
+  buildWorld,
+  type Column,
+  EMPTY,
+  type Expected,
+  expectOutcome,
+  must,
+  NA,
+  NOOP,
+  PERM,
+  type Probe,
+  RLS,
+  type World,
+} from "./support/fixtures.js";
 
 let db: Database;
 let world: World;
@@ -38,14 +52,7 @@ type Target = "private deck" | "public deck" | "own" | "another user's" | "own m
 
 const actors: readonly ActorName[] = ["anon", "non-member", "viewer", "editor", "owner"];
 
-const ALLOWED: Expected = "allowed";
-const EMPTY: Expected = "sees nothing";
-const NOOP: Expected = "changes nothing";
-const PERM: Expected = "permission denied";
-const RLS: Expected = "row-level security violation";
-/** No such cell: e.g. anon has no rows of its own, and only members can leave a deck. */
-const NA = null;
-type Column = Expected | typeof NA;
+// NA cells: anon has no rows of its own, and only members can leave a deck.
 
 interface Cell {
   name: string;

@@ -1,10 +1,10 @@
+import type { CardSchedule } from "@engram/core";
 import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, anon, createUser, openTestDatabase, probeAs } from "./support/database.js";
 import {
   addMember,
   addNamedCards,
-  type CardState,
   createDeck,
   recordReview,
   reviewDue,
@@ -28,7 +28,7 @@ afterAll(() => db.close());
 // "today" runs from 2026-01-15T04:00Z to 2026-01-16T04:00Z.
 const NOW = "2026-01-15T15:00:00Z";
 
-interface QueueRow {
+interface QueueRow extends CardSchedule {
   position: number;
   queue: "learning" | "review" | "new";
   card_id: string;
@@ -38,16 +38,6 @@ interface QueueRow {
   note_kind: string;
   fields: unknown;
   tags: string[];
-  state: CardState;
-  due: Date;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reps: number;
-  lapses: number;
-  last_review: Date | null;
   version: number;
 }
 

@@ -8,11 +8,17 @@ import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, anon, openTestDatabase, probeAs, service } from "./support/database.js";
 import {
+  ALLOWED,
   buildWorld,
+  type Column,
+  EMPTY,
   type Expected,
   expectOutcome,
   insertObject,
+  NA,
+  NOOP,
   type Probe,
+  RLS,
   type User,
   type World,
 } from "./support/fixtures.js";
@@ -39,13 +45,7 @@ type Target = "private deck" | "public deck" | "the user's folder";
 
 const actors: readonly ActorName[] = ["anon", "non-member", "viewer", "editor", "owner", "the user"];
 
-const ALLOWED: Expected = "allowed";
-const EMPTY: Expected = "sees nothing";
-const NOOP: Expected = "changes nothing";
-const RLS: Expected = "row-level security violation";
-/** No such cell: Cleo is only one more viewer of the media deck. */
-const NA = null;
-type Column = Expected | typeof NA;
+// NA cells: Cleo is only one more viewer of the media deck.
 
 interface Cell {
   name: string;

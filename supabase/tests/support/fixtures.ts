@@ -193,6 +193,16 @@ export type Expected =
   | "permission denied"
   | "row-level security violation";
 
+// Short names for matrix cells.
+export const ALLOWED: Expected = "allowed";
+export const EMPTY: Expected = "sees nothing";
+export const NOOP: Expected = "changes nothing";
+export const PERM: Expected = "permission denied";
+export const RLS: Expected = "row-level security violation";
+/** A cell that does not exist, e.g. anon has no rows of its own. */
+export const NA = null;
+export type Column = Expected | typeof NA;
+
 /** One operation to try, and how to observe what it did. */
 export interface Probe {
   /** Runs the operation as the caller; resolves to the rows it returned (select, or write … returning). */

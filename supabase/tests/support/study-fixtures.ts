@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { CardSchedule, CardState } from "@engram/core";
 import type { Database, Queryable } from "@engram/local-stack";
 import { type Actor, actAs, type DatabaseError } from "./database.js";
 
@@ -10,24 +11,14 @@ import { type Actor, actAs, type DatabaseError } from "./database.js";
  */
 
 export type User = Actor & { kind: "user" };
-export type CardState = "new" | "learning" | "review" | "relearning";
+export type { CardState };
 export type Role = "owner" | "editor" | "viewer";
 
 /** A `card_states` row as pg and PGlite both return it. */
-export interface CardStateRow {
+export interface CardStateRow extends CardSchedule {
   user_id: string;
   card_id: string;
   deck_id: string;
-  state: CardState;
-  due: Date;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reps: number;
-  lapses: number;
-  last_review: Date | null;
   suspended: boolean;
   buried_until: Date | null;
   flag: number;
