@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { authRouter } from "./auth/router.js";
+import { apiKeyGate, corsPolicy, type StackEnv } from "./gateway/gateway.js";
+import { mailRoutes } from "./mail/routes.js";
+import { restRouter } from "./rest/router.js";
+import type { Stack } from "./stack.js";
+
+/** The one origin clients talk to, routing by path prefix as Supabase's gateway does. */
+export function createApp(stack: Stack): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
+  app.use("*", corsPolicy);
+  app.route("/mailbox", mailRoutes(stack.mailbox));
+  app.get("/health", (c) => c.json({ status: "ok" }));
+  app.use("*", apiKeyGate(stack.keys));
+  app.use(
+    "/rest/v1/*",
+    bodyLimit({
+      maxSize: 10 * 1024 * 1024,
+      onError: (c) => c.json({ code: "PGRST102", details: null, hint: null, message: "Request body too large" }, 413),
+    }),
+  );
+  app.route("/rest/v1", restRouter(stack));
+  app.route("/auth/v1", authRouter(stack));
+  return app;
+}

@@ -1,0 +1,103 @@
+/**
+ * `pnpm stack [start|status|reset]`: the local Supabase-compatible backend.
+ * Data lives in `<repo>/.engram/`; DATABASE_URL switches to a PostgreSQL server.
+ */
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { findSupabaseDir } from "./paths.js";
+import { type RunningStack, startStack } from "./server.js";
+
+const supabaseDir = findSupabaseDir();
+const dataDir = join(dirname(supabaseDir), ".engram");
+const envFile = join(dataDir, ".env");
+
+async function start() {
+  const started = Date.now();
+  const running = await startStack({
+    supabaseDir,
+    dataDir,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    log: (line) => console.log(line),
+  });
+  await writeEnvFile(running);
+  console.log(`Engram local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  console.log(statusLines(running).join("\n"));
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+function statusLines(s: Pick<RunningStack, "url" | "anonKey" | "serviceRoleKey" | "mailboxUrl" | "database">) {
+  return [
+    `         API URL: ${s.url}`,
+    `        REST URL: ${s.url}/rest/v1`,
+    `        Auth URL: ${s.url}/auth/v1`,
+    `     Mailbox URL: ${s.mailboxUrl}/api/v1/mailbox/<email>`,
+    `        anon key: ${s.anonKey}`,
+    `service_role key: ${s.serviceRoleKey}`,
+    `        Database: ${s.database}`,
+  ];
+}
+
+/** The file the web app (VITE_*) and scripts read to reach the running stack. */
+async function writeEnvFile(s: RunningStack) {
+  const lines = [
+    `SUPABASE_URL=${s.url}`,
+    `SUPABASE_ANON_KEY=${s.anonKey}`,
+    `SUPABASE_SERVICE_ROLE_KEY=${s.serviceRoleKey}`,
+    `SUPABASE_MAILBOX_URL=${s.mailboxUrl}`,
+    `ENGRAM_DATABASE=${s.database}`,
+    `VITE_SUPABASE_URL=${s.url}`,
+    `VITE_SUPABASE_ANON_KEY=${s.anonKey}`,
+  ];
+  await writeFile(envFile, `${lines.join("\n")}\n`);
+}
+
+async function status() {
+  let env: Record<string, string>;
+  try {
+    env = Object.fromEntries(
+      (await readFile(envFile, "utf8"))
+        .split("\n")
+        .filter((line) => line.includes("="))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+  } catch {
+    console.log("The local stack has not been started yet: run `pnpm stack`.");
+    process.exitCode = 1;
+    return;
+  }
+  const url = env.SUPABASE_URL ?? "";
+  const up = await fetch(`${url}/health`).then(
+    (response) => response.ok,
+    () => false,
+  );
+  console.log(`Engram local stack is ${up ? "running" : "stopped"}\n`);
+  console.log(
+    statusLines({
+      url,
+      anonKey: env.SUPABASE_ANON_KEY ?? "",
+      serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? "",
+      mailboxUrl: env.SUPABASE_MAILBOX_URL ?? "",
+      database: env.ENGRAM_DATABASE ?? "",
+    }).join("\n"),
+  );
+}
+
+/** Deletes the embedded database; the next start applies migrations and the seed afresh. */
+async function reset() {
+  await rm(join(dataDir, "db"), { recursive: true, force: true });
+  console.log(`Removed ${join(dataDir, "db")}. The next \`pnpm stack\` recreates the database.`);
+}
+
+const command = process.argv[2] ?? "start";
+const commands: Record<string, () => Promise<void>> = { start, status, reset };
+const run = commands[command];
+if (!run) {
+  console.error(`Unknown command "${command}". Use: pnpm stack [start|status|reset]`);
+  process.exit(2);
+}
+await run();

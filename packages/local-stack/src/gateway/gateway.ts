@@ -1,0 +1,102 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { Keys } from "../keys/keys.js";
+
+/** What every router learns from the gateway about the caller. */
+export type StackEnv = {
+  Variables: {
+    /** The bearer token the upstream service sees (a JWT, or the API key itself). */
+    bearer: string | null;
+  };
+};
+
+// The new-style keys the CLI hard-codes; the gateway maps them to the legacy JWTs.
+export const publishableKey = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH";
+export const secretKey = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz";
+
+/** CORS as the Supabase gateway answers it (browsers need the exposed headers to read errors and counts). */
+export const corsPolicy = cors({
+  origin: "*",
+  allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
+  allowHeaders: [
+    "authorization",
+    "apikey",
+    "x-client-info",
+    "content-type",
+    "accept",
+    "accept-profile",
+    "content-profile",
+    "prefer",
+    "range",
+    "x-upsert",
+    "cache-control",
+    "x-metadata",
+    "x-region",
+    "x-supabase-api-version",
+    "x-retry-count",
+    "traceparent",
+    "tracestate",
+    "baggage",
+  ],
+  exposeHeaders: [
+    "Content-Range",
+    "Range-Unit",
+    "Content-Location",
+    "Location",
+    "X-Total-Count",
+    "Link",
+    "X-Supabase-Api-Version",
+  ],
+  maxAge: 86400,
+});
+
+// Paths a browser opens without headers: email links and public files.
+const openPaths = [
+  /^\/auth\/v1\/(verify|callback|authorize)(\/|$)/,
+  /^\/storage\/v1\/object\/public\//,
+  /^\/storage\/v1\/object\/sign\//,
+];
+
+/**
+ * The API key check and Authorization rewrite of Supabase's gateway: an
+ * `apikey` header (or query parameter) must be one of the project's keys;
+ * `sb_` keys become the matching JWT; a request without Authorization acts
+ * with its API key.
+ */
+export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
+  const known = new Map([
+    [keys.anonKey, keys.anonKey],
+    [keys.serviceRoleKey, keys.serviceRoleKey],
+    [publishableKey, keys.anonKey],
+    [secretKey, keys.serviceRoleKey],
+  ]);
+  return async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (c.req.method === "OPTIONS" || openPaths.some((pattern) => pattern.test(path))) {
+      c.set("bearer", bearerOf(c.req.header("authorization")));
+      return next();
+    }
+    const apikey = c.req.header("apikey") ?? c.req.query("apikey");
+    if (!apikey) {
+      return c.json(
+        { message: "No API key found in request", hint: "No `apikey` request header or url param was found." },
+        401,
+      );
+    }
+    const keyJwt = known.get(apikey);
+    if (!keyJwt) {
+      return c.json(
+        { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." },
+        401,
+      );
+    }
+    const bearer = bearerOf(c.req.header("authorization"));
+    c.set("bearer", bearer === null ? keyJwt : (known.get(bearer) ?? bearer));
+    return next();
+  };
+}
+
+function bearerOf(header: string | undefined): string | null {
+  const match = header ? /^bearer\s+(.+)$/i.exec(header.trim()) : null;
+  return match?.[1] ?? null;
+}

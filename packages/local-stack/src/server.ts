@@ -1,0 +1,97 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app.js";
+import { loadConfig, type StackConfig } from "./config/config.js";
+import { prepareDatabase } from "./database/migrate.js";
+import { openPglite } from "./database/pglite.js";
+import { openPostgres } from "./database/postgres.js";
+import type { Database } from "./database/types.js";
+import { createKeys, loadOrCreateSecret } from "./keys/keys.js";
+import { createMailbox } from "./mail/mailbox.js";
+import { findSupabaseDir } from "./paths.js";
+import type { Stack } from "./stack.js";
+
+export interface StartOptions {
+  /** The project's `supabase/` folder (found above the working directory by default). */
+  supabaseDir?: string;
+  /** Where PGlite and the JWT secret persist; in memory when null. */
+  dataDir?: string | null;
+  /** Use this PostgreSQL instead of PGlite. */
+  databaseUrl?: string;
+  /** 0 picks a free port; default: `[api] port` of config.toml. */
+  port?: number;
+  hostname?: string;
+  jwtSecret?: string;
+  seed?: boolean | "first-run";
+  /** Adjusts the settings read from config.toml (tests use it to try other auth settings). */
+  configure?: (config: StackConfig) => void;
+  log?: (line: string) => void;
+}
+
+export interface RunningStack {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  jwtSecret: string;
+  mailboxUrl: string;
+  /** Where the data lives: a directory, a URL without password, or "memory". */
+  database: string;
+  stack: Stack;
+  close(): Promise<void>;
+}
+
+/** Boots the database (platform, migrations, seed) and serves the Supabase APIs on one port. */
+export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
+  const supabaseDir = options.supabaseDir ?? findSupabaseDir();
+  const dataDir = options.dataDir ?? null;
+  const log = options.log ?? (() => {});
+  const config = await loadConfig(supabaseDir);
+  options.configure?.(config);
+  const jwtSecret =
+    options.jwtSecret ?? (dataDir ? await loadOrCreateSecret(dataDir) : randomBytes(32).toString("base64url"));
+  const keys = await createKeys(jwtSecret);
+
+  let db: Database;
+  let location: string;
+  if (options.databaseUrl) {
+    db = openPostgres({ connectionString: options.databaseUrl });
+    location = redactPassword(options.databaseUrl);
+  } else {
+    location = dataDir ? join(dataDir, "db") : "memory";
+    db = await openPglite(dataDir ? { dataDir: location } : {});
+  }
+  await prepareDatabase(db, { supabaseDir, seed: options.seed ?? "first-run" });
+
+  const hostname = options.hostname ?? "127.0.0.1";
+  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), url: "", log };
+  const app = createApp(stack);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: options.port ?? config.api.port, hostname }, () =>
+      resolve(started),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  stack.url = `http://${hostname}:${port}`;
+
+  return {
+    url: stack.url,
+    anonKey: keys.anonKey,
+    serviceRoleKey: keys.serviceRoleKey,
+    jwtSecret,
+    mailboxUrl: `${stack.url}/mailbox`,
+    database: location,
+    stack,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}
+
+function redactPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "****";
+  return parsed.toString();
+}

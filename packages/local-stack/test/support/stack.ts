@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { createClient, type SupabaseClientOptions } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import { openPostgres } from "../../src/database/postgres.js";
+import { type RunningStack, type StartOptions, startStack } from "../../src/server.js";
+
+export const fixtureSupabaseDir = fileURLToPath(new URL("../fixtures/supabase/", import.meta.url));
+
+/**
+ * A stack for one test file on a free port, over the fixture project: PGlite in
+ * memory, or a fresh database on the PostgreSQL server of DATABASE_URL.
+ */
+export async function startTestStack(options: StartOptions = {}): Promise<RunningStack> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return startStack({ supabaseDir: fixtureSupabaseDir, dataDir: null, port: 0, ...options });
+
+  const name = `engram_stack_${randomUUID().replaceAll("-", "")}`;
+  const admin = openPostgres({ connectionString: url, max: 1 });
+  await admin.exec(`create database ${name}`);
+  const databaseUrl = new URL(url);
+  databaseUrl.pathname = `/${name}`;
+  const running = await startStack({
+    supabaseDir: fixtureSupabaseDir,
+    dataDir: null,
+    port: 0,
+    databaseUrl: databaseUrl.toString(),
+    ...options,
+  });
+  return {
+    ...running,
+    async close() {
+      await running.close();
+      await admin.exec(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
+}
+
+/**
+ * The official client, as an app would create it. Node 20 has no global
+ * WebSocket, so realtime gets `ws` (supabase-js throws without one).
+ */
+export function clientFor(stack: RunningStack, key = stack.anonKey, options: SupabaseClientOptions<"public"> = {}) {
+  return createClient(stack.url, key, {
+    ...options,
+    auth: { persistSession: false, autoRefreshToken: false, ...options.auth },
+    realtime: { transport: WebSocket as never, ...options.realtime },
+  });
+}
