@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { publishableKey } from "../src/gateway/gateway.js";
+import type { RunningStack } from "../src/server.js";
+import { startTestStack } from "./support/stack.js";
+
+// The gateway in front of every API: API keys as Supabase checks them, and CORS.
+
+let stack: RunningStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.close());
+
+describe("API keys", () => {
+  test("a request without an apikey is refused with 401 in Supabase's shape", async () => {
+    const response = await fetch(`${stack.url}/rest/v1/anything`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      message: "No API key found in request",
+      hint: "No `apikey` request header or url param was found.",
+    });
+  });
+
+  test("an unknown apikey is refused with 401", async () => {
+    const response = await fetch(`${stack.url}/auth/v1/settings`, { headers: { apikey: "nope" } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ message: "Invalid API key" });
+  });
+
+  test("the anon, service_role and publishable keys pass", async () => {
+    for (const apikey of [stack.anonKey, stack.serviceRoleKey, publishableKey]) {
+      const response = await fetch(`${stack.url}/auth/v1/settings`, { headers: { apikey } });
+      expect(response.status).not.toBe(401);
+    }
+  });
+
+  test("email links work without an apikey, as a browser opens them", async () => {
+    const response = await fetch(`${stack.url}/auth/v1/verify?token=x&type=signup`, { redirect: "manual" });
+    expect(response.status).not.toBe(401);
+  });
+});
+
+describe("CORS", () => {
+  test("a preflight from a browser app is allowed with the headers the clients send", async () => {
+    const response = await fetch(`${stack.url}/rest/v1/messages`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://127.0.0.1:3000",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "apikey, authorization, content-type, prefer, x-client-info",
+      },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = response.headers.get("access-control-allow-headers") ?? "";
+    for (const header of ["apikey", "authorization", "prefer", "x-client-info", "x-supabase-api-version"]) {
+      expect(allowed).toContain(header);
+    }
+  });
+
+  test("responses expose the headers clients must read (counts, auth API version)", async () => {
+    const response = await fetch(`${stack.url}/auth/v1/settings`, {
+      headers: { apikey: stack.anonKey, origin: "http://127.0.0.1:3000" },
+    });
+    const exposed = response.headers.get("access-control-expose-headers") ?? "";
+    expect(exposed).toContain("Content-Range");
+    expect(exposed).toContain("X-Supabase-Api-Version");
+  });
+});
+
+describe("the mailbox", () => {
+  test("lists a recipient's messages and reads one", async () => {
+    const sent = stack.stack.mailbox.send({
+      to: "Reader@Example.test",
+      subject: "Hello",
+      html: "<p>Hi</p>",
+      text: "Hi",
+    });
+    const list = await (await fetch(`${stack.mailboxUrl}/api/v1/mailbox/reader@example.test`)).json();
+    expect(list).toEqual([expect.objectContaining({ id: sent.id, subject: "Hello" })]);
+    const message = await (await fetch(`${stack.mailboxUrl}/api/v1/mailbox/reader@example.test/${sent.id}`)).json();
+    expect(message.body).toEqual({ text: "Hi", html: "<p>Hi</p>" });
+  });
+});
