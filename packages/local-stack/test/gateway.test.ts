@@ -78,7 +78,11 @@ describe("the mailbox", () => {
     });
     const list = await (await fetch(`${stack.mailboxUrl}/api/v1/mailbox/reader@example.test`)).json();
     expect(list).toEqual([expect.objectContaining({ id: sent.id, subject: "Hello" })]);
-    const message = await (await fetch(`${stack.mailboxUrl}/api/v1/mailbox/reader@example.test/${sent.id}`)).json();
+    const message = (await (
+      await fetch(`${stack.mailboxUrl}/api/v1/mailbox/reader@example.test/${sent.id}`)
+    ).json()) as {
+      body: unknown;
+    };
     expect(message.body).toEqual({ text: "Hi", html: "<p>Hi</p>" });
   });
 });
