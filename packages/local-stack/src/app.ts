@@ -5,6 +5,7 @@ import { apiKeyGate, corsPolicy, type StackEnv } from "./gateway/gateway.js";
 import { mailRoutes } from "./mail/routes.js";
 import { restRouter } from "./rest/router.js";
 import type { Stack } from "./stack.js";
+import { storageRouter } from "./storage/router.js";
 
 /** The one origin clients talk to, routing by path prefix as Supabase's gateway does. */
 export function createApp(stack: Stack): Hono<StackEnv> {
@@ -22,5 +23,6 @@ export function createApp(stack: Stack): Hono<StackEnv> {
   );
   app.route("/rest/v1", restRouter(stack));
   app.route("/auth/v1", authRouter(stack));
+  app.route("/storage/v1", storageRouter(stack));
   return app;
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
@@ -65,7 +67,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   await prepareDatabase(db, { supabaseDir, seed: options.seed ?? "first-run" });
 
   const hostname = options.hostname ?? "127.0.0.1";
-  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), url: "", log };
+  const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
+  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), storageDir, url: "", log };
   const app = createApp(stack);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: app.fetch, port: options.port ?? config.api.port, hostname }, () =>
@@ -86,6 +89,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
+      if (!dataDir) await rm(storageDir, { recursive: true, force: true });
     },
   };
 }

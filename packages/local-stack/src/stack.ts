@@ -9,6 +9,8 @@ export interface Stack {
   config: StackConfig;
   keys: Keys;
   mailbox: Mailbox;
+  /** Where storage keeps object bytes: `<dataDir>/storage`, or a temporary directory. */
+  storageDir: string;
   /** The public URL clients use (`http://127.0.0.1:54321`). */
   url: string;
   log(line: string): void;
