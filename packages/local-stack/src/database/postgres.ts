@@ -17,6 +17,10 @@ export interface PostgresOptions {
 /** Opens a pool on any PostgreSQL server. */
 export function openPostgres(options: PostgresOptions): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  // An idle client's connection error (the server terminating it, e.g. `drop database … with
+  // (force)` right after pool.end() resolved) is emitted on the pool; unhandled, it would crash
+  // the process. The pool drops that client itself; query errors still reach their callers.
+  pool.on("error", () => undefined);
   const onClient = (client: pg.PoolClient): Queryable => ({
     async query<Row>(sql: string, params: readonly unknown[] = []) {
       const result = await client.query(sql, params as unknown[]);

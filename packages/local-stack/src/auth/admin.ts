@@ -1,0 +1,265 @@
+/** The admin API (`/admin/users`, `/admin/generate_link`, `/invite`) for callers with the service role. */
+import type { Hono } from "hono";
+import type { StackEnv } from "../gateway/gateway.js";
+import type { Stack } from "../stack.js";
+import { type Auth, type AuthContext, clientKey, readBody, record, str } from "./context.js";
+import { sendInvite } from "./emails.js";
+import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
+import { verificationLink } from "./mail.js";
+import { issueToken, type TokenColumn } from "./one-time-tokens.js";
+import { redirectTarget } from "./redirects.js";
+import {
+  checkPassword,
+  confirmEmail,
+  createUser,
+  findUserByEmail,
+  findUserById,
+  hashPassword,
+  mergeMetadata,
+  type UserRow,
+  userJson,
+  validateEmail,
+} from "./users.js";
+
+async function requireAdmin(stack: Stack, c: AuthContext): Promise<void> {
+  const bearer = c.get("bearer");
+  let role: unknown;
+  try {
+    role = bearer ? (await stack.keys.verify(bearer)).role : undefined;
+  } catch {
+    throw forbidden("bad_jwt", "invalid JWT: unable to parse or verify signature");
+  }
+  if (role !== "service_role") throw forbidden("not_admin", "User not allowed");
+}
+
+const notFound = () => new AuthError(404, "user_not_found", "User not found");
+
+const duration = (value: string) => {
+  const match = /^(\d+(?:\.\d+)?)(h|m|s|ms)$/.exec(value);
+  if (!match) throw badRequest("validation_failed", "invalid format for ban duration");
+  return Number(match[1]) * { h: 3600_000, m: 60_000, s: 1000, ms: 1 }[match[2] as "h" | "m" | "s" | "ms"];
+};
+
+export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
+  const { stack } = auth;
+  app.use("/admin/*", async (c, next) => {
+    await requireAdmin(stack, c);
+    await next();
+  });
+  app.use("/invite", async (c, next) => {
+    await requireAdmin(stack, c);
+    await next();
+  });
+
+  app.get("/admin/users", async (c) => {
+    const page = Math.max(1, Number(c.req.query("page")) || 1);
+    const perPage = Math.max(1, Number(c.req.query("per_page")) || 50);
+    const [{ count } = { count: 0 }] = await stack.db.query<{ count: number }>(
+      "select count(*)::int as count from auth.users",
+    );
+    const rows = await stack.db.query<UserRow>(
+      "select * from auth.users order by created_at desc, id limit $1 offset $2",
+      [perPage, (page - 1) * perPage],
+    );
+    const users = [];
+    for (const row of rows) users.push(await userJson(stack.db, row));
+    const base = `${stack.url}/auth/v1/admin/users`;
+    const last = Math.max(1, Math.ceil(count / perPage));
+    const links = [];
+    if (page < last) links.push(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
+    links.push(`<${base}?page=${last}&per_page=${perPage}>; rel="last"`);
+    c.header("X-Total-Count", String(count));
+    c.header("Link", links.join(", "));
+    return c.json({ users, aud: "authenticated" });
+  });
+
+  app.post("/admin/users", async (c) => {
+    const body = await readBody(c);
+    const email = validateEmail(body.email);
+    const password = str(body.password);
+    if (password) checkPassword(password, stack.config.auth.minimumPasswordLength);
+    const user = await stack.db.transaction(async (tx) => {
+      if (await findUserByEmail(tx, email)) {
+        throw unprocessable("email_exists", "A user with this email address has already been registered");
+      }
+      const created = await createUser(tx, {
+        ...(str(body.id) ? { id: str(body.id) } : {}),
+        email,
+        password: password ?? null,
+        passwordHash: str(body.password_hash) ?? null,
+        userMetadata: record(body.user_metadata) ?? {},
+        appMetadata: record(body.app_metadata) ?? {},
+        role: str(body.role) ?? "authenticated",
+        confirmed: body.email_confirm === true,
+      });
+      const banDuration = str(body.ban_duration);
+      if (banDuration && banDuration !== "none") {
+        await tx.query("update auth.users set banned_until = $2 where id = $1", [
+          created.id,
+          new Date(Date.now() + duration(banDuration)),
+        ]);
+      }
+      return userJson(tx, (await findUserById(tx, created.id)) ?? created);
+    });
+    return c.json(user);
+  });
+
+  app.get("/admin/users/:id", async (c) => {
+    const user = await findUserById(stack.db, c.req.param("id"));
+    if (!user) throw notFound();
+    return c.json(await userJson(stack.db, user));
+  });
+
+  app.put("/admin/users/:id", async (c) => {
+    const body = await readBody(c);
+    const result = await stack.db.transaction(async (tx) => {
+      const user = await findUserById(tx, c.req.param("id"));
+      if (!user) throw notFound();
+      const set = async (sql: string, ...params: unknown[]) =>
+        tx.query(`update auth.users set ${sql}, updated_at = now() where id = $1`, [user.id, ...params]);
+      if (body.email !== undefined) {
+        const email = validateEmail(body.email);
+        const taken = await findUserByEmail(tx, email);
+        if (taken && taken.id !== user.id) {
+          throw unprocessable("email_exists", "A user with this email address has already been registered");
+        }
+        await set(
+          "email = $2::text, raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text)",
+          email,
+        );
+        await tx.query(
+          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
+           where user_id = $1 and provider = 'email'`,
+          [user.id, email],
+        );
+      }
+      const password = str(body.password);
+      if (password !== undefined) {
+        checkPassword(password, stack.config.auth.minimumPasswordLength);
+        await set("encrypted_password = $2", await hashPassword(password));
+        await tx.query("delete from auth.sessions where user_id = $1", [user.id]);
+      }
+      if (body.email_confirm === true) await confirmEmail(tx, user.id);
+      const userMetadata = record(body.user_metadata);
+      if (userMetadata) {
+        await set("raw_user_meta_data = $2", JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMetadata)));
+      }
+      const appMetadata = record(body.app_metadata);
+      if (appMetadata) {
+        await set("raw_app_meta_data = $2", JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMetadata)));
+      }
+      const role = str(body.role);
+      if (role) await set("role = $2", role);
+      const banDuration = str(body.ban_duration);
+      if (banDuration) {
+        const until = banDuration === "none" ? null : new Date(Date.now() + duration(banDuration));
+        await set("banned_until = $2", until);
+      }
+      return userJson(tx, (await findUserById(tx, user.id)) ?? user);
+    });
+    return c.json(result);
+  });
+
+  app.delete("/admin/users/:id", async (c) => {
+    const body = await readBody(c);
+    const user = await findUserById(stack.db, c.req.param("id"));
+    if (!user) throw notFound();
+    if (body.should_soft_delete === true) {
+      await stack.db.transaction(async (tx) => {
+        await tx.query(
+          `update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '',
+             raw_app_meta_data = '{}', raw_user_meta_data = '{}', updated_at = now() where id = $1`,
+          [user.id],
+        );
+        await tx.query("delete from auth.identities where user_id = $1", [user.id]);
+        await tx.query("delete from auth.sessions where user_id = $1", [user.id]);
+      });
+    } else {
+      await stack.db.query("delete from auth.users where id = $1", [user.id]);
+    }
+    return c.json({});
+  });
+
+  app.post("/invite", async (c) => {
+    const body = await readBody(c);
+    const email = validateEmail(body.email);
+    const redirectTo = redirectTarget(stack.config.auth, c.req.query("redirect_to"));
+    const user = await stack.db.transaction(async (tx) => {
+      let user = await findUserByEmail(tx, email);
+      if (user?.email_confirmed_at) {
+        throw unprocessable("email_exists", "A user with this email address has already been registered");
+      }
+      user ??= await createUser(tx, { email, userMetadata: record(body.data) ?? {}, confirmed: false, invited: true });
+      await sendInvite(auth, tx, user, { redirectTo, challenge: null, client: clientKey(c) });
+      return userJson(tx, (await findUserById(tx, user.id)) ?? user);
+    });
+    return c.json(user);
+  });
+
+  app.post("/admin/generate_link", async (c) => {
+    const body = await readBody(c);
+    const type = str(body.type) ?? "";
+    const email = validateEmail(body.email);
+    const redirectTo = redirectTarget(stack.config.auth, c.req.query("redirect_to") ?? str(body.redirect_to));
+    const kinds: Record<
+      string,
+      { column: TokenColumn; link: "signup" | "invite" | "magiclink" | "recovery" | "email_change" }
+    > = {
+      signup: { column: "confirmation_token", link: "signup" },
+      invite: { column: "confirmation_token", link: "invite" },
+      magiclink: { column: "recovery_token", link: "magiclink" },
+      recovery: { column: "recovery_token", link: "recovery" },
+      email_change_current: { column: "email_change_token_current", link: "email_change" },
+      email_change_new: { column: "email_change_token_new", link: "email_change" },
+    };
+    const kind = kinds[type];
+    if (!kind) throw badRequest("validation_failed", "Invalid email action link type requested");
+    const result = await stack.db.transaction(async (tx) => {
+      let user = await findUserByEmail(tx, email);
+      if (type === "signup") {
+        if (user?.email_confirmed_at)
+          throw unprocessable("email_exists", "A user with this email address has already been registered");
+        const password = str(body.password);
+        if (!password) throw unprocessable("validation_failed", "Signup requires a valid password");
+        checkPassword(password, stack.config.auth.minimumPasswordLength);
+        user ??= await createUser(tx, { email, password, userMetadata: record(body.data) ?? {}, confirmed: false });
+      } else if (type === "invite") {
+        user ??= await createUser(tx, {
+          email,
+          userMetadata: record(body.data) ?? {},
+          confirmed: false,
+          invited: true,
+        });
+      } else if (type === "magiclink" && !user) {
+        user = await createUser(tx, { email, userMetadata: record(body.data) ?? {}, confirmed: false });
+      }
+      if (!user) throw notFound();
+      let tokenEmail = email;
+      if (type.startsWith("email_change")) {
+        const newEmail = validateEmail(body.new_email);
+        if (await findUserByEmail(tx, newEmail)) {
+          throw unprocessable("email_exists", "A user with this email address has already been registered");
+        }
+        await tx.query("update auth.users set email_change = $2, email_change_confirm_status = 0 where id = $1", [
+          user.id,
+          newEmail,
+        ]);
+        if (type === "email_change_new") tokenEmail = newEmail;
+      }
+      const token = await issueToken(tx, user.id, kind.column, tokenEmail, {
+        otpLength: stack.config.auth.email.otpLength,
+        pkce: false,
+      });
+      const json = await userJson(tx, (await findUserById(tx, user.id)) ?? user);
+      return {
+        ...json,
+        action_link: verificationLink(stack, token.hash, kind.link, redirectTo),
+        email_otp: token.otp,
+        hashed_token: token.hash,
+        verification_type: kind.link,
+        redirect_to: redirectTo,
+      };
+    });
+    return c.json(result);
+  });
+}

@@ -1,0 +1,42 @@
+/** What the auth routes share, and request-reading helpers. */
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import type { StackEnv } from "../gateway/gateway.js";
+import type { Stack } from "../stack.js";
+import { badRequest } from "./errors.js";
+import type { RateLimiter } from "./rate-limit.js";
+
+export interface Auth {
+  stack: Stack;
+  limiter: RateLimiter;
+}
+
+export type AuthContext = Context<StackEnv>;
+
+/** The JSON body as an object (GoTrue ignores unknown keys); an empty body is `{}`. */
+export async function readBody(c: AuthContext): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw badRequest("bad_json", "Could not parse request body as JSON");
+}
+
+/** The client the rate limits count against: its IP address, as GoTrue without a rate-limit header. */
+export function clientKey(c: AuthContext): string {
+  try {
+    return getConnInfo(c).remote.address ?? "local";
+  } catch {
+    // Not served by @hono/node-server (e.g. app.request in a unit test).
+    return "local";
+  }
+}
+
+export const str = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+export const record = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

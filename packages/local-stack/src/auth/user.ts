@@ -1,0 +1,101 @@
+/** `GET`/`PUT /user` and `/logout`: what a signed-in user does with their own account. */
+import type { Hono } from "hono";
+import type { StackEnv } from "../gateway/gateway.js";
+import { audit } from "./audit.js";
+import { type Auth, clientKey, readBody, record, str } from "./context.js";
+import { sendEmailChange } from "./emails.js";
+import { unprocessable } from "./errors.js";
+import { readChallenge } from "./flow-state.js";
+import { redirectTarget } from "./redirects.js";
+import { authenticate, endSessions } from "./sessions.js";
+import {
+  checkPassword,
+  findUserByEmail,
+  findUserById,
+  hashPassword,
+  mergeMetadata,
+  passwordMatches,
+  userJson,
+  validateEmail,
+} from "./users.js";
+
+export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
+  const { stack } = auth;
+
+  app.get("/user", async (c) => {
+    const { user } = await authenticate(stack, c.get("bearer"));
+    return c.json(await userJson(stack.db, user));
+  });
+
+  app.put("/user", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    const body = await readBody(c);
+    const config = stack.config.auth;
+    const challenge = readChallenge(body);
+    const redirectTo = redirectTarget(config, c.req.query("redirect_to"));
+    const updated = await stack.db.transaction(async (tx) => {
+      const user = caller.user;
+      const data = record(body.data);
+      if (data) {
+        await tx.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [
+          user.id,
+          JSON.stringify(mergeMetadata(user.raw_user_meta_data, data)),
+        ]);
+      }
+      const password = str(body.password);
+      if (password !== undefined) {
+        checkPassword(password, config.minimumPasswordLength);
+        if (await passwordMatches(user, password)) {
+          throw unprocessable("same_password", "New password should be different from the old password.");
+        }
+        await tx.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [
+          user.id,
+          await hashPassword(password),
+        ]);
+        // GoTrue's UpdatePassword signs out every other session of the user.
+        await tx.query("delete from auth.sessions where user_id = $1 and id is distinct from $2", [
+          user.id,
+          caller.sessionId,
+        ]);
+      }
+      if (body.email !== undefined) {
+        const email = validateEmail(body.email);
+        if (email !== (user.email ?? "").toLowerCase()) {
+          const taken = await findUserByEmail(tx, email);
+          if (taken && taken.id !== user.id) {
+            throw unprocessable("email_exists", "A user with this email address has already been registered");
+          }
+          if (config.email.enableConfirmations) {
+            await sendEmailChange(auth, tx, user, email, { redirectTo, challenge, client: clientKey(c) });
+          } else {
+            await tx.query(
+              `update auth.users set email = $2::text, email_confirmed_at = now(), updated_at = now(),
+                 raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text)
+               where id = $1`,
+              [user.id, email],
+            );
+            await tx.query(
+              `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
+               where user_id = $1 and provider = 'email'`,
+              [user.id, email],
+            );
+          }
+        }
+      }
+      await audit(tx, user, password !== undefined ? "user_updated_password" : "user_modified");
+      const fresh = await findUserById(tx, user.id);
+      return userJson(tx, fresh ?? user);
+    });
+    return c.json(updated);
+  });
+
+  app.post("/logout", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    const scope = c.req.query("scope") ?? "global";
+    if (!["global", "local", "others"].includes(scope)) {
+      throw unprocessable("validation_failed", `Unsupported logout scope "${scope}"`);
+    }
+    await endSessions(stack.db, caller, scope);
+    return c.body(null, 204);
+  });
+}

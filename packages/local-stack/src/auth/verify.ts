@@ -1,0 +1,234 @@
+/** `/verify`: email links (GET, redirecting) and OTPs or token hashes (POST, returning a session). */
+import type { Hono } from "hono";
+import type { Queryable } from "../database/types.js";
+import type { StackEnv } from "../gateway/gateway.js";
+import { type Auth, clientKey, readBody, str } from "./context.js";
+import { AuthError, badRequest, errorResponse, forbidden } from "./errors.js";
+import { issueAuthCode } from "./flow-state.js";
+import { clearToken, type TokenColumn, tokenHash } from "./one-time-tokens.js";
+import { redirectTarget } from "./redirects.js";
+import { type AuthMethod, issueSession, type SessionJson } from "./sessions.js";
+import { confirmEmail, findUserById, type UserRow } from "./users.js";
+
+const linkTypes = ["signup", "invite", "recovery", "magiclink", "email_change"] as const;
+const otpTypes = [...linkTypes, "email"] as const;
+type VerifyType = (typeof otpTypes)[number];
+
+const columnsOf: Record<VerifyType, TokenColumn[]> = {
+  signup: ["confirmation_token"],
+  invite: ["confirmation_token"],
+  recovery: ["recovery_token"],
+  magiclink: ["recovery_token"],
+  email_change: ["email_change_token_new", "email_change_token_current"],
+  email: ["confirmation_token", "recovery_token"],
+};
+
+const methodOf: Record<VerifyType, AuthMethod> = {
+  signup: "email/signup",
+  invite: "invite",
+  recovery: "recovery",
+  magiclink: "magiclink",
+  email_change: "email_change",
+  email: "otp",
+};
+
+const expired = () => forbidden("otp_expired", "Token has expired or is invalid");
+
+interface Match {
+  user: UserRow;
+  column: TokenColumn;
+  pkce: boolean;
+}
+
+/** Finds the user whose token of that type matches (a token hash, or email + OTP). */
+async function findByToken(
+  db: Queryable,
+  type: VerifyType,
+  lookup: { hash: string } | { email: string; otp: string },
+): Promise<Match> {
+  for (const column of columnsOf[type]) {
+    let users: UserRow[];
+    if ("hash" in lookup) {
+      // Templates may carry the hash with or without the PKCE prefix.
+      const hash = lookup.hash.replace(/^pkce_/, "");
+      users = await db.query<UserRow>(
+        `select * from auth.users where ${column} <> '' and ${column} in ($1::text, 'pkce_' || $1::text)`,
+        [hash],
+      );
+    } else {
+      const email = lookup.email.toLowerCase();
+      const address = column === "email_change_token_new" ? "email_change" : "email";
+      const hash = tokenHash(email, lookup.otp);
+      users = await db.query<UserRow>(
+        `select * from auth.users where lower(${address}) = $1::text and ${column} in ($2::text, 'pkce_' || $2::text)`,
+        [email, hash],
+      );
+    }
+    const user = users[0];
+    if (user) return { user, column, pkce: String(user[column] ?? "").startsWith("pkce_") };
+  }
+  throw expired();
+}
+
+function checkExpiry(match: Match, otpExpiry: number): void {
+  const sentAt =
+    match.column === "confirmation_token"
+      ? match.user.confirmation_sent_at
+      : match.column === "recovery_token"
+        ? match.user.recovery_sent_at
+        : match.user.email_change_sent_at;
+  if (!sentAt || Date.now() > new Date(sentAt).getTime() + otpExpiry * 1000) throw expired();
+}
+
+type Outcome = { kind: "session"; user: UserRow; method: AuthMethod } | { kind: "message"; message: string };
+
+/** Applies a matched token: confirms the email, consumes a magic link or recovery, or advances an email change. */
+async function apply(auth: Auth, db: Queryable, type: VerifyType, match: Match): Promise<Outcome> {
+  const { user, column } = match;
+  const method = type === "email" && column === "recovery_token" ? "otp" : methodOf[type];
+  if (column === "confirmation_token") {
+    await confirmEmail(db, user.id);
+  } else if (column === "recovery_token") {
+    await clearToken(db, user.id, column);
+    if (!user.email_confirmed_at) await confirmEmail(db, user.id);
+  } else {
+    await clearToken(db, user.id, column);
+    const other: TokenColumn =
+      column === "email_change_token_new" ? "email_change_token_current" : "email_change_token_new";
+    const pendingOther = auth.stack.config.auth.email.doubleConfirmChanges && (user[other] ?? "") !== "";
+    if (pendingOther && user.email_change_confirm_status === 0) {
+      await db.query("update auth.users set email_change_confirm_status = 1 where id = $1", [user.id]);
+      return {
+        kind: "message",
+        message: "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+      };
+    }
+    await applyEmailChange(db, user);
+  }
+  const fresh = await findUserById(db, user.id);
+  return { kind: "session", user: fresh ?? user, method };
+}
+
+async function applyEmailChange(db: Queryable, user: UserRow): Promise<void> {
+  const email = user.email_change ?? "";
+  await db.query(
+    `update auth.users set email = $2::text, email_change = '', email_change_token_new = '', email_change_token_current = '',
+       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()),
+       raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text),
+       updated_at = now()
+     where id = $1`,
+    [user.id, email],
+  );
+  await db.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text), updated_at = now()
+     where user_id = $1 and provider = 'email'`,
+    [user.id, email],
+  );
+  await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type like 'email_change%'", [user.id]);
+}
+
+const flowMethodOf: Record<string, string> = {
+  signup: "email/signup",
+  invite: "invite",
+  recovery: "recovery",
+  magiclink: "magiclink",
+  email_change: "email_change",
+};
+
+export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
+  const { stack } = auth;
+
+  app.get("/verify", async (c) => {
+    const redirectTo = redirectTarget(stack.config.auth, c.req.query("redirect_to"));
+    const type = c.req.query("type") ?? "";
+    const token = c.req.query("token") ?? "";
+    const isPkce = token.startsWith("pkce_");
+    try {
+      if (!(linkTypes as readonly string[]).includes(type)) {
+        throw badRequest("validation_failed", "Verify requires a verification type");
+      }
+      if (!token) throw badRequest("validation_failed", "Verify requires a token or a token hash");
+      auth.limiter.hit("tokenVerifications", clientKey(c));
+      const result = await stack.db.transaction(async (tx) => {
+        const match = await findByToken(tx, type as VerifyType, { hash: token });
+        checkExpiry(match, stack.config.auth.email.otpExpiry);
+        const outcome = await apply(auth, tx, type as VerifyType, match);
+        if (outcome.kind === "message") {
+          const target = isPkce ? withQuery(redirectTo, { message: outcome.message }) : redirectTo;
+          return withFragment(target, { message: outcome.message });
+        }
+        if (isPkce) {
+          return withQuery(redirectTo, { code: await issueAuthCode(tx, outcome.user.id, flowMethodOf[type] ?? type) });
+        }
+        const session = await issueSession(stack, tx, outcome.user.id, outcome.method);
+        return withFragment(redirectTo, sessionFragment(session, type));
+      });
+      return c.redirect(result, 303);
+    } catch (error) {
+      if (!(error instanceof AuthError)) return errorResponse(c, error);
+      const description = error.code === "otp_expired" ? "Email link is invalid or has expired" : error.message;
+      const params = {
+        error: error.status === 403 ? "access_denied" : error.status >= 500 ? "server_error" : "invalid_request",
+        error_code: error.code,
+        error_description: description,
+      };
+      const target = isPkce ? withQuery(redirectTo, params) : redirectTo;
+      return c.redirect(withFragment(target, { ...params, sb: "" }), 303);
+    }
+  });
+
+  app.post("/verify", async (c) => {
+    const body = await readBody(c);
+    const type = str(body.type) ?? "";
+    if (!(otpTypes as readonly string[]).includes(type)) {
+      throw badRequest("validation_failed", "Verify requires a verification type");
+    }
+    const tokenHashParam = str(body.token_hash);
+    const token = str(body.token);
+    const email = str(body.email);
+    let lookup: { hash: string } | { email: string; otp: string };
+    if (tokenHashParam) {
+      if (email || body.phone) {
+        throw badRequest("validation_failed", "Only the token_hash and type should be provided");
+      }
+      lookup = { hash: tokenHashParam };
+    } else if (token && email) {
+      lookup = { email, otp: token };
+    } else {
+      throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+    }
+    auth.limiter.hit("tokenVerifications", clientKey(c));
+    const result = await stack.db.transaction(async (tx) => {
+      const match = await findByToken(tx, type as VerifyType, lookup);
+      checkExpiry(match, stack.config.auth.email.otpExpiry);
+      const outcome = await apply(auth, tx, type as VerifyType, match);
+      if (outcome.kind === "message") return { msg: outcome.message, code: 200 };
+      return issueSession(stack, tx, outcome.user.id, outcome.method);
+    });
+    return c.json(result);
+  });
+}
+
+function sessionFragment(session: SessionJson, type: string): Record<string, string> {
+  return {
+    access_token: session.access_token,
+    expires_at: String(session.expires_at),
+    expires_in: String(session.expires_in),
+    refresh_token: session.refresh_token,
+    token_type: "bearer",
+    type,
+    sb: "",
+  };
+}
+
+function withQuery(target: string, params: Record<string, string>): string {
+  const url = new URL(target);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+function withFragment(target: string, params: Record<string, string>): string {
+  const url = new URL(target);
+  url.hash = new URLSearchParams(params).toString();
+  return url.toString();
+}
