@@ -1,0 +1,71 @@
+/** Who a storage request acts as, and the one transaction it runs in (as that role, claims set, like Storage). */
+import type { Context } from "hono";
+import { setRequestContext } from "../database/request-context.js";
+import type { Queryable } from "../database/types.js";
+import type { StackEnv } from "../gateway/gateway.js";
+import { JwtError } from "../keys/keys.js";
+import type { Stack } from "../stack.js";
+import { errors } from "./errors.js";
+
+export interface Caller {
+  role: string;
+  claims: Record<string, unknown>;
+}
+
+export const anonymous: Caller = { role: "anon", claims: { role: "anon" } };
+
+/** Verifies the bearer; an invalid or expired JWT is Storage's `InvalidJWT` (403 inside a 400). */
+export async function callerOf(stack: Stack, c: Context<StackEnv>): Promise<Caller> {
+  const bearer = c.get("bearer");
+  if (!bearer) return anonymous;
+  try {
+    const claims = (await stack.keys.verify(bearer)) as Record<string, unknown>;
+    return { role: typeof claims.role === "string" && claims.role ? claims.role : "anon", claims };
+  } catch (error) {
+    const message = error instanceof JwtError && error.message === "JWT expired" ? "jwt expired" : "invalid signature";
+    throw errors.invalidJwt(message);
+  }
+}
+
+/** The JWT's `sub` as Storage stores it: `owner_id` always, `owner` only when it is a uuid. */
+export function ownerOf(caller: Caller): { owner: string | null; ownerId: string | null } {
+  const sub = typeof caller.claims.sub === "string" ? caller.claims.sub : null;
+  const uuid = sub && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub) ? sub : null;
+  return { owner: uuid, ownerId: sub };
+}
+
+/**
+ * Runs `fn` in one transaction. It starts with the stack's own privileges
+ * (for the bucket lookups Storage does as superuser); `becomeCaller()` then
+ * switches to the JWT's role and claims for everything RLS must decide.
+ */
+export function transact<T>(
+  stack: Stack,
+  c: Context<StackEnv>,
+  caller: Caller,
+  fn: (tx: Queryable, becomeCaller: () => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, name) => {
+    if (name !== "authorization" && name !== "apikey") headers[name] = value;
+  });
+  return stack.db.transaction((tx) =>
+    fn(tx, () =>
+      setRequestContext(tx, {
+        role: caller.role,
+        claims: caller.claims,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        headers,
+      }),
+    ),
+  );
+}
+
+/**
+ * Serialises writers of one object until commit, so each knows which version
+ * file it replaces (and no replaced file is left behind or removed too early).
+ */
+export async function lockObject(tx: Queryable, bucket: string, key: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`${bucket}/${key}`]);
+}

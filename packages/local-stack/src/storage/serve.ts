@@ -1,0 +1,85 @@
+/** Answers with an object's bytes and the headers Storage's renderer sends. */
+import type { Context } from "hono";
+import type { Queryable } from "../database/types.js";
+import type { StackEnv } from "../gateway/gateway.js";
+import { errors } from "./errors.js";
+import type { ObjectFiles } from "./files.js";
+
+export interface ObjectRow {
+  id: string;
+  bucket_id: string;
+  name: string;
+  owner: string | null;
+  owner_id: string | null;
+  version: string | null;
+  metadata: Record<string, unknown> | null;
+  user_metadata: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+  last_accessed_at: string;
+}
+
+export const objectColumns =
+  "id, bucket_id, name, owner, owner_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at";
+
+/** One object as `tx` may see it (RLS applies once the caller's role is set), or NoSuchKey. */
+export async function findObject(tx: Queryable, bucket: string, key: string): Promise<ObjectRow> {
+  const [row] = await tx.query<ObjectRow>(
+    `select ${objectColumns} from storage.objects where bucket_id = $1 and name = $2`,
+    [bucket, key],
+  );
+  if (!row) throw errors.noSuchKey();
+  return row;
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === "string" && value ? value : fallback;
+}
+
+export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: ObjectRow): Promise<Response> {
+  if (!row.version) throw errors.noSuchKey();
+  const bytes = await files.read(row.bucket_id, row.name, row.version);
+  const metadata = row.metadata ?? {};
+  const headers = new Headers({
+    "content-type": text(metadata.mimetype, "application/octet-stream"),
+    "cache-control": text(metadata.cacheControl, "no-cache"),
+    "accept-ranges": "bytes",
+  });
+  if (typeof metadata.eTag === "string") headers.set("etag", metadata.eTag);
+  const modified = new Date(text(metadata.lastModified, String(row.updated_at)));
+  if (!Number.isNaN(modified.getTime())) headers.set("last-modified", modified.toUTCString());
+  const download = c.req.query("download");
+  if (download !== undefined) {
+    const filename = encodeURIComponent(download);
+    headers.set(
+      "content-disposition",
+      download ? `attachment; filename=${filename}; filename*=UTF-8''${filename};` : "attachment;",
+    );
+  }
+  const etag = headers.get("etag");
+  if (etag && c.req.header("if-none-match") === etag) return new Response(null, { status: 304, headers });
+
+  const range = c.req.header("range");
+  const match = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
+  if (range && match && (match[1] || match[2])) {
+    const size = bytes.byteLength;
+    let start = match[1] ? Number(match[1]) : Math.max(0, size - Number(match[2]));
+    let end = match[1] && match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+    if (!match[1]) end = size - 1;
+    if (start >= size || start > end) {
+      headers.set("content-range", `bytes */${size}`);
+      return c.json(
+        { statusCode: "416", code: "InvalidRange", error: "invalid_range", message: "Invalid Range" },
+        416,
+        Object.fromEntries(headers),
+      );
+    }
+    start = Math.max(0, start);
+    end = Math.max(start, end);
+    headers.set("content-range", `bytes ${start}-${end}/${size}`);
+    headers.set("content-length", String(end - start + 1));
+    return new Response(bytes.subarray(start, end + 1), { status: 206, headers });
+  }
+  headers.set("content-length", String(bytes.byteLength));
+  return new Response(bytes, { status: 200, headers });
+}

@@ -1,0 +1,219 @@
+/** Reading an upload (raw body or multipart with the file under an empty field name) and storing it. */
+import { createHash, randomUUID } from "node:crypto";
+import type { Context } from "hono";
+import type { Queryable } from "../database/types.js";
+import type { StackEnv } from "../gateway/gateway.js";
+import type { Stack } from "../stack.js";
+import { type Bucket, findBucket } from "./buckets.js";
+import type { Caller } from "./context.js";
+import { lockObject, ownerOf, transact } from "./context.js";
+import { errors } from "./errors.js";
+import type { ObjectFiles } from "./files.js";
+
+interface Upload {
+  bytes: Uint8Array;
+  mimetype: string;
+  cacheControl: string;
+  userMetadata: Record<string, unknown> | null;
+}
+
+/** The metadata jsonb Storage keeps for every object. */
+export function objectMetadata(bytes: Uint8Array, mimetype: string, cacheControl: string) {
+  return {
+    eTag: `"${createHash("md5").update(bytes).digest("hex")}"`,
+    size: bytes.byteLength,
+    mimetype,
+    cacheControl,
+    lastModified: new Date().toISOString(),
+    contentLength: bytes.byteLength,
+    httpStatusCode: 200,
+  };
+}
+
+/** Bucket limit capped by the global one, as Storage applies them. */
+function sizeLimitOf(stack: Stack, bucket: Bucket): number {
+  const global = stack.config.storage.fileSizeLimit;
+  return bucket.file_size_limit === null ? global : Math.min(bucket.file_size_limit, global);
+}
+
+function checkMimeType(bucket: Bucket, mimetype: string): void {
+  const allowed = bucket.allowed_mime_types;
+  if (!allowed || allowed.length === 0) return;
+  const type = (mimetype.split(";")[0] ?? "").trim().toLowerCase();
+  const ok = allowed.some((pattern) => {
+    const p = pattern.trim().toLowerCase();
+    return p.endsWith("/*") ? type.startsWith(p.slice(0, -1)) : p === type;
+  });
+  if (!ok) throw errors.invalidMimeType(mimetype);
+}
+
+function parseJsonObject(text: string | null | undefined): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    throw errors.invalidRequest("Invalid metadata");
+  }
+}
+
+async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> {
+  const length = Number(c.req.header("content-length") ?? "0");
+  // Multipart framing adds a little; the file itself is checked exactly below.
+  if (length > limit + 64 * 1024) throw errors.entityTooLarge();
+  const contentType = c.req.header("content-type") ?? "";
+  let upload: Upload;
+  if (contentType.toLowerCase().startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await c.req.raw.formData();
+    } catch {
+      throw errors.invalidRequest("Malformed multipart body");
+    }
+    let file: File | null = null;
+    for (const [name, value] of form.entries()) {
+      if (typeof value === "string") continue;
+      if (name === "" || file === null) file = value;
+      if (name === "") break;
+    }
+    if (!file) throw errors.invalidRequest("No file found in the multipart body");
+    const cacheControl = form.get("cacheControl");
+    const explicitType = form.get("contentType");
+    const metadata = form.get("metadata");
+    upload = {
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      mimetype: (typeof explicitType === "string" && explicitType) || file.type || "application/octet-stream",
+      cacheControl: typeof cacheControl === "string" && cacheControl ? `max-age=${cacheControl}` : "no-cache",
+      userMetadata: parseJsonObject(typeof metadata === "string" ? metadata : null),
+    };
+  } else {
+    const header = c.req.header("x-metadata");
+    let metadata: string | null = null;
+    if (header) {
+      try {
+        metadata = Buffer.from(header, "base64").toString("utf8");
+      } catch {
+        throw errors.invalidRequest("Invalid x-metadata header");
+      }
+    }
+    upload = {
+      bytes: await readCapped(c.req.raw, limit),
+      mimetype: contentType || "application/octet-stream",
+      cacheControl: c.req.header("cache-control") || "no-cache",
+      userMetadata: parseJsonObject(metadata),
+    };
+  }
+  if (upload.bytes.byteLength > limit) throw errors.entityTooLarge();
+  return upload;
+}
+
+/** Reads a raw body, giving up as soon as it passes the limit (chunked bodies have no Content-Length to check). */
+async function readCapped(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw errors.entityTooLarge();
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export interface StoreOptions {
+  bucket: string;
+  key: string;
+  upsert: boolean;
+  /** Who the object belongs to. */
+  owner: Caller;
+  /** Decide by RLS as this caller; null for signed-upload tokens, already authorised when signed. */
+  actAs: Caller | null;
+}
+
+/** Checks limits, writes a new version on disk, then records it (INSERT, or INSERT … ON CONFLICT UPDATE to upsert). */
+export async function storeUpload(
+  stack: Stack,
+  files: ObjectFiles,
+  c: Context<StackEnv>,
+  options: StoreOptions,
+): Promise<{ Id: string; Key: string }> {
+  const bucket = await findBucket(stack.db, options.bucket);
+  const upload = await readUpload(c, sizeLimitOf(stack, bucket));
+  checkMimeType(bucket, upload.mimetype);
+  const metadata = objectMetadata(upload.bytes, upload.mimetype, upload.cacheControl);
+  const version = await files.write(options.bucket, options.key, upload.bytes);
+  const { owner, ownerId } = ownerOf(options.owner);
+  let stored: { id: string; previous: string | null };
+  try {
+    stored = await transact(stack, c, options.actAs ?? options.owner, async (tx, becomeCaller) => {
+      await lockObject(tx, options.bucket, options.key);
+      const [existing] = await tx.query<{ id: string; version: string | null }>(
+        "select id, version from storage.objects where bucket_id = $1 and name = $2",
+        [options.bucket, options.key],
+      );
+      if (existing && !options.upsert) throw errors.keyExists();
+      if (options.actAs) await becomeCaller();
+      const id = existing?.id ?? randomUUID();
+      await insertObject(tx, {
+        id,
+        bucket: options.bucket,
+        key: options.key,
+        owner,
+        ownerId,
+        metadata,
+        userMetadata: upload.userMetadata,
+        version,
+        upsert: options.upsert,
+      });
+      return { id, previous: existing?.version ?? null };
+    });
+  } catch (error) {
+    await files.remove(options.bucket, options.key, version);
+    throw error;
+  }
+  // Only now is the old version unreferenced; removing it earlier could lose the object if the commit failed.
+  if (stored.previous !== version) await files.remove(options.bucket, options.key, stored.previous);
+  return { Id: stored.id, Key: `${options.bucket}/${options.key}` };
+}
+
+export async function insertObject(
+  tx: Queryable,
+  row: {
+    id: string;
+    bucket: string;
+    key: string;
+    owner: string | null;
+    ownerId: string | null;
+    metadata: unknown;
+    userMetadata: unknown;
+    version: string;
+    upsert: boolean;
+  },
+): Promise<void> {
+  // No RETURNING: it would also need a SELECT policy, which Storage does not ask of uploaders.
+  const conflict = row.upsert
+    ? `on conflict (bucket_id, name) do update set owner = excluded.owner, owner_id = excluded.owner_id,
+         metadata = excluded.metadata, user_metadata = excluded.user_metadata, version = excluded.version,
+         updated_at = now(), last_accessed_at = now()`
+    : "";
+  await tx.query(
+    `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+     values ($8, $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7) ${conflict}`,
+    [
+      row.bucket,
+      row.key,
+      row.owner,
+      row.ownerId,
+      JSON.stringify(row.metadata),
+      row.userMetadata === null ? null : JSON.stringify(row.userMetadata),
+      row.version,
+      row.id,
+    ],
+  );
+}
