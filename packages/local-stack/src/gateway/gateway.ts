@@ -53,8 +53,8 @@ export const corsPolicy = cors({
 // Paths a browser opens without headers: email links and public files.
 const openPaths = [
   /^\/auth\/v1\/(verify|callback|authorize)(\/|$)/,
-  /^\/storage\/v1\/object\/public\//,
-  /^\/storage\/v1\/object\/sign\//,
+  /^\/storage\/v1\/object\/(public|sign|info\/public)\//,
+  /^\/storage\/v1\/render\/image\/(public|sign)\//,
 ];
 
 /**
