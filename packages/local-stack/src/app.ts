@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { authRouter } from "./auth/router.js";
+import { functionsRouter } from "./functions/router.js";
 import { apiKeyGate, corsPolicy, type StackEnv } from "./gateway/gateway.js";
 import { mailRoutes } from "./mail/routes.js";
 import { restRouter } from "./rest/router.js";
@@ -24,5 +25,6 @@ export function createApp(stack: Stack): Hono<StackEnv> {
   app.route("/rest/v1", restRouter(stack));
   app.route("/auth/v1", authRouter(stack));
   app.route("/storage/v1", storageRouter(stack));
+  app.route("/functions/v1", functionsRouter(stack));
   return app;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import type { Database } from "./database/types.js";
 import { createKeys, loadOrCreateSecret } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
 import { findSupabaseDir } from "./paths.js";
+import { attachRealtime } from "./realtime/socket.js";
 import type { Stack } from "./stack.js";
 
 export interface StartOptions {
@@ -77,6 +79,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   });
   const { port } = server.address() as AddressInfo;
   stack.url = `http://${hostname}:${port}`;
+  const closeRealtime = attachRealtime(stack, server as Server);
 
   return {
     url: stack.url,
@@ -87,6 +90,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     database: location,
     stack,
     async close() {
+      await closeRealtime();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });
