@@ -1,0 +1,110 @@
+/** Who a request runs as and in which schema, and the one transaction every request runs in. */
+import { setRequestContext } from "../database/request-context.js";
+import type { Queryable } from "../database/types.js";
+import { JwtError } from "../keys/keys.js";
+import type { Stack } from "../stack.js";
+import { ApiError } from "./errors.js";
+import { quoteIdent } from "./sql.js";
+
+export interface Caller {
+  role: string;
+  claims: Record<string, unknown>;
+}
+
+/** Verifies the bearer as PostgREST does: PGRST301 for a bad token, PGRST303 when expired. */
+export async function authenticate(stack: Stack, bearer: string | null): Promise<Caller> {
+  if (bearer === null) return { role: "anon", claims: { role: "anon" } };
+  try {
+    const claims = (await stack.keys.verify(bearer)) as Record<string, unknown>;
+    return { role: typeof claims.role === "string" && claims.role ? claims.role : "anon", claims };
+  } catch (error) {
+    const message = error instanceof JwtError ? error.message : "JWSError JWSInvalidSignature";
+    const code = message === "JWT expired" ? "PGRST303" : "PGRST301";
+    throw new ApiError(401, code, message, null, null, {
+      "WWW-Authenticate": `Bearer error="invalid_token", error_description="${message}"`,
+    });
+  }
+}
+
+/** The schema of `Accept-Profile` (reads) or `Content-Profile` (writes); only exposed schemas. */
+export function requestSchema(stack: Stack, method: string, headers: Headers): string {
+  const exposed = stack.config.api.schemas;
+  const read = method === "GET" || method === "HEAD";
+  const asked = headers.get(read ? "accept-profile" : "content-profile");
+  const schema = asked ?? exposed[0] ?? "public";
+  if (!exposed.includes(schema)) {
+    throw new ApiError(
+      406,
+      "PGRST106",
+      `Invalid schema: ${schema}`,
+      null,
+      `Only the following schemas are exposed: ${exposed.join(", ")}`,
+    );
+  }
+  return schema;
+}
+
+/**
+ * PostgREST connects as `authenticator` and can only become the roles granted
+ * to it; the stack connects as a superuser, so it checks the same rule. An
+ * unknown role is left to `set role`, which fails with PostgREST's 22023.
+ */
+async function checkRoleSwitch(tx: Queryable, role: string, searchPath: string): Promise<void> {
+  // The search_path is set in the same round trip.
+  const [row] = await tx.query<{ allowed: boolean | null }>(
+    `select set_config('search_path', $2, true),
+            case when not exists (select 1 from pg_roles where rolname = $1) then null
+                 when not exists (select 1 from pg_roles where rolname = 'authenticator') then true
+                 else pg_has_role('authenticator', $1, 'member') end as allowed`,
+    [role, searchPath],
+  );
+  if (row?.allowed === false) {
+    throw new ApiError(role === "anon" ? 401 : 403, "42501", `permission denied to set role "${role}"`);
+  }
+}
+
+/** Thrown to roll a transaction back while still answering with its result (`Prefer: tx=rollback`). */
+export class Rollback<T> {
+  constructor(readonly value: T) {}
+}
+
+export interface RunOptions {
+  caller: Caller;
+  schema: string;
+  readOnly: boolean;
+  rollback: boolean;
+  method: string;
+  path: string;
+  headers: Headers;
+  timezone?: string | null;
+}
+
+/** Runs `fn` in one transaction as the caller, with PostgREST's settings in place. */
+export async function runAs<T>(stack: Stack, options: RunOptions, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  try {
+    return await stack.db.transaction(async (tx) => {
+      if (options.readOnly) await tx.query("set transaction read only");
+      const schemas = [options.schema, ...stack.config.api.extraSearchPath.filter((s) => s !== options.schema)];
+      await checkRoleSwitch(tx, options.caller.role, schemas.map(quoteIdent).join(", "));
+      await setRequestContext(tx, {
+        role: options.caller.role,
+        claims: options.caller.claims,
+        method: options.method,
+        path: options.path,
+        headers: Object.fromEntries(options.headers),
+      });
+      if (options.timezone) {
+        await tx.query(
+          "select set_config('timezone', $1, true) where exists (select 1 from pg_timezone_names where name = $1)",
+          [options.timezone],
+        );
+      }
+      const value = await fn(tx);
+      if (options.rollback) throw new Rollback(value);
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof Rollback) return error.value as T;
+    throw error;
+  }
+}

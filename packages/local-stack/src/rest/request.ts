@@ -1,0 +1,95 @@
+/** One API request as the handlers see it, and the steps every handler shares: run, parse, read. */
+import type { Stack } from "../stack.js";
+import { type Caller, runAs } from "./context.js";
+import { ApiError } from "./errors.js";
+import type { MediaType, Preferences } from "./preferences.js";
+import type { ReadNode } from "./read-plan.js";
+import { readSql } from "./read-query.js";
+import { contentRange, formatBody, type QueryResult, readStatus, respond, toResult } from "./respond.js";
+import { findRelation, type Relation, type SchemaCache } from "./schema-cache.js";
+import { Params } from "./sql.js";
+
+/** Everything a handler needs about one request. */
+export interface ApiRequest {
+  stack: Stack;
+  cache: SchemaCache;
+  caller: Caller;
+  schema: string;
+  method: string;
+  path: string;
+  headers: Headers;
+  query: URLSearchParams;
+  prefs: Preferences;
+  media: MediaType;
+  stripNulls: boolean;
+  rawBody: string;
+}
+
+type Row = { total: string | null; page_count: string; body: string };
+
+export function run(req: ApiRequest, readOnly: boolean, sql: string, params: Params, check?: (r: QueryResult) => void) {
+  return runAs(
+    req.stack,
+    { ...req, readOnly, rollback: req.prefs.tx === "rollback", timezone: req.prefs.timezone },
+    async (tx) => {
+      const [row] = await tx.query<Row>(sql, params.values);
+      const result = toResult(row);
+      check?.(result);
+      return result;
+    },
+  );
+}
+
+export function parseBody(raw: string): unknown {
+  if (raw.trim() === "") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError(400, "PGRST102", "Empty or invalid json");
+  }
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function relationOf(req: ApiRequest, name: string): Relation {
+  const relation = findRelation(req.cache, req.schema, name);
+  if (!relation) {
+    throw new ApiError(404, "PGRST205", `Could not find the table '${req.schema}.${name}' in the schema cache`);
+  }
+  return relation;
+}
+
+/** `Range: 0-9` (not sent by the clients, honoured like PostgREST) when the URL has no limit/offset. */
+export function applyRangeHeader(req: ApiRequest, root: ReadNode): void {
+  const match = /^(?:items=)?(\d+)-(\d*)$/.exec(req.headers.get("range") ?? "");
+  if (!match || req.query.has("limit") || req.query.has("offset")) return;
+  root.offset = Number(match[1]);
+  if (match[2]) root.limit = Math.max(0, Number(match[2]) - root.offset + 1);
+}
+
+export const preferenceApplied = (prefs: Preferences): Record<string, string> =>
+  prefs.applied.length ? { "Preference-Applied": prefs.applied.join(", ") } : {};
+
+export async function readResponse(
+  req: ApiRequest,
+  root: ReadNode,
+  readOnly: boolean,
+  params = new Params(),
+): Promise<Response> {
+  const sql = readSql(root, params, {
+    count: req.prefs.count !== null,
+    maxRows: req.stack.config.api.maxRows,
+    stripNulls: req.stripNulls,
+  });
+  const result = await run(req, readOnly, sql, params, (r) => {
+    if (req.media === "object") formatBody("object", r);
+  });
+  const lower = root.offset ?? 0;
+  const status = readStatus(lower, result.pageCount, result.total);
+  const headers = {
+    "Content-Range": contentRange(lower, result.pageCount, result.total),
+    ...preferenceApplied(req.prefs),
+  };
+  return respond(status, req.method === "HEAD" ? null : formatBody(req.media, result), headers, req.media);
+}

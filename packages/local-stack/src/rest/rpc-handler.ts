@@ -1,0 +1,57 @@
+/** `/rpc/<fn>`: calls a function by GET (query arguments) or POST (JSON body). */
+import { ApiError } from "./errors.js";
+import { Aliases, buildReadPlan } from "./read-plan.js";
+import { type ApiRequest, isObject, parseBody, preferenceApplied, readResponse, run } from "./request.js";
+import { contentRange, formatBody, respond } from "./respond.js";
+import { callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
+import { Params } from "./sql.js";
+
+export async function rpc(req: ApiRequest, name: string): Promise<Response> {
+  const { method } = req;
+  if (!["GET", "HEAD", "POST"].includes(method)) {
+    throw new ApiError(405, "PGRST101", `Cannot use the ${method} method on RPC`);
+  }
+  const post = method === "POST";
+  let args: Record<string, unknown> = {};
+  let body: unknown;
+  const skip = new Set<string>();
+  if (post) {
+    body = parseBody(req.rawBody) ?? {};
+    if (isObject(body)) args = body;
+  } else {
+    const argNames = new Set(
+      req.cache.functions
+        .filter((f) => f.schema === req.schema && f.name === name)
+        .flatMap((f) => f.args.map((a) => a.name)),
+    );
+    for (const [key, value] of req.query) {
+      // As PostgREST: a parameter named like an argument is that argument, never a filter.
+      if (argNames.has(key)) {
+        args[key] = value;
+        skip.add(key);
+      }
+    }
+  }
+  const fn = findFunction(req.cache, req.schema, name, Object.keys(args), post);
+  const wholeBody = post && takesWholeBody(fn);
+  if (!wholeBody && post && !isObject(body)) throw new ApiError(400, "PGRST102", "Empty or invalid json");
+  const params = new Params();
+  const call = callSql(fn, wholeBody ? body : args, wholeBody, params);
+  const readOnly = !post || fn.volatility !== "v";
+  const shape = returnShape(req.cache, fn);
+  if (shape.kind === "rows") {
+    const root = buildReadPlan(req.cache, shape.relation, call, req.query, new Aliases(), { skip });
+    return readResponse(req, root, readOnly, params);
+  }
+  const sql =
+    shape.kind === "setof-scalar"
+      ? `select null::text as total, count(*)::text as page_count, coalesce(json_agg(_s.v), '[]')::text as body from ${call} as _s(v)`
+      : shape.kind === "void"
+        ? `select null::text as total, '0' as page_count, 'null' as body from (select ${call}) as _v`
+        : `select null::text as total, '1' as page_count, to_json(${call})::text as body`;
+  const result = await run(req, readOnly, sql, params);
+  if (shape.kind === "void") return respond(204, null, preferenceApplied(req.prefs), "json");
+  const headers = { "Content-Range": contentRange(0, result.pageCount, null), ...preferenceApplied(req.prefs) };
+  const media = req.media === "object" && shape.kind === "scalar" ? "json" : req.media;
+  return respond(200, method === "HEAD" ? null : formatBody(media, result), headers, media);
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { parseSelect } from "./select-parser.js";
+
+describe("parseSelect", () => {
+  it("parses columns, aliases, casts and JSON paths", () => {
+    expect(parseSelect('id,name:"full name",age::text,data->a->>b,x:data->0')).toEqual([
+      { type: "column", alias: null, field: { column: "id", path: [] }, cast: null },
+      { type: "column", alias: "name", field: { column: "full name", path: [] }, cast: null },
+      { type: "column", alias: null, field: { column: "age", path: [] }, cast: "text" },
+      {
+        type: "column",
+        alias: null,
+        field: {
+          column: "data",
+          path: [
+            { arrow: "->", key: "a" },
+            { arrow: "->>", key: "b" },
+          ],
+        },
+        cast: null,
+      },
+      { type: "column", alias: "x", field: { column: "data", path: [{ arrow: "->", key: "0" }] }, cast: null },
+    ]);
+  });
+
+  it("parses embeds with hints, inner joins, aliases and spreads", () => {
+    expect(parseSelect("*,a:users!author_id!inner(id),...channels(slug),tags!left()")).toEqual([
+      { type: "star" },
+      {
+        type: "embed",
+        alias: "a",
+        name: "users",
+        hint: "author_id",
+        inner: true,
+        spread: false,
+        select: [{ type: "column", alias: null, field: { column: "id", path: [] }, cast: null }],
+      },
+      {
+        type: "embed",
+        alias: null,
+        name: "channels",
+        hint: null,
+        inner: false,
+        spread: true,
+        select: [{ type: "column", alias: null, field: { column: "slug", path: [] }, cast: null }],
+      },
+      { type: "embed", alias: null, name: "tags", hint: null, inner: false, spread: false, select: [] },
+    ]);
+  });
+
+  it("ignores whitespace outside quotes", () => {
+    expect(parseSelect(" id , users ( name ) ")).toHaveLength(2);
+  });
+
+  it("rejects malformed input and casts outside the whitelist", () => {
+    expect(() => parseSelect("id,users(name")).toThrow(/failed to parse select parameter/);
+    expect(() => parseSelect("id)")).toThrow(/failed to parse select parameter/);
+    expect(() => parseSelect("id::text;drop")).toThrow(/failed to parse select parameter/);
+    expect(() => parseSelect("id::regclass")).toThrow(/failed to parse select parameter/);
+  });
+
+  it("reports aggregates as disabled", () => {
+    expect(() => parseSelect("count()")).toThrow(/aggregate/);
+    expect(() => parseSelect("id.sum()")).toThrow(/aggregate/);
+  });
+});
