@@ -1,0 +1,179 @@
+/**
+ * `pnpm bench` (local stack): requests per second and latency of the REST API
+ * for four typical requests, against the same SQL run directly on the same
+ * database, on PGlite and (with DATABASE_URL or BENCH_DATABASE_URL) on
+ * PostgreSQL; and the stack's cold and warm start times.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { openPostgres } from "../src/database/postgres.js";
+import { setRequestContext } from "../src/database/request-context.js";
+import { findSupabaseDir } from "../src/paths.js";
+import { type RunningStack, startStack } from "../src/server.js";
+
+const calls = 300;
+const warmup = 30;
+const demoUser = "de300000-0000-4000-8000-000000000001";
+const capitalsDeck = "de300000-0000-4000-8000-0000000000c1";
+const supabaseDir = findSupabaseDir();
+
+interface Case {
+  name: string;
+  request: (stack: RunningStack, token: string) => Promise<Response>;
+  /** The same work as one SQL statement run directly, as the signed-in user. */
+  sql: { text: string; params: () => unknown[] };
+}
+
+const cases: Case[] = [
+  {
+    name: "select by primary key",
+    request: (s, token) =>
+      fetch(`${s.url}/rest/v1/decks?select=*&id=eq.${capitalsDeck}`, { headers: headers(s, token) }),
+    sql: { text: "select * from public.decks where id = $1", params: () => [capitalsDeck] },
+  },
+  {
+    name: "filtered select with embed",
+    request: (s, token) =>
+      fetch(
+        `${s.url}/rest/v1/notes?select=id,fields,cards(id,ordinal)&deck_id=eq.${capitalsDeck}&order=created_at&limit=20`,
+        {
+          headers: headers(s, token),
+        },
+      ),
+    sql: {
+      text: `select n.id, n.fields, (select coalesce(json_agg(json_build_object('id', c.id, 'ordinal', c.ordinal)), '[]')
+               from public.cards c where c.note_id = n.id) as cards
+             from public.notes n where n.deck_id = $1 order by n.created_at limit 20`,
+      params: () => [capitalsDeck],
+    },
+  },
+  {
+    name: "insert",
+    request: (s, token) =>
+      fetch(`${s.url}/rest/v1/notes`, {
+        method: "POST",
+        headers: { ...headers(s, token), "content-type": "application/json", prefer: "return=minimal" },
+        body: JSON.stringify({ deck_id: capitalsDeck, kind: "basic", fields: { front: randomUUID(), back: "x" } }),
+      }),
+    sql: {
+      text: "insert into public.notes (deck_id, kind, fields) values ($1, 'basic', $2)",
+      params: () => [capitalsDeck, JSON.stringify({ front: randomUUID(), back: "x" })],
+    },
+  },
+  {
+    name: "rpc study_queue",
+    request: (s, token) =>
+      fetch(`${s.url}/rest/v1/rpc/study_queue`, {
+        method: "POST",
+        headers: { ...headers(s, token), "content-type": "application/json" },
+        body: "{}",
+      }),
+    sql: { text: "select * from public.study_queue()", params: () => [] },
+  },
+];
+
+function headers(stack: RunningStack, token: string) {
+  return { apikey: stack.anonKey, authorization: `Bearer ${token}` };
+}
+
+const claims = {
+  sub: demoUser,
+  role: "authenticated",
+  aud: "authenticated",
+  email: "demo@engram.local",
+  aal: "aal1",
+  session_id: randomUUID(),
+  is_anonymous: false,
+};
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const total = samples.reduce((a, b) => a + b, 0);
+  return { p50: at(0.5), p95: at(0.95), rps: (samples.length / total) * 1000 };
+}
+
+async function measure(fn: () => Promise<void>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
+
+async function benchEngine(label: string, databaseUrl?: string) {
+  const running = await startStack({ supabaseDir, dataDir: null, port: 0, databaseUrl, seed: true });
+  try {
+    const token = await running.stack.keys.sign({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 });
+    console.log(`\n== ${label}`);
+    console.log(
+      `  ${"request".padEnd(28)} ${"rps".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   direct SQL p50     p95   overhead p50`,
+    );
+    for (const c of cases) {
+      const viaHttp = await measure(async () => {
+        const response = await c.request(running, token);
+        if (!response.ok) throw new Error(`${c.name}: HTTP ${response.status} ${await response.text()}`);
+        await response.arrayBuffer();
+      });
+      const direct = await measure(async () => {
+        await running.stack.db.transaction(async (tx) => {
+          await setRequestContext(tx, { role: "authenticated", claims });
+          await tx.query(c.sql.text, c.sql.params());
+        });
+      });
+      const h = stats(viaHttp);
+      const d = stats(direct);
+      console.log(
+        `  ${c.name.padEnd(28)} ${h.rps.toFixed(0).padStart(7)} ${ms(h.p50)} ${ms(h.p95)}   ${ms(d.p50)} ${ms(d.p95)}   ${ms(h.p50 - d.p50)}`,
+      );
+    }
+  } finally {
+    await running.close();
+  }
+}
+
+async function startTimes() {
+  const dataDir = await mkdtemp(join(tmpdir(), "engram-start-"));
+  try {
+    let start = performance.now();
+    const cold = await startStack({ supabaseDir, dataDir, port: 0 });
+    const coldMs = performance.now() - start;
+    await cold.close();
+    start = performance.now();
+    const warm = await startStack({ supabaseDir, dataDir, port: 0 });
+    const warmMs = performance.now() - start;
+    await warm.close();
+    console.log(`\n== start-up (PGlite on disk)\n  cold (new data directory): ${(coldMs / 1000).toFixed(2)} s`);
+    console.log(`  warm (existing data directory): ${(warmMs / 1000).toFixed(2)} s   target < 3 s`);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await startTimes();
+await benchEngine("PGlite (in memory)");
+const url = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL;
+if (url) {
+  const name = `bench_stack_${randomUUID().slice(0, 8)}`;
+  const admin = openPostgres({ connectionString: url, max: 1 });
+  await admin.exec(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  try {
+    await benchEngine(`PostgreSQL (${target.host})`, target.toString());
+  } finally {
+    await admin.exec(`drop database if exists ${name} with (force)`);
+    await admin.close();
+  }
+  console.log("\ntarget: REST overhead on PostgreSQL under 1 ms per request at p50");
+} else {
+  console.log("\n== PostgreSQL: skipped — set DATABASE_URL or BENCH_DATABASE_URL to a server");
+}
