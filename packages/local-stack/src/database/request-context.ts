@@ -9,6 +9,8 @@ export interface RequestContext {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** The request's schemas, as PostgREST sets search_path (left alone when absent). */
+  searchPath?: string;
 }
 
 /**
@@ -30,7 +32,8 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
             set_config('request.jwt.claim.email', $5, true),
             set_config('request.method', $6, true),
             set_config('request.path', $7, true),
-            set_config('request.headers', $8, true)`,
+            set_config('request.headers', $8, true),
+            case when $9::text is not null then set_config('search_path', $9, true) end`,
     [
       context.role,
       JSON.stringify(claims),
@@ -40,6 +43,7 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
       context.method ?? "POST",
       context.path ?? "/",
       JSON.stringify(context.headers ?? {}),
+      context.searchPath ?? null,
     ],
   );
 }

@@ -49,18 +49,28 @@ export function requestSchema(stack: Stack, method: string, headers: Headers): s
  * to it; the stack connects as a superuser, so it checks the same rule. An
  * unknown role is left to `set role`, which fails with PostgREST's 22023.
  */
-async function checkRoleSwitch(tx: Queryable, role: string, searchPath: string): Promise<void> {
-  // The search_path is set in the same round trip.
+async function checkRoleSwitch(stack: Stack, tx: Queryable, role: string): Promise<void> {
+  const allowed = allowedRoles(stack);
+  if (allowed.has(role)) return;
   const [row] = await tx.query<{ allowed: boolean | null }>(
-    `select set_config('search_path', $2, true),
-            case when not exists (select 1 from pg_roles where rolname = $1) then null
+    `select case when not exists (select 1 from pg_roles where rolname = $1) then null
                  when not exists (select 1 from pg_roles where rolname = 'authenticator') then true
                  else pg_has_role('authenticator', $1, 'member') end as allowed`,
-    [role, searchPath],
+    [role],
   );
   if (row?.allowed === false) {
     throw new ApiError(role === "anon" ? 401 : 403, "42501", `permission denied to set role "${role}"`);
   }
+  // Grants to authenticator are fixed by the platform bootstrap; only a yes is remembered.
+  if (row?.allowed) allowed.add(role);
+}
+
+const allowedByStack = new WeakMap<Stack, Set<string>>();
+
+function allowedRoles(stack: Stack): Set<string> {
+  let roles = allowedByStack.get(stack);
+  if (!roles) allowedByStack.set(stack, (roles = new Set()));
+  return roles;
 }
 
 /** Thrown to roll a transaction back while still answering with its result (`Prefer: tx=rollback`). */
@@ -85,8 +95,9 @@ export async function runAs<T>(stack: Stack, options: RunOptions, fn: (tx: Query
     return await stack.db.transaction(async (tx) => {
       if (options.readOnly) await tx.query("set transaction read only");
       const schemas = [options.schema, ...stack.config.api.extraSearchPath.filter((s) => s !== options.schema)];
-      await checkRoleSwitch(tx, options.caller.role, schemas.map(quoteIdent).join(", "));
+      await checkRoleSwitch(stack, tx, options.caller.role);
       await setRequestContext(tx, {
+        searchPath: schemas.map(quoteIdent).join(", "),
         role: options.caller.role,
         claims: options.caller.claims,
         method: options.method,

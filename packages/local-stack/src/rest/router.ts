@@ -8,8 +8,16 @@ import { negotiate, parsePrefer, stripsNulls } from "./preferences.js";
 import type { ApiRequest } from "./request.js";
 import { errorResponse } from "./respond.js";
 import { rpc } from "./rpc-handler.js";
-import { SchemaCacheLoader } from "./schema-cache.js";
+import { type SchemaCache, SchemaCacheLoader } from "./schema-cache.js";
 import { table } from "./table-handler.js";
+
+// Errors a stale schema cache can cause: unknown table, column, function or relationship.
+const schemaMissCodes = new Set(["PGRST200", "PGRST202", "PGRST204", "PGRST205", "42703", "42P01", "42883"]);
+
+function schemaMiss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && schemaMissCodes.has(code);
+}
 
 export function restRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
@@ -17,9 +25,10 @@ export function restRouter(stack: Stack): Hono<StackEnv> {
   const handle = (action: (req: ApiRequest, name: string) => Promise<Response>) => async (c: Context<StackEnv>) => {
     const caller = await authenticate(stack, c.get("bearer")).catch((error: unknown) => error as ApiError);
     if (caller instanceof ApiError) return errorResponse(caller);
-    try {
-      const url = new URL(c.req.url);
-      const method = c.req.method;
+    const url = new URL(c.req.url);
+    const method = c.req.method;
+    const rawBody = method === "GET" || method === "HEAD" ? "" : await c.req.text();
+    const attempt = async (cache: SchemaCache) => {
       const req: ApiRequest = {
         stack,
         caller,
@@ -31,10 +40,20 @@ export function restRouter(stack: Stack): Hono<StackEnv> {
         media: negotiate(c.req.header("accept")),
         stripNulls: stripsNulls(c.req.header("accept")),
         prefs: parsePrefer(c.req.header("prefer")),
-        rawBody: method === "GET" || method === "HEAD" ? "" : await c.req.text(),
-        cache: await loader.get(),
+        rawBody,
+        cache,
       };
-      return await action(req, c.req.param("name") ?? "");
+      return action(req, c.req.param("name") ?? "");
+    };
+    try {
+      try {
+        return await attempt(await loader.get());
+      } catch (error) {
+        // Maybe the schema changed since the cache was read: re-read it and try once more
+        // (a failed request rolled back, so nothing ran twice).
+        if (!schemaMiss(error)) throw error;
+        return await attempt(await loader.reload());
+      }
     } catch (error) {
       return errorResponse(toApiError(error, caller.role === "anon"));
     }

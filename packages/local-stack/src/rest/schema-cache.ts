@@ -136,17 +136,30 @@ const fingerprintQuery = `select concat_ws(':',
   (select count(*) || '.' || sum(xmin::text::int8) from pg_constraint),
   (select count(*) || '.' || sum(xmin::text::int8) from pg_proc)) as fingerprint`;
 
-/** Holds the current cache and re-reads the catalog when its fingerprint moves. */
+/**
+ * Holds the current cache. Comparing the catalog fingerprint costs a scan of
+ * the catalogs, so it is done at most once per `checkEveryMs`; a request that
+ * fails on a missing table, column or function calls `reload()` and retries,
+ * so DDL is seen at once without paying for the check on every request.
+ */
 export class SchemaCacheLoader {
-  private current: { fingerprint: string; cache: SchemaCache } | null = null;
+  private current: { fingerprint: string; cache: SchemaCache; checkedAt: number } | null = null;
   private loading: Promise<SchemaCache> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly schemas: string[],
+    private readonly checkEveryMs = 1000,
   ) {}
 
+  /** The cache, re-checked against the catalog if the last check is older than `checkEveryMs`. */
   async get(): Promise<SchemaCache> {
+    if (this.current && Date.now() - this.current.checkedAt < this.checkEveryMs) return this.current.cache;
+    return this.reload();
+  }
+
+  /** Compares the fingerprint now and re-reads the catalog if it moved. */
+  async reload(): Promise<SchemaCache> {
     if (this.loading) return this.loading;
     this.loading = this.refresh().finally(() => {
       this.loading = null;
@@ -157,7 +170,10 @@ export class SchemaCacheLoader {
   private async refresh(): Promise<SchemaCache> {
     const [row] = await this.db.query<{ fingerprint: string }>(fingerprintQuery);
     const fingerprint = row?.fingerprint ?? "";
-    if (this.current?.fingerprint === fingerprint) return this.current.cache;
+    if (this.current?.fingerprint === fingerprint) {
+      this.current.checkedAt = Date.now();
+      return this.current.cache;
+    }
     const cache = await this.db.transaction(async (tx) => {
       // An empty search_path makes format_type qualify every non-catalog type.
       await tx.query("select set_config('search_path', '', true)");
@@ -166,7 +182,7 @@ export class SchemaCacheLoader {
         withViewKeys(JSON.parse(result?.cache ?? "{}") as SchemaCache & { viewQueries: ViewQuery[] }),
       );
     });
-    this.current = { fingerprint, cache };
+    this.current = { fingerprint, cache, checkedAt: Date.now() };
     return cache;
   }
 }
