@@ -11,6 +11,7 @@ import { prepareDatabase } from "./database/migrate.js";
 import { openPglite } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
+import { closeFunctions } from "./functions/router.js";
 import { createKeys, loadOrCreateSecret } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
 import { findSupabaseDir } from "./paths.js";
@@ -70,7 +71,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
 
   const hostname = options.hostname ?? "127.0.0.1";
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
-  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), storageDir, url: "", log };
+  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log };
   const app = createApp(stack);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: app.fetch, port: options.port ?? config.api.port, hostname }, () =>
@@ -91,6 +92,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     stack,
     async close() {
       await closeRealtime();
+      closeFunctions(stack);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });

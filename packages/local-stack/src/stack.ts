@@ -9,6 +9,8 @@ export interface Stack {
   config: StackConfig;
   keys: Keys;
   mailbox: Mailbox;
+  /** The project's `supabase/` folder (config.toml, migrations, functions). */
+  supabaseDir: string;
   /** Where storage keeps object bytes: `<dataDir>/storage`, or a temporary directory. */
   storageDir: string;
   /** The public URL clients use (`http://127.0.0.1:54321`). */

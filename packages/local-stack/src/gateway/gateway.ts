@@ -77,6 +77,13 @@ export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
       return next();
     }
     const apikey = c.req.header("apikey") ?? c.req.query("apikey");
+    // Supabase's gateway has no key check on functions (webhooks call them bare); the
+    // edge runtime's verify_jwt guards them instead.
+    if (path.startsWith("/functions/v1/") && (!apikey || !known.has(apikey))) {
+      const bearer = bearerOf(c.req.header("authorization"));
+      c.set("bearer", bearer === null ? null : (known.get(bearer) ?? bearer));
+      return next();
+    }
     if (!apikey) {
       return c.json(
         { message: "No API key found in request", hint: "No `apikey` request header or url param was found." },

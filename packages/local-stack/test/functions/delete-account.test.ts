@@ -1,0 +1,100 @@
+import { fileURLToPath } from "node:url";
+import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RunningStack } from "../../src/server.js";
+import { clientFor, startTestStack } from "../support/stack.js";
+
+// Engram's own delete-account function, end to end against Engram's real project.
+
+const engramSupabaseDir = fileURLToPath(new URL("../../../../supabase/", import.meta.url));
+
+let stack: RunningStack;
+beforeAll(async () => {
+  stack = await startTestStack({ supabaseDir: engramSupabaseDir });
+});
+afterAll(() => stack.close());
+
+/** A confirmed user with a deck, signed in on their own client. */
+async function userWithDeck(): Promise<{ id: string; deckId: string; client: SupabaseClient }> {
+  const email = `delete-${crypto.randomUUID()}@example.com`;
+  const password = "correct horse battery";
+  const { data, error } = await clientFor(stack, stack.serviceRoleKey).auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  });
+  if (error || !data.user) throw error ?? new Error("no user");
+  const client = clientFor(stack);
+  const signIn = await client.auth.signInWithPassword({ email, password });
+  if (signIn.error) throw signIn.error;
+  const [deck] = await stack.stack.db.query<{ id: string }>(
+    "insert into public.decks (owner_id, name) values ($1, 'Spanish') returning id",
+    [data.user.id],
+  );
+  if (!deck) throw new Error("no deck");
+  return { id: data.user.id, deckId: deck.id, client };
+}
+
+async function rowsOf(userId: string, deckId: string) {
+  const count = async (sql: string, param: string) =>
+    (await stack.stack.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, [param]))[0]?.n;
+  return {
+    users: await count("auth.users where id = $1", userId),
+    profiles: await count("public.profiles where id = $1", userId),
+    decks: await count("public.decks where id = $1", deckId),
+  };
+}
+
+async function statusOf(error: unknown) {
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  const response = (error as FunctionsHttpError).context as Response;
+  return { status: response.status, body: await response.json() };
+}
+
+describe("delete-account", () => {
+  test("the signed-in user's account, profile and decks are deleted; others' are untouched", async () => {
+    const leaving = await userWithDeck();
+    const staying = await userWithDeck();
+    expect(await rowsOf(leaving.id, leaving.deckId)).toEqual({ users: 1, profiles: 1, decks: 1 });
+
+    const { data, error } = await leaving.client.functions.invoke("delete-account");
+    expect(error).toBeNull();
+    expect(data).toEqual({ deleted: true });
+
+    expect(await rowsOf(leaving.id, leaving.deckId)).toEqual({ users: 0, profiles: 0, decks: 0 });
+    expect(await rowsOf(staying.id, staying.deckId)).toEqual({ users: 1, profiles: 1, decks: 1 });
+  });
+
+  test("without a user session (the anon key alone) it answers 401", async () => {
+    const { error } = await clientFor(stack).functions.invoke("delete-account");
+    expect(await statusOf(error)).toEqual({
+      status: 401,
+      body: { code: "not_authenticated", message: "Sign in to delete your account" },
+    });
+  });
+
+  test("a forged token is refused by verify_jwt before the function runs", async () => {
+    const client = clientFor(stack, stack.anonKey, {
+      global: { headers: { Authorization: "Bearer forged.token.here" } },
+    });
+    const { error } = await client.functions.invoke("delete-account");
+    expect(await statusOf(error)).toEqual({ status: 401, body: { msg: "Invalid JWT" } });
+  });
+
+  test("a GET is refused with 405 and the account stays", async () => {
+    const user = await userWithDeck();
+    const { error } = await user.client.functions.invoke("delete-account", { method: "GET" });
+    expect((await statusOf(error)).status).toBe(405);
+    expect(await rowsOf(user.id, user.deckId)).toEqual({ users: 1, profiles: 1, decks: 1 });
+  });
+
+  test("the token of an already deleted user is refused with 401", async () => {
+    const user = await userWithDeck();
+    const { data: session } = await user.client.auth.getSession();
+    const token = session.session?.access_token ?? "";
+    await clientFor(stack, stack.serviceRoleKey).auth.admin.deleteUser(user.id);
+    const again = clientFor(stack, stack.anonKey, { global: { headers: { Authorization: `Bearer ${token}` } } });
+    const { error } = await again.functions.invoke("delete-account");
+    expect((await statusOf(error)).status).toBe(401);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The signed-in user deletes their own account. Deleting the auth user cascades
+ * through Engram's tables (every user-owned row references auth.users on delete cascade).
+ */
+import { env } from "../_shared/env.ts";
+import { supabaseWith } from "../_shared/supabase.ts";
+
+const json = (body: unknown, status: number, headers?: Record<string, string>) =>
+  Response.json(body, { status, ...(headers ? { headers } : {}) });
+
+export default async function handler(req: Request): Promise<Response> {
+  if (req.method !== "POST" && req.method !== "DELETE") {
+    return json({ code: "method_not_allowed", message: "Use POST or DELETE" }, 405, { allow: "POST, DELETE" });
+  }
+  const token = /^bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+  if (!token) return json({ code: "not_authenticated", message: "Sign in to delete your account" }, 401);
+
+  // Who is calling: the token must be a live user session, not an API key.
+  const { data, error } = await supabaseWith(env("SUPABASE_ANON_KEY")).auth.getUser(token);
+  if (error || !data.user) return json({ code: "not_authenticated", message: "Sign in to delete your account" }, 401);
+
+  const admin = supabaseWith(env("SUPABASE_SERVICE_ROLE_KEY"));
+  const { error: deleteError } = await admin.auth.admin.deleteUser(data.user.id);
+  if (deleteError) {
+    return json({ code: "delete_failed", message: "The account could not be deleted" }, 500);
+  }
+  return json({ deleted: true }, 200);
+}
