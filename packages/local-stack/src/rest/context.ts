@@ -68,8 +68,10 @@ async function checkRoleSwitch(stack: Stack, tx: Queryable, role: string): Promi
 const allowedByStack = new WeakMap<Stack, Set<string>>();
 
 function allowedRoles(stack: Stack): Set<string> {
-  let roles = allowedByStack.get(stack);
-  if (!roles) allowedByStack.set(stack, (roles = new Set()));
+  const known = allowedByStack.get(stack);
+  if (known) return known;
+  const roles = new Set<string>();
+  allowedByStack.set(stack, roles);
   return roles;
 }
 
