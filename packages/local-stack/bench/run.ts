@@ -2,7 +2,8 @@
  * `pnpm bench` (local stack): requests per second and latency of the REST API
  * for four typical requests, against the same SQL run directly on the same
  * database, on PGlite and (with DATABASE_URL or BENCH_DATABASE_URL) on
- * PostgreSQL; and the stack's cold and warm start times.
+ * PostgreSQL; storage throughput for a 5 MB file; function invocation
+ * overhead; and the stack's cold and warm start times.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,9 +14,10 @@ import { openPostgres } from "../src/database/postgres.js";
 import { setRequestContext } from "../src/database/request-context.js";
 import { findSupabaseDir } from "../src/paths.js";
 import { type RunningStack, startStack } from "../src/server.js";
+import { functionOverhead } from "./functions.js";
+import { measure, ms, stats } from "./measure.js";
+import { storageThroughput } from "./storage.js";
 
-const calls = 300;
-const warmup = 30;
 const demoUser = "de300000-0000-4000-8000-000000000001";
 const capitalsDeck = "de300000-0000-4000-8000-0000000000c1";
 const supabaseDir = findSupabaseDir();
@@ -89,26 +91,6 @@ const claims = {
   is_anonymous: false,
 };
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  const total = samples.reduce((a, b) => a + b, 0);
-  return { p50: at(0.5), p95: at(0.95), rps: (samples.length / total) * 1000 };
-}
-
-async function measure(fn: () => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const start = performance.now();
-    await fn();
-    samples.push(performance.now() - start);
-  }
-  return samples;
-}
-
-const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
-
 async function benchEngine(label: string, databaseUrl?: string) {
   const running = await startStack({ supabaseDir, dataDir: null, port: 0, databaseUrl, seed: true });
   try {
@@ -135,6 +117,7 @@ async function benchEngine(label: string, databaseUrl?: string) {
         `  ${c.name.padEnd(28)} ${h.rps.toFixed(0).padStart(7)} ${ms(h.p50)} ${ms(h.p95)}   ${ms(d.p50)} ${ms(d.p95)}   ${ms(h.p50 - d.p50)}`,
       );
     }
+    await storageThroughput(running, token, demoUser);
   } finally {
     await running.close();
   }
@@ -159,6 +142,7 @@ async function startTimes() {
 }
 
 await startTimes();
+await functionOverhead();
 await benchEngine("PGlite (in memory)");
 const url = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL;
 if (url) {

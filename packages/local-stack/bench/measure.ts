@@ -1,0 +1,24 @@
+import { performance } from "node:perf_hooks";
+
+export const calls = 300;
+export const warmup = 30;
+
+export function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const total = samples.reduce((a, b) => a + b, 0);
+  return { p50: at(0.5), p95: at(0.95), rps: (samples.length / total) * 1000 };
+}
+
+export async function measure(fn: () => Promise<void>, count = calls, warm = warmup): Promise<number[]> {
+  for (let i = 0; i < warm; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+export const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
