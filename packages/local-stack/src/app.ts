@@ -4,6 +4,7 @@ import { authRouter } from "./auth/router.js";
 import { functionsRouter } from "./functions/router.js";
 import { apiKeyGate, corsPolicy, type StackEnv } from "./gateway/gateway.js";
 import { mailRoutes } from "./mail/routes.js";
+import { realtimeRouter } from "./realtime/router.js";
 import { restRouter } from "./rest/router.js";
 import type { Stack } from "./stack.js";
 import { storageRouter } from "./storage/router.js";
@@ -26,5 +27,6 @@ export function createApp(stack: Stack): Hono<StackEnv> {
   app.route("/auth/v1", authRouter(stack));
   app.route("/storage/v1", storageRouter(stack));
   app.route("/functions/v1", functionsRouter(stack));
+  app.route("/realtime/v1", realtimeRouter(stack));
   return app;
 }

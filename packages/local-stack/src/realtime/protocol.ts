@@ -1,0 +1,90 @@
+/** Phoenix vsn 2.0.0 frames as realtime-js 2.x sends and decodes them. */
+export interface Frame {
+  joinRef: string | null;
+  ref: string | null;
+  topic: string;
+  event: string;
+  payload: unknown;
+}
+
+export class FrameError extends Error {}
+
+const textDecoder = new TextDecoder("utf-8", { fatal: true });
+const textEncoder = new TextEncoder();
+
+/** Decodes a text frame `[join_ref, ref, topic, event, payload]`. */
+export function decodeText(text: string): Frame {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new FrameError("malformed JSON frame");
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 5)
+    throw new FrameError("frame must be [join_ref, ref, topic, event, payload]");
+  const [joinRef, ref, topic, event, payload] = parsed as unknown[];
+  if (!isRef(joinRef) || !isRef(ref) || typeof topic !== "string" || typeof event !== "string") {
+    throw new FrameError("malformed frame header");
+  }
+  return { joinRef: joinRef ?? null, ref: ref ?? null, topic, event, payload };
+}
+
+function isRef(value: unknown): value is string | null | undefined {
+  return value === null || value === undefined || typeof value === "string";
+}
+
+/**
+ * Decodes binary kind 3 (user broadcast push): header bytes kind, len(join_ref),
+ * len(ref), len(topic), len(event), len(metadata), encoding (0 binary, 1 JSON).
+ */
+export function decodeBinary(bytes: Uint8Array): Frame & { binary: boolean } {
+  if (bytes.length < 7 || bytes[0] !== 3) throw new FrameError("unsupported binary frame");
+  const lengths = [bytes[1], bytes[2], bytes[3], bytes[4], bytes[5]] as number[];
+  const encoding = bytes[6];
+  let offset = 7;
+  const fields: string[] = [];
+  for (const length of lengths) {
+    if (offset + length > bytes.length) throw new FrameError("truncated binary frame");
+    try {
+      fields.push(textDecoder.decode(bytes.subarray(offset, offset + length)));
+    } catch {
+      throw new FrameError("invalid UTF-8 in binary frame");
+    }
+    offset += length;
+  }
+  const [joinRef, ref, topic, userEvent, metadata] = fields as [string, string, string, string, string];
+  const body = bytes.subarray(offset);
+  let userPayload: unknown;
+  if (encoding === 1) {
+    try {
+      userPayload = JSON.parse(textDecoder.decode(body));
+    } catch {
+      throw new FrameError("malformed JSON payload in binary frame");
+    }
+  } else if (encoding === 0) {
+    userPayload = body.slice();
+  } else {
+    throw new FrameError("unknown payload encoding");
+  }
+  const payload: Record<string, unknown> = { type: "broadcast", event: userEvent, payload: userPayload };
+  if (metadata) {
+    try {
+      payload.meta = JSON.parse(metadata);
+    } catch {
+      throw new FrameError("malformed metadata in binary frame");
+    }
+  }
+  return { joinRef: joinRef || null, ref: ref || null, topic, event: "broadcast", payload, binary: encoding === 0 };
+}
+
+export function encodeText(frame: Frame): string {
+  return JSON.stringify([frame.joinRef, frame.ref, frame.topic, frame.event, frame.payload]);
+}
+
+/** Binary kind 4 (user broadcast, server to client) for binary payloads. */
+export function encodeUserBroadcast(topic: string, event: string, payload: Uint8Array): Buffer {
+  const t = textEncoder.encode(topic);
+  const e = textEncoder.encode(event);
+  if (t.length > 255 || e.length > 255) throw new FrameError("topic or event too long");
+  return Buffer.concat([Buffer.from([4, t.length, e.length, 0, 0]), t, e, payload]);
+}

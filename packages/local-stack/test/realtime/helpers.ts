@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import type { RunningStack } from "../../src/server.js";
+import { clientFor } from "../support/stack.js";
+
+/** A user in auth.users and an access token for them, signed by the stack. */
+export async function newUser(stack: RunningStack, expiresIn = 3600) {
+  const id = randomUUID();
+  await stack.stack.db.query(
+    "insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)",
+    [id, `${id}@example.test`],
+  );
+  const token = await stack.stack.keys.sign({
+    sub: id,
+    role: "authenticated",
+    aud: "authenticated",
+    email: `${id}@example.test`,
+    exp: Math.floor(Date.now() / 1000) + expiresIn,
+  });
+  return { id, token };
+}
+
+/**
+ * A supabase-js client whose realtime socket acts with `token` (the anon key when absent).
+ * The token comes from the `accessToken` option: a bare `realtime.setAuth(token)` right
+ * after createClient races supabase-js's INITIAL_SESSION handler, which resets it to the key.
+ */
+export async function realtimeClient(stack: RunningStack, token?: string): Promise<SupabaseClient> {
+  const client = token ? clientFor(stack, stack.anonKey, { accessToken: async () => token }) : clientFor(stack);
+  if (token) await client.realtime.setAuth(token);
+  return client;
+}
+
+/** Subscribes and resolves on SUBSCRIBED; rejects with the channel's error otherwise. */
+export function subscribe(channel: RealtimeChannel): Promise<RealtimeChannel> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, error) => {
+      if (status === "SUBSCRIBED") resolve(channel);
+      else reject(error ?? new Error(status));
+    });
+  });
+}
+
+/** Collects values and waits for a count of them. */
+export function collector<T>() {
+  const items: T[] = [];
+  const waiters: Array<() => void> = [];
+  return {
+    items,
+    push(item: T) {
+      items.push(item);
+      for (const wake of waiters.splice(0)) wake();
+    },
+    async waitFor(count: number, timeoutMs = 5000): Promise<T[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (items.length < count) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`timed out waiting for ${count} items, got ${items.length}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return items;
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A raw vsn 2.0.0 socket for protocol-level tests (what realtime-js would never send). */
+export async function rawSocket(stack: RunningStack, apikey = stack.anonKey) {
+  const url = `${stack.url.replace("http", "ws")}/realtime/v1/websocket?apikey=${encodeURIComponent(apikey)}&vsn=2.0.0`;
+  const ws = new WebSocket(url);
+  const frames = collector<unknown[]>();
+  ws.on("message", (data, isBinary) => {
+    if (!isBinary) frames.push(JSON.parse(data.toString()) as unknown[]);
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return {
+    ws,
+    frames,
+    send(frame: unknown) {
+      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    },
+    /** The next frame (after those already seen) matching `ref` or `event`. */
+    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (let seen = 0; ; seen++) {
+        await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
+        const frame = frames.items[seen] as [string | null, string | null, string, string, Record<string, unknown>];
+        if (
+          (match.ref === undefined || frame[1] === match.ref) &&
+          (match.event === undefined || frame[3] === match.event) &&
+          (match.topic === undefined || frame[2] === match.topic)
+        ) {
+          return frame;
+        }
+      }
+    },
+    close() {
+      ws.close();
+    },
+  };
+}
