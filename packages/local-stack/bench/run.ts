@@ -3,7 +3,7 @@
  * for four typical requests, against the same SQL run directly on the same
  * database, on PGlite and (with DATABASE_URL or BENCH_DATABASE_URL) on
  * PostgreSQL; storage throughput for a 5 MB file; function invocation
- * overhead; and the stack's cold and warm start times.
+ * overhead; realtime delivery latency; and the stack's cold and warm start times.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -16,6 +16,7 @@ import { findSupabaseDir } from "../src/paths.js";
 import { type RunningStack, startStack } from "../src/server.js";
 import { functionOverhead } from "./functions.js";
 import { measure, ms, stats } from "./measure.js";
+import { realtimeLatency } from "./realtime.js";
 import { storageThroughput } from "./storage.js";
 
 const demoUser = "de300000-0000-4000-8000-000000000001";
@@ -143,21 +144,28 @@ async function startTimes() {
 
 await startTimes();
 await functionOverhead();
+await realtimeLatency();
 await benchEngine("PGlite (in memory)");
 const url = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL;
 if (url) {
+  await withScratchDatabase(url, (target) => benchEngine(`PostgreSQL (${new URL(url).host})`, target));
+  await withScratchDatabase(url, (target) => realtimeLatency(target));
+  console.log("\ntarget: REST overhead on PostgreSQL under 1 ms per request at p50");
+} else {
+  console.log("\n== PostgreSQL: skipped — set DATABASE_URL or BENCH_DATABASE_URL to a server");
+}
+
+/** Runs `fn` on a new database of the server at `url`, dropped afterwards. */
+async function withScratchDatabase(url: string, fn: (databaseUrl: string) => Promise<void>): Promise<void> {
   const name = `bench_stack_${randomUUID().slice(0, 8)}`;
   const admin = openPostgres({ connectionString: url, max: 1 });
   await admin.exec(`create database ${name}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
   try {
-    await benchEngine(`PostgreSQL (${target.host})`, target.toString());
+    await fn(target.toString());
   } finally {
     await admin.exec(`drop database if exists ${name} with (force)`);
     await admin.close();
   }
-  console.log("\ntarget: REST overhead on PostgreSQL under 1 ms per request at p50");
-} else {
-  console.log("\n== PostgreSQL: skipped — set DATABASE_URL or BENCH_DATABASE_URL to a server");
 }

@@ -11,6 +11,8 @@ export interface RequestContext {
   headers?: Record<string, string>;
   /** The request's schemas, as PostgREST sets search_path (left alone when absent). */
   searchPath?: string;
+  /** Makes the transaction read-only (PostgREST does for GET and HEAD). */
+  readOnly?: boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
             set_config('request.method', $6, true),
             set_config('request.path', $7, true),
             set_config('request.headers', $8, true),
-            case when $9::text is not null then set_config('search_path', $9, true) end`,
+            case when $9::text is not null then set_config('search_path', $9, true) end,
+            case when $10 then set_config('transaction_read_only', 'on', true) end`,
     [
       context.role,
       JSON.stringify(claims),
@@ -44,6 +47,7 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
       context.path ?? "/",
       JSON.stringify(context.headers ?? {}),
       context.searchPath ?? null,
+      context.readOnly ?? false,
     ],
   );
 }

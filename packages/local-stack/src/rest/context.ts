@@ -95,11 +95,11 @@ export interface RunOptions {
 export async function runAs<T>(stack: Stack, options: RunOptions, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   try {
     return await stack.db.transaction(async (tx) => {
-      if (options.readOnly) await tx.query("set transaction read only");
       const schemas = [options.schema, ...stack.config.api.extraSearchPath.filter((s) => s !== options.schema)];
       await checkRoleSwitch(stack, tx, options.caller.role);
       await setRequestContext(tx, {
         searchPath: schemas.map(quoteIdent).join(", "),
+        readOnly: options.readOnly,
         role: options.caller.role,
         claims: options.caller.claims,
         method: options.method,
