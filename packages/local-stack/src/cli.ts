@@ -18,6 +18,9 @@ async function start() {
     dataDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
     log: (line) => console.log(line),
+  }).catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
   });
   await writeEnvFile(running);
   console.log(`Engram local stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -73,13 +73,19 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
   const stack: Stack = { db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log };
   const app = createApp(stack);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: options.port ?? config.api.port, hostname }, () =>
-      resolve(started),
-    );
+  const port = options.port ?? config.api.port;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port, hostname }, () => resolve(started));
+    started.once("error", (error: NodeJS.ErrnoException) => {
+      db.close().catch(() => undefined);
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`Port ${port} on ${hostname} is in use: is the stack already running? (pnpm stack status)`)
+          : error,
+      );
+    });
   });
-  const { port } = server.address() as AddressInfo;
-  stack.url = `http://${hostname}:${port}`;
+  stack.url = `http://${hostname}:${(server.address() as AddressInfo).port}`;
   const closeRealtime = attachRealtime(stack, server as Server);
 
   return {
