@@ -1,25 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import type { RunningStack } from "../../src/server.js";
-import { clientFor } from "../support/stack.js";
+import { clientFor, newUser } from "../support/stack.js";
 
-/** A user in auth.users and an access token for them, signed by the stack. */
-export async function newUser(stack: RunningStack, expiresIn = 3600) {
-  const id = randomUUID();
-  await stack.stack.db.query(
-    "insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)",
-    [id, `${id}@example.test`],
-  );
-  const token = await stack.stack.keys.sign({
-    sub: id,
-    role: "authenticated",
-    aud: "authenticated",
-    email: `${id}@example.test`,
-    exp: Math.floor(Date.now() / 1000) + expiresIn,
-  });
-  return { id, token };
-}
+export { newUser };
 
 /**
  * A supabase-js client whose realtime socket acts with `token` (the anon key when absent).

@@ -48,3 +48,23 @@ export function clientFor(stack: RunningStack, key = stack.anonKey, options: Sup
     realtime: { transport: WebSocket as never, ...options.realtime },
   });
 }
+
+/**
+ * A user in auth.users (as GoTrue would insert it) and an access token signed
+ * by the stack, for suites that act as users without going through /auth/v1.
+ */
+export async function newUser(stack: RunningStack, expiresIn = 3600): Promise<{ id: string; token: string }> {
+  const id = randomUUID();
+  await stack.stack.db.query(
+    "insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)",
+    [id, `${id}@example.test`],
+  );
+  const token = await stack.stack.keys.sign({
+    sub: id,
+    role: "authenticated",
+    aud: "authenticated",
+    email: `${id}@example.test`,
+    exp: Math.floor(Date.now() / 1000) + expiresIn,
+  });
+  return { id, token };
+}
