@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { startStack } from "../src/server.js";
+import { http } from "./http.js";
 import { measure, ms, stats } from "./measure.js";
 
 // The conformance suite's project has `open`, a function that answers at once.
@@ -13,7 +14,7 @@ export async function functionOverhead(): Promise<void> {
       default: (req: Request) => Promise<Response>;
     };
     const viaHttp = await measure(async () => {
-      const response = await fetch(`${running.url}/functions/v1/open`, {
+      const response = await http(`${running.url}/functions/v1/open`, {
         method: "POST",
         headers: { apikey: running.anonKey },
       });

@@ -15,6 +15,7 @@ import { setRequestContext } from "../src/database/request-context.js";
 import { findSupabaseDir } from "../src/paths.js";
 import { type RunningStack, startStack } from "../src/server.js";
 import { functionOverhead } from "./functions.js";
+import { closeHttp, type HttpResponse, http } from "./http.js";
 import { measure, ms, stats } from "./measure.js";
 import { realtimeLatency } from "./realtime.js";
 import { storageThroughput } from "./storage.js";
@@ -23,10 +24,13 @@ const demoUser = "de300000-0000-4000-8000-000000000001";
 const capitalsDeck = "de300000-0000-4000-8000-0000000000c1";
 const supabaseDir = findSupabaseDir();
 
+/** The rows as one JSON text, as PostgREST (and this stack) builds response bodies in SQL. */
+const asJson = (query: string) => `select coalesce(json_agg(t), '[]')::text as body from (${query}) t`;
+
 interface Case {
   name: string;
-  request: (stack: RunningStack, token: string) => Promise<Response>;
-  /** The same work as one SQL statement run directly, as the signed-in user. */
+  request: (stack: RunningStack, token: string) => Promise<HttpResponse>;
+  /** The same statement run directly, as the signed-in user, in the same transaction shape. */
   sql: { text: string; params: () => unknown[] };
 }
 
@@ -34,29 +38,29 @@ const cases: Case[] = [
   {
     name: "select by primary key",
     request: (s, token) =>
-      fetch(`${s.url}/rest/v1/decks?select=*&id=eq.${capitalsDeck}`, { headers: headers(s, token) }),
-    sql: { text: "select * from public.decks where id = $1", params: () => [capitalsDeck] },
+      http(`${s.url}/rest/v1/decks?select=*&id=eq.${capitalsDeck}`, { headers: headers(s, token) }),
+    sql: { text: asJson("select * from public.decks where id = $1"), params: () => [capitalsDeck] },
   },
   {
     name: "filtered select with embed",
     request: (s, token) =>
-      fetch(
+      http(
         `${s.url}/rest/v1/notes?select=id,fields,cards(id,ordinal)&deck_id=eq.${capitalsDeck}&order=created_at&limit=20`,
         {
           headers: headers(s, token),
         },
       ),
     sql: {
-      text: `select n.id, n.fields, (select coalesce(json_agg(json_build_object('id', c.id, 'ordinal', c.ordinal)), '[]')
+      text: asJson(`select n.id, n.fields, (select coalesce(json_agg(json_build_object('id', c.id, 'ordinal', c.ordinal)), '[]')
                from public.cards c where c.note_id = n.id) as cards
-             from public.notes n where n.deck_id = $1 order by n.created_at limit 20`,
+             from public.notes n where n.deck_id = $1 order by n.created_at limit 20`),
       params: () => [capitalsDeck],
     },
   },
   {
     name: "insert",
     request: (s, token) =>
-      fetch(`${s.url}/rest/v1/notes`, {
+      http(`${s.url}/rest/v1/notes`, {
         method: "POST",
         headers: { ...headers(s, token), "content-type": "application/json", prefer: "return=minimal" },
         body: JSON.stringify({ deck_id: capitalsDeck, kind: "basic", fields: { front: randomUUID(), back: "x" } }),
@@ -69,12 +73,12 @@ const cases: Case[] = [
   {
     name: "rpc study_queue",
     request: (s, token) =>
-      fetch(`${s.url}/rest/v1/rpc/study_queue`, {
+      http(`${s.url}/rest/v1/rpc/study_queue`, {
         method: "POST",
         headers: { ...headers(s, token), "content-type": "application/json" },
         body: "{}",
       }),
-    sql: { text: "select * from public.study_queue()", params: () => [] },
+    sql: { text: asJson("select * from public.study_queue()"), params: () => [] },
   },
 ];
 
@@ -154,6 +158,8 @@ if (url) {
 } else {
   console.log("\n== PostgreSQL: skipped — set DATABASE_URL or BENCH_DATABASE_URL to a server");
 }
+
+await closeHttp();
 
 /** Runs `fn` on a new database of the server at `url`, dropped afterwards. */
 async function withScratchDatabase(url: string, fn: (databaseUrl: string) => Promise<void>): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RunningStack } from "../src/server.js";
+import { http } from "./http.js";
 import { measure, stats } from "./measure.js";
 
 const size = 5 * 1024 * 1024;
@@ -13,7 +14,7 @@ export async function storageThroughput(stack: RunningStack, token: string, user
   let n = 0;
   const uploads = await measure(
     async () => {
-      const response = await fetch(url(n++), {
+      const response = await http(url(n++), {
         method: "POST",
         headers: { ...headers, "content-type": "application/octet-stream" },
         body,
@@ -26,7 +27,7 @@ export async function storageThroughput(stack: RunningStack, token: string, user
   );
   const downloads = await measure(
     async () => {
-      const response = await fetch(url(0), { headers });
+      const response = await http(url(0), { headers });
       const bytes = await response.arrayBuffer();
       if (!response.ok || bytes.byteLength !== size) throw new Error(`download: HTTP ${response.status}`);
     },
