@@ -83,11 +83,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
 
   app.post("/object/move", async (c) => {
     const caller = await callerOf(stack, c);
-    const body = await jsonBody(c.req.raw);
-    const from = checkBucketName(body.bucketId);
-    const to = checkBucketName(body.destinationBucket ?? from);
-    const sourceKey = checkKey(body.sourceKey);
-    const destinationKey = checkKey(body.destinationKey);
+    const { from, to, sourceKey, destinationKey } = transferOf(await jsonBody(c.req.raw));
     // A property, not a local: TypeScript does not narrow it away after the callback assigns it.
     const created: { version: string | null } = { version: null };
     let replaced: string;
@@ -129,10 +125,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
   app.post("/object/copy", async (c) => {
     const caller = await callerOf(stack, c);
     const body = await jsonBody(c.req.raw);
-    const from = checkBucketName(body.bucketId);
-    const to = checkBucketName(body.destinationBucket ?? from);
-    const sourceKey = checkKey(body.sourceKey);
-    const destinationKey = checkKey(body.destinationKey);
+    const { from, to, sourceKey, destinationKey } = transferOf(body);
     const upsert = c.req.header("x-upsert") === "true";
     const { owner, ownerId } = ownerOf(caller);
     const created: { version: string | null } = { version: null };
@@ -230,4 +223,15 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     await files.remove(bucket, removed.name, removed.version);
     return c.json({ message: "Successfully deleted" });
   });
+}
+
+/** The source and destination of a move or copy request, checked. */
+function transferOf(body: Awaited<ReturnType<typeof jsonBody>>) {
+  const from = checkBucketName(body.bucketId);
+  return {
+    from,
+    to: checkBucketName(body.destinationBucket ?? from),
+    sourceKey: checkKey(body.sourceKey),
+    destinationKey: checkKey(body.destinationKey),
+  };
 }
