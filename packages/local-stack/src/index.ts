@@ -1,3 +1,4 @@
+export type { StackConfig } from "./config/config.js";
 export {
   applyMigrations,
   applyPlatform,
@@ -11,3 +12,4 @@ export { openPostgres, type PostgresOptions } from "./database/postgres.js";
 export { type RequestContext, setRequestContext } from "./database/request-context.js";
 export type { Database, Queryable } from "./database/types.js";
 export { findSupabaseDir, platformSqlDir } from "./paths.js";
+export { type RunningStack, type StartOptions, startStack } from "./server.js";

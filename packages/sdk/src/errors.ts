@@ -59,10 +59,14 @@ export interface PostgrestErrorBody {
 // The constraint's name is the rule, e.g. `notes_front_required`.
 const constraintPattern = /violates check constraint "(?<name>[^"]+)"/;
 
-/** Maps a database error (SQLSTATE codes documented in supabase/README.md) to an EngramError. */
-export function fromPostgrestError(error: PostgrestErrorBody): EngramError {
+/**
+ * Maps a database error (SQLSTATE codes documented in supabase/README.md) to an
+ * EngramError. postgrest-js reports a failed fetch as status 0 with no SQLSTATE.
+ */
+export function fromPostgrestError(error: PostgrestErrorBody, status?: number): EngramError {
   const { code, message, details } = error;
   const options = { cause: error };
+  if (status === 0) return new EngramError("network", "The server could not be reached.", options);
   switch (code) {
     case "42501":
     case "PGRST301":
@@ -104,4 +108,148 @@ function parseJson(text: string | null): unknown {
   } catch {
     return text;
   }
+}
+
+/** What auth-js exposes on its errors (AuthApiError, AuthSessionMissingError, AuthRetryableFetchError…). */
+interface AuthErrorLike {
+  name: string;
+  message: string;
+  status?: number | undefined;
+  code?: string | undefined;
+}
+
+const authCodes: Record<string, EngramErrorCode> = {
+  invalid_credentials: "auth/invalid-credentials",
+  email_not_confirmed: "auth/email-not-confirmed",
+  user_already_exists: "auth/user-exists",
+  email_exists: "auth/user-exists",
+  weak_password: "auth/weak-password",
+  same_password: "auth/weak-password",
+  over_request_rate_limit: "auth/rate-limited",
+  over_email_send_rate_limit: "auth/rate-limited",
+  over_sms_send_rate_limit: "auth/rate-limited",
+  session_not_found: "auth/session-expired",
+  session_expired: "auth/session-expired",
+  refresh_token_not_found: "auth/session-expired",
+  refresh_token_already_used: "auth/session-expired",
+  bad_jwt: "auth/session-expired",
+  no_authorization: "auth/session-expired",
+  otp_expired: "auth/link-expired",
+  flow_state_expired: "auth/link-expired",
+  flow_state_not_found: "auth/link-expired",
+  bad_code_verifier: "auth/link-expired",
+  validation_failed: "validation",
+  email_address_invalid: "validation",
+  email_address_not_authorized: "validation",
+  not_admin: "permission-denied",
+  user_not_found: "not-found",
+};
+
+/** Maps an auth-js error (GoTrue's `error_code`, or the client's own error classes). */
+export function fromAuthError(error: AuthErrorLike): EngramError {
+  const options = { cause: error };
+  if (error.name === "AuthRetryableFetchError") {
+    return new EngramError("network", "The server could not be reached.", options);
+  }
+  if (error.name === "AuthSessionMissingError" || error.name === "AuthInvalidTokenResponseError") {
+    return new EngramError("auth/session-expired", "Your session has ended. Sign in again.", options);
+  }
+  if (error.name === "AuthPKCEGrantCodeExchangeError" || error.name === "AuthPKCECodeVerifierMissingError") {
+    return new EngramError("auth/link-expired", "This link has expired or was already used.", options);
+  }
+  const mapped = error.code ? authCodes[error.code] : undefined;
+  if (mapped) return new EngramError(mapped, error.message, options);
+  if (error.status === 429) return new EngramError("auth/rate-limited", error.message, options);
+  if (error.status === 422 || error.status === 400) return new EngramError("validation", error.message, options);
+  return new EngramError("internal", error.message, options);
+}
+
+/** What storage-js exposes: StorageApiError carries the HTTP status; StorageUnknownError wraps a failed fetch. */
+interface StorageErrorLike {
+  name: string;
+  message: string;
+  status?: number | string | undefined;
+  statusCode?: string | undefined;
+}
+
+/** Maps a storage-js error. Storage answers RLS refusals as 400 with statusCode "403". */
+export function fromStorageError(error: StorageErrorLike): EngramError {
+  const options = { cause: error };
+  if (error.name === "StorageUnknownError") {
+    return new EngramError("network", "The server could not be reached.", options);
+  }
+  const status = Number(error.statusCode ?? error.status);
+  switch (status) {
+    case 401:
+    case 403:
+      return new EngramError("permission-denied", error.message, options);
+    case 404:
+      return new EngramError("not-found", error.message, options);
+    case 409:
+      return new EngramError("conflict", error.message, options);
+    case 413:
+      return new EngramError("quota-exceeded", error.message, options);
+    case 400:
+    case 415:
+    case 422:
+      return new EngramError("validation", error.message, options);
+    default:
+      return new EngramError("internal", error.message, options);
+  }
+}
+
+/** The JSON body Engram's edge functions answer errors with. */
+interface FunctionErrorBody {
+  code?: string;
+  message?: string;
+}
+
+const functionCodes: Record<string, EngramErrorCode> = {
+  not_authenticated: "auth/session-expired",
+  forbidden: "permission-denied",
+  not_found: "not-found",
+  invalid_input: "validation",
+  too_large: "quota-exceeded",
+  unsupported_format: "import/unsupported-format",
+  corrupt_file: "import/corrupt-file",
+};
+
+/**
+ * Maps a functions-js error. FunctionsHttpError keeps the Response as `context`;
+ * its JSON body carries the function's own `code`.
+ */
+export async function fromFunctionsError(error: {
+  name: string;
+  message: string;
+  context?: unknown;
+}): Promise<EngramError> {
+  const options = { cause: error };
+  if (error.name === "FunctionsFetchError") {
+    return new EngramError("network", "The server could not be reached.", options);
+  }
+  const response = error.context instanceof Response ? error.context : undefined;
+  if (!response) return new EngramError("internal", error.message, options);
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as FunctionErrorBody;
+  const message = body.message ?? error.message;
+  const mapped = body.code ? functionCodes[body.code] : undefined;
+  if (mapped) return new EngramError(mapped, message, options);
+  if (response.status === 401) return new EngramError("auth/session-expired", message, options);
+  if (response.status === 403) return new EngramError("permission-denied", message, options);
+  if (response.status === 404) return new EngramError("not-found", message, options);
+  if (response.status === 413) return new EngramError("quota-exceeded", message, options);
+  if (response.status === 429) return new EngramError("auth/rate-limited", message, options);
+  return new EngramError("internal", message, options);
+}
+
+/** Anything thrown below the SDK (a fetch TypeError, a bug) as an EngramError. */
+export function toEngramError(error: unknown): EngramError {
+  if (error instanceof EngramError) return error;
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) {
+    return new EngramError("network", "The server could not be reached.", { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new EngramError("internal", message, { cause: error });
 }

@@ -1,0 +1,194 @@
+/**
+ * Sign-up, sign-in, PKCE callbacks, password reset, sign-out and session events.
+ * In the browser the client comes from @supabase/ssr's createBrowserClient, so
+ * the session lives in cookies and every email link is a PKCE `?code=` link.
+ */
+
+import { emailSchema, passwordSchema } from "@engram/core";
+import type { AuthError, Session, User } from "@supabase/supabase-js";
+import { z } from "zod";
+import type { EngramClient } from "./client.js";
+import { EngramError, fromAuthError, toEngramError } from "./errors.js";
+import { validate } from "./request.js";
+
+export type { Session, User };
+
+/**
+ * What happened to the session:
+ * - `signed-in` (also on start when a session was stored), `signed-out` (this device asked);
+ * - `refreshed` (the access token was renewed silently);
+ * - `expired` (the session ended without a sign-out here: refresh token revoked, signed out everywhere…);
+ * - `user-updated`, `password-recovery` (a reset link was opened).
+ */
+export type SessionEvent = "signed-in" | "signed-out" | "refreshed" | "expired" | "user-updated" | "password-recovery";
+
+export type SessionListener = (event: SessionEvent, session: Session | null) => void;
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  /** Where the confirmation link lands (the app's `/auth/callback`); must be on the auth allow-list. */
+  redirectTo?: string;
+  displayName?: string;
+}
+
+export interface SignUpResult {
+  user: User;
+  /** Null until the email is confirmed (when confirmations are on). */
+  session: Session | null;
+}
+
+const credentialsSchema = z.object({ email: emailSchema, password: passwordSchema });
+const signInSchema = z.object({ email: emailSchema, password: z.string().min(1, "Enter your password.") });
+const emailOnlySchema = z.object({ email: emailSchema });
+
+/** auth-js results are `{ data, error: null } | { data: nulls, error }`; this returns the first's data. */
+async function call<R extends { data: unknown; error: AuthError | null }>(
+  request: Promise<R>,
+): Promise<Extract<R, { error: null }>["data"]> {
+  let result: R;
+  try {
+    result = await request;
+  } catch (error) {
+    throw toEngramError(error);
+  }
+  if (result.error) throw fromAuthError(result.error);
+  return result.data as Extract<R, { error: null }>["data"];
+}
+
+export function createAuth(supabase: EngramClient) {
+  // A SIGNED_OUT this client did not ask for means the session ended elsewhere.
+  let signingOut = false;
+
+  return {
+    /** Creates an account; with confirmations on, a link is emailed and `session` is null. */
+    async signUp(input: SignUpInput): Promise<SignUpResult> {
+      const { email, password } = validate(credentialsSchema, input);
+      const data = await call(
+        supabase.auth.signUp({
+          email,
+          password,
+          options: {
+            ...(input.redirectTo ? { emailRedirectTo: input.redirectTo } : {}),
+            ...(input.displayName ? { data: { display_name: input.displayName } } : {}),
+          },
+        }),
+      );
+      if (!data.user) throw new EngramError("internal", "Sign-up returned no user.");
+      // With confirmations on, GoTrue hides existing accounts behind a user without identities.
+      if (data.user.identities?.length === 0) {
+        throw new EngramError("auth/user-exists", "An account with this email already exists.");
+      }
+      return { user: data.user, session: data.session };
+    },
+
+    async signIn(input: { email: string; password: string }): Promise<Session> {
+      const credentials = validate(signInSchema, input);
+      const data = await call(supabase.auth.signInWithPassword(credentials));
+      return data.session;
+    },
+
+    /** Emails a sign-in link (and a one-time code); `createUser: false` refuses unknown addresses. */
+    async sendMagicLink(input: { email: string; redirectTo?: string; createUser?: boolean }): Promise<void> {
+      const { email } = validate(emailOnlySchema, input);
+      await call(
+        supabase.auth.signInWithOtp({
+          email,
+          options: {
+            shouldCreateUser: input.createUser ?? true,
+            ...(input.redirectTo ? { emailRedirectTo: input.redirectTo } : {}),
+          },
+        }),
+      );
+    },
+
+    /** Finishes a PKCE email link on `/auth/callback`: trades `?code=` for a session. */
+    async exchangeCode(code: string): Promise<Session> {
+      if (!code) throw new EngramError("auth/link-expired", "This link is incomplete. Ask for a new one.");
+      const data = await call(supabase.auth.exchangeCodeForSession(code));
+      return data.session;
+    },
+
+    /** Emails a password-reset link; answers the same whether or not the account exists. */
+    async requestPasswordReset(input: { email: string; redirectTo?: string }): Promise<void> {
+      const { email } = validate(emailOnlySchema, input);
+      await call(
+        supabase.auth.resetPasswordForEmail(email, input.redirectTo ? { redirectTo: input.redirectTo } : undefined),
+      );
+    },
+
+    /** Sets a new password for the signed-in user (after a reset link, or from settings). */
+    async updatePassword(password: string): Promise<User> {
+      const checked = validate(passwordSchema, password);
+      const data = await call(supabase.auth.updateUser({ password: checked }));
+      return data.user;
+    },
+
+    /** Ends the session on this device (`local`), on every device (`global`) or on the others only. */
+    async signOut(options: { scope?: "local" | "global" | "others" } = {}): Promise<void> {
+      signingOut = true;
+      try {
+        const { error } = await supabase.auth.signOut({ scope: options.scope ?? "local" });
+        // The session is gone either way; a dead session needs no remote sign-out.
+        if (error && fromAuthError(error).code !== "auth/session-expired") throw fromAuthError(error);
+      } finally {
+        signingOut = false;
+      }
+    },
+
+    /** The stored session (no request); null when signed out. */
+    async getSession(): Promise<Session | null> {
+      const data = await call(supabase.auth.getSession());
+      return data.session;
+    },
+
+    /** The signed-in user as the server sees them (verifies the token); null when signed out or expired. */
+    async getUser(): Promise<User | null> {
+      const { data: stored } = await supabase.auth.getSession();
+      if (!stored.session) return null;
+      const { data, error } = await supabase.auth.getUser();
+      if (error) {
+        const mapped = fromAuthError(error);
+        if (mapped.code === "auth/session-expired") return null;
+        throw mapped;
+      }
+      return data.user;
+    },
+
+    /** Calls `listener` on every session change; returns the unsubscribe function. */
+    onSessionChange(listener: SessionListener): () => void {
+      let hadSession = false;
+      const { data } = supabase.auth.onAuthStateChange((event, session) => {
+        const mapped = mapEvent(event, session, hadSession, signingOut);
+        hadSession = session !== null;
+        if (mapped) listener(mapped, session);
+      });
+      return () => data.subscription.unsubscribe();
+    },
+  };
+}
+
+function mapEvent(
+  event: string,
+  session: Session | null,
+  hadSession: boolean,
+  signingOut: boolean,
+): SessionEvent | null {
+  switch (event) {
+    case "INITIAL_SESSION":
+      return session ? "signed-in" : null;
+    case "SIGNED_IN":
+      // auth-js repeats SIGNED_IN when a tab regains focus; only a new session is news.
+      return hadSession ? null : "signed-in";
+    case "TOKEN_REFRESHED":
+      return "refreshed";
+    case "USER_UPDATED":
+      return "user-updated";
+    case "PASSWORD_RECOVERY":
+      return "password-recovery";
+    case "SIGNED_OUT":
+      return signingOut || !hadSession ? "signed-out" : "expired";
+    default:
+      return null;
+  }
+}

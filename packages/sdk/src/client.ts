@@ -1,0 +1,43 @@
+/**
+ * `createEngram(supabase)`: Engram's typed API over one Supabase client, composed
+ * of one sub-client per resource (as supabase-js composes its own).
+ */
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { createAccount } from "./account.js";
+import { createAuth } from "./auth.js";
+import { createCards } from "./cards.js";
+import type { Database } from "./database.types.js";
+import { createDecks } from "./decks.js";
+import { createInvites } from "./invites.js";
+import { createMembers } from "./members.js";
+import { createNotes } from "./notes.js";
+import { createProfile } from "./profile.js";
+import { createRealtime } from "./realtime.js";
+import { createStats } from "./stats.js";
+import { createStorage } from "./storage.js";
+import { createStudy } from "./study/index.js";
+
+/** A supabase-js client typed with Engram's schema (`createClient<Database>` or `createBrowserClient<Database>`). */
+export type EngramClient = SupabaseClient<Database>;
+
+export function createEngram(supabase: EngramClient) {
+  const auth = createAuth(supabase);
+  return {
+    /** The underlying client, for what the SDK does not cover yet. */
+    supabase,
+    auth,
+    profile: createProfile(supabase),
+    decks: createDecks(supabase),
+    members: createMembers(supabase),
+    invites: createInvites(supabase),
+    notes: createNotes(supabase),
+    cards: createCards(supabase),
+    study: createStudy(supabase),
+    stats: createStats(supabase),
+    storage: createStorage(supabase),
+    realtime: createRealtime(supabase),
+    account: createAccount(supabase, auth),
+  };
+}
+
+export type Engram = ReturnType<typeof createEngram>;

@@ -1,0 +1,6 @@
+import type { EngramClient } from "./client.js";
+
+// Placeholder until this resource is built.
+export function createInvites(_supabase: EngramClient) {
+  return {};
+}

@@ -1,0 +1,53 @@
+/** Runs a supabase-js call and turns its `{ data, error }` result into data or a thrown EngramError. */
+import type { z } from "zod";
+import { EngramError, fromPostgrestError, type PostgrestErrorBody, toEngramError } from "./errors.js";
+
+interface PostgrestResult<T> {
+  data: T | null;
+  error: PostgrestErrorBody | null;
+  status: number;
+}
+
+/** Awaits a PostgREST query (table or RPC) and returns its data, throwing the mapped error. */
+export async function run<T>(query: PromiseLike<PostgrestResult<T>>): Promise<T> {
+  let result: PostgrestResult<T>;
+  try {
+    result = await query;
+  } catch (error) {
+    throw toEngramError(error);
+  }
+  if (result.error) throw fromPostgrestError(result.error, result.status);
+  return result.data as T;
+}
+
+/** One problem with an input, for a form to show beside its field. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * Validates input with one of @engram/core's zod schemas before any request, so
+ * bad input fails fast with the field and rule, and nothing is sent.
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues: FieldIssue[] = result.error.issues.map((issue) => ({
+    field: issue.path.map(String).join("."),
+    message: issue.message,
+  }));
+  const first = result.error.issues[0];
+  return fail(first?.message ?? "Invalid input.", {
+    field: issues[0]?.field || undefined,
+    rule: first?.code,
+    issues,
+  });
+}
+
+function fail(
+  message: string,
+  options: { field: string | undefined; rule: string | undefined; issues: FieldIssue[] },
+): never {
+  throw new EngramError("validation", message, { field: options.field, rule: options.rule, detail: options.issues });
+}

@@ -1,0 +1,54 @@
+import { describe, expect, test } from "vitest";
+import { EngramError } from "../src/errors.js";
+import { signedIn } from "./support/engram.js";
+
+describe("decks", () => {
+  test("a new deck is listed with the owner role and can be renamed and deleted", async () => {
+    const { engram } = await signedIn();
+    const deck = await engram.decks.create({ name: "  Organic chemistry  " });
+    expect(deck.name).toBe("Organic chemistry");
+    expect(await engram.decks.list()).toEqual([expect.objectContaining({ id: deck.id, role: "owner" })]);
+
+    const renamed = await engram.decks.rename(deck.id, "Chemistry II");
+    expect(renamed.name).toBe("Chemistry II");
+
+    await engram.decks.remove(deck.id);
+    expect(await engram.decks.list()).toEqual([]);
+    await expect(engram.decks.get(deck.id)).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  test("an empty name is refused before any request with the field at fault", async () => {
+    const { engram } = await signedIn();
+    const error = await engram.decks.create({ name: "   " }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngramError);
+    expect(error).toMatchObject({ code: "validation", field: "name" });
+    expect(await engram.decks.list()).toEqual([]);
+  });
+
+  test("someone else's private deck is not found; their public deck cannot be renamed or deleted", async () => {
+    const owner = await signedIn("owner");
+    const other = await signedIn("other");
+    const secret = await owner.engram.decks.create({ name: "Secret" });
+    await expect(other.engram.decks.get(secret.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(other.engram.decks.remove(secret.id)).rejects.toMatchObject({ code: "not-found" });
+
+    const shared = await owner.engram.decks.create({ name: "Shared", is_public: true });
+    await expect(other.engram.decks.rename(shared.id, "Mine now")).rejects.toMatchObject({ code: "permission-denied" });
+    await expect(other.engram.decks.remove(shared.id)).rejects.toMatchObject({ code: "permission-denied" });
+    expect((await owner.engram.decks.get(shared.id)).name).toBe("Shared");
+  });
+
+  test("public decks can be found by name and cloned", async () => {
+    const owner = await signedIn("owner");
+    const learner = await signedIn("learner");
+    const word = `Zebrafish${Date.now()}`;
+    const deck = await owner.engram.decks.create({ name: `${word} anatomy`, is_public: true });
+    const found = await learner.engram.decks.explore({ search: word });
+    expect(found.map((d) => d.id)).toEqual([deck.id]);
+
+    const copyId = await learner.engram.decks.clone(deck.id, "My zebrafish");
+    expect(await learner.engram.decks.list()).toEqual([
+      expect.objectContaining({ id: copyId, role: "owner", name: "My zebrafish" }),
+    ]);
+  });
+});

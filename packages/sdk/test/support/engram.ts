@@ -1,0 +1,79 @@
+/** Clients, users and mail for SDK tests, against the stack started in global-setup.ts. */
+import { randomUUID } from "node:crypto";
+import { createClient, type SupabaseClientOptions } from "@supabase/supabase-js";
+import { inject } from "vitest";
+import WebSocket from "ws";
+import { createEngram, type Engram, type EngramClient } from "../../src/client.js";
+import type { Database } from "../../src/database.types.js";
+
+export const stack = () => inject("stack");
+
+/** supabase-js as a Node program creates it; Node 20 has no global WebSocket, so realtime gets `ws`. */
+export function supabaseClient(options: SupabaseClientOptions<"public"> = {}, key = stack().anonKey): EngramClient {
+  return createClient<Database>(stack().url, key, {
+    ...options,
+    auth: { persistSession: false, autoRefreshToken: false, ...options.auth },
+    realtime: { transport: WebSocket as never, ...options.realtime },
+  });
+}
+
+export const adminClient = () => supabaseClient({}, stack().serviceRoleKey);
+
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+
+export interface Account {
+  id: string;
+  email: string;
+  password: string;
+}
+
+/** A confirmed account, made through the admin API. */
+export async function newAccount(prefix = "user"): Promise<Account> {
+  const email = uniqueEmail(prefix);
+  const password = `pw-${randomUUID()}`;
+  const { data, error } = await adminClient().auth.admin.createUser({ email, password, email_confirm: true });
+  if (error || !data.user) throw error ?? new Error("no user");
+  return { id: data.user.id, email, password };
+}
+
+export interface SignedIn {
+  engram: Engram;
+  supabase: EngramClient;
+  account: Account;
+}
+
+/** A new account, signed in through the SDK on its own client. */
+export async function signedIn(prefix = "user", options: SupabaseClientOptions<"public"> = {}): Promise<SignedIn> {
+  const account = await newAccount(prefix);
+  const supabase = supabaseClient(options);
+  const engram = createEngram(supabase);
+  await engram.auth.signIn({ email: account.email, password: account.password });
+  return { engram, supabase, account };
+}
+
+/** The newest email to an address, with its first link. */
+export async function lastEmail(to: string) {
+  const base = `${stack().url}/mailbox/api/v1/mailbox/${encodeURIComponent(to)}`;
+  const list = (await (await fetch(base)).json()) as { id: string }[];
+  if (!list[0]) throw new Error(`no email to ${to}`);
+  const detail = (await (await fetch(`${base}/${list[0].id}`)).json()) as {
+    subject: string;
+    body: { html: string; text: string };
+  };
+  const link = /href="([^"]+)"/.exec(detail.body.html)?.[1]?.replaceAll("&#38;", "&").replaceAll("&amp;", "&");
+  return {
+    subject: detail.subject,
+    html: detail.body.html,
+    text: detail.body.text,
+    link: link ?? "",
+    count: list.length,
+  };
+}
+
+/** Opens an email link as a browser would and returns where it redirects (the app URL with `?code=`). */
+export async function followLink(link: string): Promise<URL> {
+  const response = await fetch(link, { redirect: "manual" });
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`no redirect from ${link} (${response.status})`);
+  return new URL(location);
+}
