@@ -1,9 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: { index: "src/index.ts", query: "src/query/index.ts" },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   sourcemap: true,
+  // @engram/core is private: its code ships inside the SDK; its own dependencies stay dependencies.
+  noExternal: ["@engram/core"],
 });
