@@ -38,9 +38,17 @@ export interface SignUpResult {
   session: Session | null;
 }
 
-const credentialsSchema = z.object({ email: emailSchema, password: passwordSchema });
 const signInSchema = z.object({ email: emailSchema, password: z.string().min(1, "Enter your password.") });
 const emailOnlySchema = z.object({ email: emailSchema });
+
+/** Too short a password is `auth/weak-password`, as the server would say, but caught before sending. */
+function checkPassword(password: unknown): string {
+  const result = passwordSchema.safeParse(password);
+  if (result.success) return result.data;
+  throw new EngramError("auth/weak-password", result.error.issues[0]?.message ?? "Choose a longer password.", {
+    field: "password",
+  });
+}
 
 /** auth-js results are `{ data, error: null } | { data: nulls, error }`; this returns the first's data. */
 async function call<R extends { data: unknown; error: AuthError | null }>(
@@ -63,7 +71,8 @@ export function createAuth(supabase: EngramClient) {
   return {
     /** Creates an account; with confirmations on, a link is emailed and `session` is null. */
     async signUp(input: SignUpInput): Promise<SignUpResult> {
-      const { email, password } = validate(credentialsSchema, input);
+      const { email } = validate(emailOnlySchema, input);
+      const password = checkPassword(input.password);
       const data = await call(
         supabase.auth.signUp({
           email,
@@ -119,7 +128,7 @@ export function createAuth(supabase: EngramClient) {
 
     /** Sets a new password for the signed-in user (after a reset link, or from settings). */
     async updatePassword(password: string): Promise<User> {
-      const checked = validate(passwordSchema, password);
+      const checked = checkPassword(password);
       const data = await call(supabase.auth.updateUser({ password: checked }));
       return data.user;
     },
