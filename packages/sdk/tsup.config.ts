@@ -8,4 +8,8 @@ export default defineConfig({
   sourcemap: true,
   // @engram/core is private: its code ships inside the SDK; its own dependencies stay dependencies.
   noExternal: ["@engram/core"],
+  // Bundle core from its TypeScript sources, so building the SDK needs no core build.
+  esbuildOptions(options) {
+    options.conditions = ["source"];
+  },
 });
