@@ -1,6 +1,63 @@
+/** Cards (generated from notes) and the user's own schedule for them: read, suspend, unsuspend. */
+import { z } from "zod";
 import type { EngramClient } from "./client.js";
+import type { Tables } from "./database.types.js";
+import { EngramError } from "./errors.js";
+import { run, validate } from "./request.js";
 
-// Placeholder until this resource is built.
-export function createCards(_supabase: EngramClient) {
-  return {};
+export type Card = Tables<"cards">;
+/** The user's FSRS schedule for one card (nobody reads anyone else's). */
+export type CardSchedule = Tables<"card_states">;
+/** A card with the user's schedule for it; null for someone who is not a member (a public deck's reader). */
+export type CardWithSchedule = Card & { schedule: CardSchedule | null };
+
+export const maxBulkCards = 1000;
+
+const noteIdSchema = z.guid("Unknown note.");
+const cardIdsSchema = z
+  .array(z.guid("Unknown card."))
+  .min(1, "Choose at least one card.")
+  .max(maxBulkCards, `Choose at most ${maxBulkCards} cards at once.`)
+  .transform((ids) => [...new Set(ids)]);
+const schedulesSchema = z.object({
+  deckId: z.guid("Unknown deck.").optional(),
+  limit: z.int().min(1).max(1000).default(1000),
+  offset: z.int().min(0).default(0),
+});
+
+export function createCards(supabase: EngramClient) {
+  return {
+    /** A note's cards in order, each with the user's schedule. */
+    async listForNote(noteId: string): Promise<CardWithSchedule[]> {
+      const id = validate(noteIdSchema, noteId);
+      const rows = await run(
+        supabase.from("cards").select("*, card_states(*)").eq("note_id", id).order("ordinal", { ascending: true }),
+      );
+      if (rows.length === 0) {
+        // Every note has at least one card, so no cards means no visible note.
+        throw new EngramError("not-found", "This note does not exist or is not shared with you.");
+      }
+      return rows.map(({ card_states, ...card }) => ({ ...card, schedule: card_states[0] ?? null }));
+    },
+
+    /** The user's schedules, soonest due first, for one deck or all (read-only: answers go through study). */
+    async schedules(options: z.input<typeof schedulesSchema> = {}): Promise<CardSchedule[]> {
+      const { deckId, limit, offset } = validate(schedulesSchema, options);
+      let query = supabase.from("card_states").select("*");
+      if (deckId) query = query.eq("deck_id", deckId);
+      return run(
+        query
+          .order("due", { ascending: true })
+          .order("card_id", { ascending: true })
+          .range(offset, offset + limit - 1),
+      );
+    },
+
+    /** Suspends cards (they leave the user's queue) or brings them back; returns how many changed. */
+    async setSuspended(cardIds: string[], suspended: boolean): Promise<number> {
+      const ids = validate(cardIdsSchema, cardIds);
+      const flag = validate(z.boolean({ error: "Suspended must be true or false." }), suspended);
+      return run(supabase.rpc("set_suspended", { p_card_ids: ids, p_suspended: flag }));
+    },
+  };
 }

@@ -1,6 +1,197 @@
+/**
+ * Notes in a deck: browse and search, add, edit, delete, move and tag in bulk.
+ * The database generates each note's cards and keeps them in step with edits.
+ */
+import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema, tagsSchema } from "@engram/core";
+import { z } from "zod";
+import type { Card } from "./cards.js";
 import type { EngramClient } from "./client.js";
+import type { Tables, TablesUpdate } from "./database.types.js";
+import { EngramError } from "./errors.js";
+import { memberRole, refuseDeck } from "./members.js";
+import { run, validate } from "./request.js";
+import { currentUserId } from "./session.js";
 
-// Placeholder until this resource is built.
-export function createNotes(_supabase: EngramClient) {
-  return {};
+export type Note = Tables<"notes">;
+export type NoteWithCards = Note & { cards: Card[] };
+export type NoteInput = z.input<typeof noteInputSchema>;
+export interface NotePage {
+  notes: Note[];
+  /** How many notes match, over all pages. */
+  total: number;
+}
+
+/** Bulk calls take at most this many notes at once. */
+export const maxBulkNotes = 500;
+
+const deckIdSchema = z.guid("Unknown deck.");
+const noteIdSchema = z.guid("Unknown note.");
+const noteIdsSchema = z
+  .array(noteIdSchema)
+  .min(1, "Choose at least one note.")
+  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
+  .transform((ids) => [...new Set(ids)]);
+const listSchema = z.object({
+  search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
+  tags: z.array(tagSchema).max(50).optional(),
+  limit: z.int().min(1).max(200).default(50),
+  offset: z.int().min(0).default(0),
+});
+const noteTagsSchema = z.object({ tags: tagsSchema });
+const bulkTagsSchema = z.array(tagSchema).min(1, "Choose at least one tag.").max(50);
+
+export function createNotes(supabase: EngramClient) {
+  return {
+    /**
+     * A page of a deck's notes, newest first, with the total count. `search`
+     * matches words in the fields and tags (web-search syntax: "quoted phrase",
+     * -excluded, or); `tags` keeps notes having all of them.
+     */
+    async list(deckId: string, options: z.input<typeof listSchema> = {}): Promise<NotePage> {
+      const id = validate(deckIdSchema, deckId);
+      const { search, tags, limit, offset } = validate(listSchema, options);
+      let query = supabase.from("notes").select("*", { count: "exact" }).eq("deck_id", id);
+      if (search) query = query.textSearch("search", search, { type: "websearch", config: "simple" });
+      if (tags?.length) query = query.contains("tags", tags);
+      const { notes, total } = await run(
+        query
+          .order("created_at", { ascending: false })
+          .order("id", { ascending: false })
+          .range(offset, offset + limit - 1)
+          .then(({ data, count, ...result }) => ({
+            ...result,
+            data: data && { notes: data, total: count ?? data.length },
+          })),
+      );
+      if (total === 0) await requireVisibleDeck(supabase, id);
+      return { notes, total };
+    },
+
+    /** One note the user can see; `not-found` otherwise. */
+    async get(noteId: string): Promise<Note> {
+      const id = validate(noteIdSchema, noteId);
+      return run(supabase.from("notes").select("*").eq("id", id).single());
+    },
+
+    /** Adds a note (owners and editors) and returns it with the cards generated from it. */
+    async create(deckId: string, input: NoteInput): Promise<NoteWithCards> {
+      const id = validate(deckIdSchema, deckId);
+      const note = validate(noteInputSchema, input);
+      const createdBy = await currentUserId(supabase);
+      const inserted = await run<Note>(
+        supabase
+          .from("notes")
+          .insert({ deck_id: id, ...note, created_by: createdBy })
+          .select("*")
+          .single(),
+      ).catch((error: unknown) => explainRefusal(supabase, id, error, "add notes to"));
+      return { ...inserted, cards: await cardsOf(supabase, inserted.id) };
+    },
+
+    /**
+     * Replaces a note's kind, fields and tags (owners and editors). Cards that
+     * still exist keep everyone's schedules; the rest are added or deleted.
+     */
+    async update(noteId: string, input: NoteInput): Promise<NoteWithCards> {
+      const id = validate(noteIdSchema, noteId);
+      const note: CoreNoteInput = validate(noteInputSchema, input);
+      const changes: TablesUpdate<"notes"> = { kind: note.kind, fields: note.fields, tags: note.tags };
+      const updated = await run(supabase.from("notes").update(changes).eq("id", id).select("*"));
+      const saved = updated[0] ?? (await refuseNotes(supabase, [id], "edit"));
+      return { ...saved, cards: await cardsOf(supabase, id) };
+    },
+
+    /** Deletes notes with their cards and schedules (owners and editors); all or none. */
+    async remove(noteIds: string[]): Promise<void> {
+      const ids = validate(noteIdsSchema, noteIds);
+      await requireEditable(supabase, ids, "delete");
+      await run(supabase.from("notes").delete().in("id", ids));
+    },
+
+    /** Moves notes, their cards and everyone's schedules to another deck; returns how many moved. */
+    async move(noteIds: string[], deckId: string): Promise<number> {
+      const ids = validate(noteIdsSchema, noteIds);
+      const target = validate(deckIdSchema, deckId);
+      return run(supabase.rpc("move_notes", { p_note_ids: ids, p_deck_id: target }));
+    },
+
+    /** Adds tags to every note given (those that have them already keep one copy). */
+    async addTags(noteIds: string[], tags: string[]): Promise<Note[]> {
+      const extra = validate(bulkTagsSchema, tags);
+      return retag(supabase, noteIds, (current) => [...new Set([...current, ...extra])]);
+    },
+
+    /** Removes tags from every note given. */
+    async removeTags(noteIds: string[], tags: string[]): Promise<Note[]> {
+      const gone = new Set(validate(bulkTagsSchema, tags));
+      return retag(supabase, noteIds, (current) => current.filter((tag) => !gone.has(tag)));
+    },
+  };
+}
+
+async function cardsOf(supabase: EngramClient, noteId: string): Promise<Card[]> {
+  return run(supabase.from("cards").select("*").eq("note_id", noteId).order("ordinal"));
+}
+
+async function requireVisibleDeck(supabase: EngramClient, deckId: string): Promise<void> {
+  const visible = await run(supabase.from("decks").select("id").eq("id", deckId));
+  if (visible.length === 0) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
+}
+
+/** An insert refused by RLS (42501) or pointing at a missing deck (23503) means "not yours" or "not there". */
+async function explainRefusal(supabase: EngramClient, deckId: string, error: unknown, action: string): Promise<never> {
+  if (error instanceof EngramError && (error.code === "permission-denied" || isForeignKeyError(error))) {
+    await refuseDeck(supabase, deckId, `Only the deck's owner and editors can ${action} it.`);
+  }
+  throw error;
+}
+
+function isForeignKeyError(error: EngramError): boolean {
+  return (error.cause as { code?: string } | undefined)?.code === "23503";
+}
+
+/**
+ * Checks every note is visible and in a deck the user edits, before changing
+ * any, so a bulk change is all or nothing.
+ */
+async function requireEditable(
+  supabase: EngramClient,
+  noteIds: string[],
+  action: string,
+): Promise<Pick<Note, "id" | "deck_id" | "tags">[]> {
+  const notes = await run(supabase.from("notes").select("id, deck_id, tags").in("id", noteIds));
+  if (notes.length < noteIds.length) {
+    throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
+      field: "note_ids",
+    });
+  }
+  const me = await currentUserId(supabase);
+  for (const deckId of new Set(notes.map((note) => note.deck_id))) {
+    const role = await memberRole(supabase, deckId, me);
+    if (role !== "owner" && role !== "editor") {
+      throw new EngramError("permission-denied", `Only the deck's owner and editors can ${action} its notes.`);
+    }
+  }
+  return notes;
+}
+
+async function refuseNotes(supabase: EngramClient, noteIds: string[], action: string): Promise<never> {
+  await requireEditable(supabase, noteIds, action);
+  // Visible and editable now: it changed between the two requests.
+  throw new EngramError("conflict", "The note changed meanwhile; try again.");
+}
+
+async function retag(supabase: EngramClient, noteIds: string[], change: (tags: string[]) => string[]): Promise<Note[]> {
+  const ids = validate(noteIdsSchema, noteIds);
+  const notes = await requireEditable(supabase, ids, "tag");
+  const changed = notes.map((note) => ({ id: note.id, tags: change(note.tags) }));
+  for (const note of changed) {
+    validate(noteTagsSchema, { tags: note.tags });
+  }
+  const updated = await Promise.all(
+    changed.map((note) =>
+      run<Note>(supabase.from("notes").update({ tags: note.tags }).eq("id", note.id).select("*").single()),
+    ),
+  );
+  return updated;
 }

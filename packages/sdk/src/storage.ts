@@ -1,6 +1,21 @@
+/**
+ * Storage: deck media, avatars, import uploads and export downloads. Buckets are
+ * private, so files are read through signed links. Sizes and types are checked
+ * before upload, so an oversized file fails as `quota-exceeded` without a request.
+ */
 import type { EngramClient } from "./client.js";
+import { createAvatars } from "./storage/avatars.js";
+import { createMedia } from "./storage/media.js";
+import { createTransfers } from "./storage/transfers.js";
 
-// Placeholder until this resource is built.
-export function createStorage(_supabase: EngramClient) {
-  return {};
+export type { FileInput, SignedUrlOptions, UploadOptions } from "./storage/files.js";
+export { avatarTypes, mediaTypes } from "./storage/files.js";
+export type { ExportFile, ImportJob } from "./storage/transfers.js";
+
+export function createStorage(supabase: EngramClient) {
+  return {
+    ...createMedia(supabase),
+    ...createAvatars(supabase),
+    ...createTransfers(supabase),
+  };
 }

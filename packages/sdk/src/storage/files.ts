@@ -1,0 +1,181 @@
+/** Files going into and out of Supabase Storage: size and type checks before upload, paths, error mapping. */
+import { z } from "zod";
+import { EngramError, fromStorageError, toEngramError } from "../errors.js";
+
+/** What the SDK uploads: a Blob or File (browser, Node 20), or raw bytes. */
+export type FileInput = Blob | Uint8Array;
+
+export interface UploadOptions {
+  /** The file's name; a File's own name otherwise. Its extension also tells the type when none is given. */
+  name?: string;
+  /** The MIME type; the Blob's own type, or one guessed from the name, otherwise. */
+  contentType?: string;
+}
+
+export interface SignedUrlOptions {
+  /** Seconds the link stays valid; one hour unless said. */
+  expiresIn?: number;
+}
+
+/**
+ * Types the `media` and `avatars` buckets accept (supabase/config.toml and the
+ * storage migration). @engram/core has only the size limits, so the types live here.
+ */
+export const mediaTypes = [
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/svg+xml",
+  "audio/mpeg",
+  "audio/ogg",
+  "audio/mp4",
+  "audio/x-m4a",
+  "audio/wav",
+  "audio/x-wav",
+] as const;
+export const avatarTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+const typesByExtension: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  m4a: "audio/mp4",
+  wav: "audio/wav",
+  apkg: "application/zip",
+  colpkg: "application/zip",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  txt: "text/plain",
+};
+
+const extensionsByType: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+  "audio/mpeg": "mp3",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+};
+
+export interface FileRules {
+  maxBytes: number;
+  /** Accepted MIME types; any when absent. */
+  types?: readonly string[];
+  /** Says what the file is in messages ("Images and sounds", "Avatars"). */
+  label: string;
+}
+
+export interface CheckedFile {
+  body: Blob | Uint8Array;
+  contentType: string;
+  /** A name safe in a storage key, with an extension. */
+  name: string;
+}
+
+const sizeUnits = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** Refuses a file that is too large (`quota-exceeded`) or of the wrong type (`validation`) before it is sent. */
+export function checkFile(file: FileInput, options: UploadOptions, rules: FileRules): CheckedFile {
+  if (!(file instanceof Blob) && !(file instanceof Uint8Array)) {
+    throw new EngramError("validation", "Choose a file to upload.", { field: "file", rule: "type" });
+  }
+  const size = file instanceof Blob ? file.size : file.byteLength;
+  if (size > rules.maxBytes) {
+    throw new EngramError("quota-exceeded", `${rules.label} can be at most ${sizeUnits(rules.maxBytes)}.`, {
+      field: "file",
+      rule: "max_size",
+      detail: { size, limit: rules.maxBytes },
+    });
+  }
+  const givenName = options.name ?? (file instanceof File ? file.name : undefined);
+  const contentType = (
+    options.contentType ||
+    (file instanceof Blob ? file.type : "") ||
+    typeFromName(givenName) ||
+    "application/octet-stream"
+  )
+    .split(";")[0]
+    ?.trim()
+    .toLowerCase() as string;
+  if (rules.types && !rules.types.includes(contentType)) {
+    throw new EngramError("validation", `${rules.label} must be one of: ${rules.types.join(", ")}.`, {
+      field: "contentType",
+      rule: "type",
+      detail: { contentType, allowed: rules.types },
+    });
+  }
+  return { body: file, contentType, name: storageName(givenName, contentType) };
+}
+
+function typeFromName(name: string | undefined): string | undefined {
+  const extension = name?.split(".").pop()?.toLowerCase();
+  return extension ? typesByExtension[extension] : undefined;
+}
+
+/**
+ * A name Storage keys accept everywhere (letters, digits, `._-`), made unique
+ * unless the caller chose it, so two uploads of `image.png` do not collide.
+ */
+function storageName(given: string | undefined, contentType: string): string {
+  const base = (given ?? "")
+    .normalize("NFKD")
+    .replace(/[^\w.-]+/g, "-")
+    .replace(/^[.-]+/, "")
+    .slice(-100);
+  const extension = extensionsByType[contentType];
+  const withExtension = base && (base.includes(".") || !extension) ? base : `${base || "file"}.${extension ?? "bin"}`;
+  return withExtension;
+}
+
+/** A fresh prefix that keeps generated names unique within a folder. */
+export const uniquePrefix = () => globalThis.crypto.randomUUID().slice(0, 8);
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An object path `<uuid>/<name…>` without `..` segments, as the storage policies expect. */
+export const objectPathSchema = z.string({ error: "Give a file path." }).refine((path) => {
+  const [folder, ...rest] = path.split("/");
+  return (
+    uuid.test(folder ?? "") && rest.length > 0 && rest.every((part) => part !== "" && part !== ".." && part !== ".")
+  );
+}, "Give a file path like <deck or user id>/<file name>.");
+
+export const signedUrlSchema = z.object({
+  expiresIn: z
+    .int({ error: "Give the link's lifetime in whole seconds." })
+    .min(1)
+    .max(7 * 24 * 3600, "Links last at most 7 days.")
+    .default(3600),
+});
+
+/** The folder (deck or user id) an object path starts with. */
+export const folderOf = (path: string) => path.split("/")[0] as string;
+
+interface StorageResult<T> {
+  data: T | null;
+  error: { name: string; message: string; status?: number | string; statusCode?: string } | null;
+}
+
+/** Awaits a storage-js call and returns its data, throwing the mapped EngramError. */
+export async function storageRun<T>(request: Promise<StorageResult<T>>): Promise<T> {
+  let result: StorageResult<T>;
+  try {
+    result = await request;
+  } catch (error) {
+    throw toEngramError(error);
+  }
+  if (result.error) throw fromStorageError(result.error);
+  return result.data as T;
+}

@@ -1,0 +1,81 @@
+/** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
+import { limits } from "@engram/core";
+import { z } from "zod";
+import type { EngramClient } from "../client.js";
+import { memberRole, refuseDeck } from "../members.js";
+import { validate } from "../request.js";
+import { currentUserId } from "../session.js";
+import {
+  checkFile,
+  type FileInput,
+  folderOf,
+  mediaTypes,
+  objectPathSchema,
+  type SignedUrlOptions,
+  signedUrlSchema,
+  storageRun,
+  type UploadOptions,
+  uniquePrefix,
+} from "./files.js";
+
+const deckIdSchema = z.guid("Unknown deck.");
+const pathsSchema = z.array(objectPathSchema).min(1, "Choose at least one file.").max(1000);
+
+export function createMedia(supabase: EngramClient) {
+  const bucket = () => supabase.storage.from("media");
+
+  return {
+    /**
+     * Uploads an image or sound to a deck (owners and editors) and returns its
+     * path, `<deck_id>/<file>`. Without `name` the file gets a unique name;
+     * with one, an existing file of that name is a `conflict`.
+     */
+    async uploadMedia(deckId: string, file: FileInput, options: UploadOptions = {}): Promise<string> {
+      const deck = validate(deckIdSchema, deckId);
+      const checked = checkFile(file, options, {
+        maxBytes: limits.mediaBytes,
+        types: mediaTypes,
+        label: "Media files",
+      });
+      const name = options.name ? checked.name : `${uniquePrefix()}-${checked.name}`;
+      const result = await storageRun(
+        bucket().upload(`${deck}/${name}`, checked.body, { contentType: checked.contentType, upsert: false }),
+      ).catch(async (error: unknown) => {
+        // Storage refuses an upload to an unknown deck and to a deck one only reads alike.
+        if ((error as { code?: string }).code === "permission-denied") {
+          await refuseDeck(supabase, deck, "Only the deck's owner and editors can add media to it.");
+        }
+        throw error;
+      });
+      return result.path;
+    },
+
+    /** A link to a media file that works without a session for `expiresIn` seconds (decks are private). */
+    async mediaUrl(path: string, options: SignedUrlOptions = {}): Promise<string> {
+      const checked = validate(objectPathSchema, path);
+      const { expiresIn } = validate(signedUrlSchema, options);
+      const data = await storageRun(bucket().createSignedUrl(checked, expiresIn));
+      return data.signedUrl;
+    },
+
+    async downloadMedia(path: string): Promise<Blob> {
+      const checked = validate(objectPathSchema, path);
+      return storageRun(bucket().download(checked));
+    },
+
+    /** Deletes media files (owners and editors); returns how many existed. */
+    async removeMedia(paths: string | string[]): Promise<number> {
+      const checked = validate(pathsSchema, typeof paths === "string" ? [paths] : paths);
+      // Storage skips objects a policy hides instead of failing; check the right first.
+      const me = await currentUserId(supabase);
+      for (const deck of new Set(checked.map(folderOf))) {
+        const role = await memberRole(supabase, deck, me);
+        if (role !== "owner" && role !== "editor") {
+          await refuseDeck(supabase, deck, "Only the deck's owner and editors can delete its media.");
+        }
+      }
+      const removed = await storageRun(bucket().remove(checked));
+      return removed.length;
+    },
+  };
+}
