@@ -1,0 +1,182 @@
+import { describe, expect, test } from "vitest";
+import { EngramError } from "../src/errors.js";
+import { signedIn } from "./support/engram.js";
+
+const basic = (front: string, back = "answer", tags: string[] = []) => ({
+  kind: "basic" as const,
+  fields: { front, back },
+  tags,
+});
+
+async function ownerWithDeck(name = "Spanish") {
+  const owner = await signedIn("owner");
+  const deck = await owner.engram.decks.create({ name });
+  return { owner, deck };
+}
+
+async function memberOf(owner: Awaited<ReturnType<typeof signedIn>>, deckId: string, role: "editor" | "viewer") {
+  const member = await signedIn(role);
+  await member.engram.invites.accept((await owner.engram.invites.create(deckId, { role })).token);
+  return member;
+}
+
+describe("notes", () => {
+  test("a new note comes back with its generated cards", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const basicNote = await owner.engram.notes.create(deck.id, basic("perro", "dog"));
+    expect(basicNote).toMatchObject({ deck_id: deck.id, kind: "basic", created_by: owner.account.id });
+    expect(basicNote.cards.map((c) => c.ordinal)).toEqual([1]);
+
+    const reversed = await owner.engram.notes.create(deck.id, { ...basic("gato", "cat"), kind: "basic_reversed" });
+    expect(reversed.cards.map((c) => c.ordinal)).toEqual([1, 2]);
+
+    const cloze = await owner.engram.notes.create(deck.id, {
+      kind: "cloze",
+      fields: { text: "{{c1::Madrid}} is the capital of {{c2::Spain}}; {{c1::Madrid}} again" },
+    });
+    expect(cloze.cards.map((c) => c.ordinal)).toEqual([1, 2]);
+    expect(await owner.engram.notes.get(cloze.id)).toMatchObject({ fields: { text: expect.any(String), extra: "" } });
+  });
+
+  test("an empty front fails validation with the field and rule, and nothing is saved", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const error = await owner.engram.notes.create(deck.id, basic("<p> </p>")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngramError);
+    expect(error).toMatchObject({ code: "validation", field: "fields.front", rule: "custom" });
+    const cloze = await owner.engram.notes
+      .create(deck.id, { kind: "cloze", fields: { text: "no deletions here" } })
+      .catch((e: unknown) => e);
+    expect(cloze).toMatchObject({ code: "validation", field: "fields.text" });
+    const tags = await owner.engram.notes.create(deck.id, basic("a", "b", ["two words"])).catch((e: unknown) => e);
+    expect(tags).toMatchObject({ code: "validation", field: "tags.0" });
+    expect((await owner.engram.notes.list(deck.id)).total).toBe(0);
+  });
+
+  test("a viewer cannot add, edit or delete notes; a stranger finds no deck", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const note = await owner.engram.notes.create(deck.id, basic("hola", "hello"));
+    const viewer = await memberOf(owner, deck.id, "viewer");
+    await expect(viewer.engram.notes.create(deck.id, basic("adiós"))).rejects.toMatchObject({
+      code: "permission-denied",
+    });
+    await expect(viewer.engram.notes.update(note.id, basic("changed"))).rejects.toMatchObject({
+      code: "permission-denied",
+    });
+    await expect(viewer.engram.notes.remove([note.id])).rejects.toMatchObject({ code: "permission-denied" });
+
+    const stranger = await signedIn("stranger");
+    await expect(stranger.engram.notes.create(deck.id, basic("x"))).rejects.toMatchObject({ code: "not-found" });
+    await expect(stranger.engram.notes.get(note.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(stranger.engram.notes.list(deck.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(stranger.engram.notes.update(note.id, basic("x"))).rejects.toMatchObject({ code: "not-found" });
+
+    expect((await owner.engram.notes.list(deck.id)).notes).toEqual([
+      expect.objectContaining({ id: note.id, fields: { front: "hola", back: "hello" } }),
+    ]);
+  });
+
+  test("an editor edits a note; surviving cards keep their ids", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const editor = await memberOf(owner, deck.id, "editor");
+    const note = await owner.engram.notes.create(deck.id, { ...basic("casa", "house"), kind: "basic_reversed" });
+    const edited = await editor.engram.notes.update(note.id, basic("la casa", "the house", ["noun"]));
+    expect(edited).toMatchObject({ kind: "basic", fields: { front: "la casa" }, tags: ["noun"] });
+    expect(edited.cards).toEqual([note.cards[0]]);
+  });
+
+  test("a note that does not exist is not found", async () => {
+    const { owner } = await ownerWithDeck();
+    const missing = "00000000-0000-4000-8000-000000000000";
+    await expect(owner.engram.notes.get(missing)).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.update(missing, basic("x"))).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.remove([missing])).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  test("search matches words in fields and tags, with a total over all pages", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    await owner.engram.notes.create(deck.id, basic("<b>correr</b>", "to run", ["verb"]));
+    await owner.engram.notes.create(deck.id, basic("comer", "to eat", ["verb", "food"]));
+    await owner.engram.notes.create(deck.id, basic("manzana", "apple", ["food"]));
+
+    const run = await owner.engram.notes.list(deck.id, { search: "correr" });
+    expect(run.notes.map((n) => n.fields)).toEqual([{ front: "<b>correr</b>", back: "to run" }]);
+    expect((await owner.engram.notes.list(deck.id, { search: "to -eat" })).total).toBe(1);
+    expect((await owner.engram.notes.list(deck.id, { search: "food" })).total).toBe(2);
+    expect((await owner.engram.notes.list(deck.id, { tags: ["verb", "food"] })).notes).toHaveLength(1);
+
+    const page = await owner.engram.notes.list(deck.id, { limit: 2, offset: 2 });
+    expect(page.total).toBe(3);
+    expect(page.notes.map((n) => n.fields)).toEqual([{ front: "<b>correr</b>", back: "to run" }]);
+    expect((await owner.engram.notes.list(deck.id, { search: "nothing-like-this" })).total).toBe(0);
+  });
+
+  test("removing notes deletes them with their cards, all or none", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const a = await owner.engram.notes.create(deck.id, basic("uno"));
+    const b = await owner.engram.notes.create(deck.id, basic("dos"));
+    const other = await ownerWithDeck("Theirs");
+    const theirs = await other.owner.engram.notes.create(other.deck.id, basic("tres"));
+
+    await expect(owner.engram.notes.remove([a.id, theirs.id])).rejects.toMatchObject({ code: "not-found" });
+    expect((await owner.engram.notes.list(deck.id)).total).toBe(2);
+
+    await owner.engram.notes.remove([a.id, b.id]);
+    expect((await owner.engram.notes.list(deck.id)).total).toBe(0);
+    await expect(owner.engram.cards.listForNote(a.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.remove([])).rejects.toMatchObject({ code: "validation" });
+  });
+
+  test("notes move to another deck the user edits, with their cards", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const target = await owner.engram.decks.create({ name: "Vocabulary" });
+    const note = await owner.engram.notes.create(deck.id, basic("libro", "book"));
+    expect(await owner.engram.notes.move([note.id], target.id)).toBe(1);
+    expect(await owner.engram.notes.get(note.id)).toMatchObject({ deck_id: target.id });
+    expect((await owner.engram.cards.listForNote(note.id))[0]).toMatchObject({ deck_id: target.id });
+  });
+
+  test("notes cannot move into a deck one only views, nor into an unknown deck", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const note = await owner.engram.notes.create(deck.id, basic("libro", "book"));
+    const other = await ownerWithDeck("Read only");
+    const viewer = await memberOf(other.owner, other.deck.id, "viewer");
+    await viewer.engram.invites.accept((await owner.engram.invites.create(deck.id, { role: "editor" })).token);
+
+    await expect(viewer.engram.notes.move([note.id], other.deck.id)).rejects.toMatchObject({
+      code: "permission-denied",
+    });
+    await expect(owner.engram.notes.move([note.id], other.deck.id)).rejects.toMatchObject({ code: "not-found" });
+    expect(await owner.engram.notes.get(note.id)).toMatchObject({ deck_id: deck.id });
+  });
+
+  test("tags are added and removed in bulk", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const a = await owner.engram.notes.create(deck.id, basic("uno", "one", ["number"]));
+    const b = await owner.engram.notes.create(deck.id, basic("dos", "two"));
+    const tagged = await owner.engram.notes.addTags([a.id, b.id], ["number", "lesson-1"]);
+    expect(Object.fromEntries(tagged.map((n) => [n.id, n.tags]))).toEqual({
+      [a.id]: ["number", "lesson-1"],
+      [b.id]: ["number", "lesson-1"],
+    });
+    await owner.engram.notes.removeTags([a.id, b.id], ["number"]);
+    expect((await owner.engram.notes.get(a.id)).tags).toEqual(["lesson-1"]);
+    expect((await owner.engram.notes.list(deck.id, { tags: ["lesson-1"] })).total).toBe(2);
+  });
+
+  test("bulk tags that would break a rule change no note", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const full = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    const a = await owner.engram.notes.create(deck.id, basic("uno", "one", full));
+    const b = await owner.engram.notes.create(deck.id, basic("dos", "two"));
+    await expect(owner.engram.notes.addTags([a.id, b.id], ["one-more"])).rejects.toMatchObject({
+      code: "validation",
+      field: "tags",
+    });
+    await expect(owner.engram.notes.addTags([b.id], ["has space"])).rejects.toMatchObject({ code: "validation" });
+    expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
+
+    const viewer = await memberOf(owner, deck.id, "viewer");
+    await expect(viewer.engram.notes.addTags([b.id], ["mine"])).rejects.toMatchObject({ code: "permission-denied" });
+    expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
+  });
+});
