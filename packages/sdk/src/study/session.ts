@@ -1,0 +1,348 @@
+/**
+ * A review session: serves the next card at once with its four interval
+ * previews, records answers in the background through the Outbox, brings
+ * learning cards back when they are due (as Anki does) and undoes up to ten
+ * answers. UIs subscribe to it (e.g. with React's useSyncExternalStore).
+ */
+import { defaults, type IntervalPreview, limits, previewIntervals, type Rating, type Scheduler } from "@engram/core";
+import type { EngramClient } from "../client.js";
+import { EngramError } from "../errors.js";
+import { currentUserId } from "../session.js";
+import { computeAnswer, learnAheadMs } from "./answers.js";
+import { isLearning, type ScheduledCard, type StudyCard, type StudyQueue, scheduleFromRow } from "./cards.js";
+import { defaultRetry, Outbox, type OutboxEvent, type RetryOptions } from "./outbox.js";
+import { fetchQueue, loadScheduler } from "./queue.js";
+import { memoryReviewStore, type PendingAnswer, type PendingEntry, type ReviewStore } from "./store.js";
+
+export type ReviewSessionOptions = {
+  /** Study one deck; all decks by default. */
+  deckId?: string;
+  /** Study these cards instead of fetching today's queue (e.g. cards the app kept for offline use). */
+  cards?: StudyCard[];
+  /** The scheduler to use instead of reading the user's settings from their profile. */
+  scheduler?: Scheduler;
+  /** Where answers wait until the server has them; `indexedDbReviewStore()` in browsers. In memory by default. */
+  store?: ReviewStore;
+  /** The clock. */
+  now?: () => Date;
+  retry?: Partial<RetryOptions>;
+};
+
+/** The card on screen and what each answer button would do. */
+export type CurrentCard = {
+  card: StudyCard;
+  intervals: Record<Rating, IntervalPreview>;
+  shownAt: Date;
+};
+
+export type SessionCounts = Record<StudyQueue, number>;
+
+export type ReviewSessionState = {
+  current: CurrentCard | null;
+  /** Cards left in each queue, the current one included. */
+  counts: SessionCounts;
+  /** Answers and undos the server has not acknowledged yet. */
+  pending: number;
+  /** The last attempt to send could not reach the server; it is retried. */
+  offline: boolean;
+  /** Answers the server refused for good (kept in the store until dismissed). */
+  failures: readonly PendingEntry[];
+  canUndo: boolean;
+  /** No card now, but learning cards come back at this time. */
+  nextAt: Date | null;
+  done: boolean;
+};
+
+export type ReviewSessionEvent = { type: "change"; state: ReviewSessionState } | OutboxEvent;
+
+export type AnsweredCard = { clientReviewId: string; card: StudyCard };
+
+type UndoStep = {
+  before: StudyCard;
+  answerId: string;
+  /** The entry whose result was the card's state before this answer. */
+  previousEntry: string | undefined;
+  /** The card's version after the server stored the answer. */
+  savedVersion: number | null;
+};
+
+/** Opens a session: replays answers left in the store, then loads the cards and serves the first. */
+export async function openSession(supabase: EngramClient, options: ReviewSessionOptions = {}): Promise<ReviewSession> {
+  const userId = await currentUserId(supabase);
+  const scheduler = options.scheduler ?? (await loadScheduler(supabase));
+  const session = new ReviewSession(scheduler, userId, options.now ?? (() => new Date()));
+  const retry = { ...defaultRetry, ...options.retry };
+  const outbox = new Outbox(supabase, options.store ?? memoryReviewStore(), userId, scheduler, retry, session.receive);
+  await outbox.open();
+  try {
+    const cards = options.cards ?? (await fetchQueue(supabase, { deckId: options.deckId }));
+    session.start(outbox, cards);
+  } catch (error) {
+    await outbox.close();
+    throw error;
+  }
+  return session;
+}
+
+export class ReviewSession {
+  private outbox!: Outbox;
+  private main: StudyCard[] = [];
+  private learning: StudyCard[] = [];
+  private shown: CurrentCard | null = null;
+  private history: UndoStep[] = [];
+  /** card_id → the entry whose result is the card's state here; later results of older entries are ignored. */
+  private readonly latestEntry = new Map<string, string>();
+  /** Results acknowledged while the cards were still loading. */
+  private readonly savedWhileOpening = new Map<string, ScheduledCard>();
+  private readonly listeners = new Set<(event: ReviewSessionEvent) => void>();
+  private state: ReviewSessionState | null = null;
+  private waitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly userId: string,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The card to show now; served from memory, never waits for the network. */
+  get current(): CurrentCard | null {
+    return this.shown;
+  }
+
+  get counts(): SessionCounts {
+    return this.getState().counts;
+  }
+
+  /** Everything a UI shows, as one value that changes identity only when something changed. */
+  readonly getState = (): ReviewSessionState => {
+    this.state ??= this.snapshot();
+    return this.state;
+  };
+
+  /** Calls the listener on every change and on every outbox event; returns the unsubscribe function. */
+  readonly subscribe = (listener: (event: ReviewSessionEvent) => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /**
+   * Answers the current card and moves to the next at once. The answer is
+   * written to the store, then sent in the background. `durationMs` defaults
+   * to the time since the card was shown.
+   */
+  answer(rating: Rating, options: { durationMs?: number } = {}): AnsweredCard {
+    const shown = this.shown;
+    if (!shown) throw new EngramError("not-found", "There is no card to answer.");
+    const reviewedAt = this.now();
+    const elapsed = Math.min(limits.maxDurationMs, Math.max(0, reviewedAt.getTime() - shown.shownAt.getTime()));
+    const answer = computeAnswer(this.scheduler, {
+      card: shown.card,
+      rating,
+      duration_ms: options.durationMs ?? elapsed,
+      reviewed_at: reviewedAt,
+    });
+    const entry: PendingAnswer = {
+      kind: "answer",
+      id: answer.client_review_id,
+      user_id: this.userId,
+      seq: this.outbox.nextSeq(),
+      ...answer,
+    };
+    const cardId = shown.card.card_id;
+    const after: StudyCard = {
+      ...shown.card,
+      queue: "learning",
+      schedule: scheduleFromRow(answer.next),
+      version: answer.expected_version + 1,
+    };
+    this.history.push({
+      before: shown.card,
+      answerId: entry.id,
+      previousEntry: this.latestEntry.get(cardId),
+      savedVersion: null,
+    });
+    if (this.history.length > defaults.undoDepth) this.history.shift();
+    this.latestEntry.set(cardId, entry.id);
+    if (isLearning(after.schedule)) this.insertLearning(after);
+    this.shown = null;
+    this.outbox.add(entry);
+    this.advance();
+    return { clientReviewId: entry.id, card: after };
+  }
+
+  get canUndo(): boolean {
+    return this.history.length > 0;
+  }
+
+  /**
+   * Takes back the last answer (up to ten) and shows its card again. An answer
+   * not sent yet is dropped from the store; a sent one is undone on the server
+   * (queued like answers, so it works offline too). Returns the card, or null
+   * when there is nothing to undo.
+   */
+  undo(): StudyCard | null {
+    const step = this.history.pop();
+    if (!step) return null;
+    const cardId = step.before.card_id;
+    if (this.shown && this.shown.card.card_id !== cardId) this.putBack(this.shown.card);
+    this.learning = this.learning.filter((card) => card.card_id !== cardId);
+    let version: number;
+    if (this.outbox.retract(step.answerId)) {
+      version = step.before.version;
+      if (step.previousEntry === undefined) this.latestEntry.delete(cardId);
+      else this.latestEntry.set(cardId, step.previousEntry);
+    } else {
+      const id = `undo:${step.answerId}`;
+      this.outbox.add({
+        kind: "undo",
+        id,
+        user_id: this.userId,
+        seq: this.outbox.nextSeq(),
+        client_review_id: step.answerId,
+      });
+      this.latestEntry.set(cardId, id);
+      // undo_review bumps the version once more; the server's answer corrects this guess if it differs
+      version = (step.savedVersion ?? step.before.version + 1) + 1;
+    }
+    const restored = { ...step.before, version };
+    clearTimeout(this.waitTimer);
+    this.shown = this.show(restored);
+    this.changed();
+    return restored;
+  }
+
+  /** Answers and undos not acknowledged by the server yet, oldest first. */
+  pending(): readonly PendingEntry[] {
+    return this.outbox.pending();
+  }
+
+  /** Forgets an answer the server refused for good. */
+  async dismissFailure(id: string): Promise<void> {
+    await this.outbox.dismiss(id);
+    this.changed();
+  }
+
+  /** Sends what is pending now; resolves when the server has all of it, rejects (e.g. `network`) otherwise. */
+  flush(): Promise<void> {
+    return this.outbox.flush();
+  }
+
+  /** Stops the session; answers not sent yet stay in the store for the next session on this device. */
+  async close(): Promise<void> {
+    clearTimeout(this.waitTimer);
+    await this.outbox.close();
+    this.listeners.clear();
+  }
+
+  /** @internal Called by openSession once the cards are loaded. */
+  start(outbox: Outbox, cards: StudyCard[]): void {
+    this.outbox = outbox;
+    const known = new Map(this.savedWhileOpening);
+    for (const entry of outbox.pending()) {
+      if (entry.kind !== "answer") continue;
+      const schedule = scheduleFromRow(entry.next);
+      known.set(entry.card_id, { card_id: entry.card_id, schedule, version: entry.expected_version + 1 });
+      this.latestEntry.set(entry.card_id, entry.id);
+    }
+    for (const loaded of cards) {
+      // An answer the loaded cards do not reflect yet (still pending, or saved meanwhile) decides.
+      const newer = known.get(loaded.card_id);
+      const card: StudyCard =
+        newer && newer.version > loaded.version ? { ...loaded, ...newer, queue: "learning" } : loaded;
+      if (isLearning(card.schedule)) this.insertLearning(card);
+      else if (card.queue !== "learning") this.main.push(card);
+    }
+    this.advance();
+  }
+
+  /** @internal The outbox's events: keep the cards here in line with what the server stored. */
+  readonly receive = (event: OutboxEvent): void => {
+    if (event.type === "saved") {
+      this.reconcile(event.entry.id, event.result);
+      const step = this.history.find((candidate) => candidate.answerId === event.entry.id);
+      if (step) step.savedVersion = event.result.version;
+    } else if (event.type === "undone" && event.result) {
+      this.reconcile(event.entry.id, event.result);
+    } else if (event.type === "dropped") {
+      this.reconcile(event.entry.id, event.current);
+    }
+    if (this.outbox) this.changed();
+    for (const listener of this.listeners) listener(event);
+  };
+
+  private reconcile(entryId: string, server: ScheduledCard): void {
+    if (!this.outbox) {
+      this.savedWhileOpening.set(server.card_id, server);
+      return;
+    }
+    if (this.latestEntry.get(server.card_id) !== entryId) return;
+    const update = (card: StudyCard): StudyCard =>
+      card.card_id === server.card_id ? { ...card, schedule: server.schedule, version: server.version } : card;
+    if (this.shown?.card.card_id === server.card_id) {
+      this.shown = { ...this.show(update(this.shown.card)), shownAt: this.shown.shownAt };
+    }
+    this.main = this.main.map(update);
+    const inLearning = this.learning.find((card) => card.card_id === server.card_id);
+    if (inLearning) {
+      this.learning = this.learning.filter((card) => card.card_id !== server.card_id);
+      if (isLearning(server.schedule)) this.insertLearning(update(inLearning));
+    }
+  }
+
+  /** Learning cards due now first, then the queue in order, then learning cards due within 20 minutes. */
+  private advance(): void {
+    clearTimeout(this.waitTimer);
+    const now = this.now();
+    const first = this.learning[0];
+    let next: StudyCard | undefined;
+    if (first && first.schedule.due <= now) next = this.learning.shift();
+    else if (this.main.length > 0) next = this.main.shift();
+    else if (first && first.schedule.due.getTime() <= now.getTime() + learnAheadMs) next = this.learning.shift();
+    this.shown = next ? this.show(next) : null;
+    if (!next && first) {
+      const wait = first.schedule.due.getTime() - learnAheadMs - now.getTime();
+      this.waitTimer = setTimeout(() => {
+        if (!this.shown) this.advance();
+      }, wait);
+    }
+    this.changed();
+  }
+
+  private show(card: StudyCard): CurrentCard {
+    const now = this.now();
+    return { card, intervals: previewIntervals(this.scheduler, card.schedule, now), shownAt: now };
+  }
+
+  private putBack(card: StudyCard): void {
+    if (card.queue === "learning") this.insertLearning(card);
+    else this.main.unshift(card);
+  }
+
+  private insertLearning(card: StudyCard): void {
+    this.learning.push(card);
+    this.learning.sort((a, b) => a.schedule.due.getTime() - b.schedule.due.getTime());
+  }
+
+  private changed(): void {
+    this.state = this.snapshot();
+    const event = { type: "change", state: this.state } as const;
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private snapshot(): ReviewSessionState {
+    const counts: SessionCounts = { new: 0, learning: 0, review: 0 };
+    const cards = this.shown ? [this.shown.card, ...this.main, ...this.learning] : [...this.main, ...this.learning];
+    for (const card of cards) counts[card.queue]++;
+    const waiting = !this.shown && this.learning[0];
+    return {
+      current: this.shown,
+      counts,
+      pending: this.outbox?.pending().length ?? 0,
+      offline: this.outbox?.offline ?? false,
+      failures: this.outbox?.failed() ?? [],
+      canUndo: this.history.length > 0,
+      nextAt: waiting ? new Date(waiting.schedule.due.getTime() - learnAheadMs) : null,
+      done: !this.shown && this.learning.length === 0,
+    };
+  }
+}
