@@ -1,6 +1,50 @@
+/**
+ * `engram.realtime`: typed live updates. Each subscription has its own channel,
+ * reports `{ type: "resync" }` when it joins again after a drop or a new token
+ * (refetch what may have been missed), and sends failures to `onError` as an
+ * EngramError instead of throwing.
+ */
+import { z } from "zod";
 import type { EngramClient } from "./client.js";
+import { type DeckRoom, type JoinDeckOptions, joinDeckRoom } from "./realtime/deck-room.js";
+import { createSubscriptions } from "./realtime/subscriptions.js";
+import { validate } from "./request.js";
 
-// Placeholder until this resource is built.
-export function createRealtime(_supabase: EngramClient) {
-  return {};
+export type { ResyncEvent, Row, RowChange, SubscriptionOptions, TableName, Unsubscribe } from "./realtime/changes.js";
+export type { DeckActivity, DeckPresence, DeckRoom, EditingSignal, JoinDeckOptions } from "./realtime/deck-room.js";
+export type {
+  DeckContentEvent,
+  ImportProgressEvent,
+  ImportProgressOptions,
+  OwnScheduleEvent,
+} from "./realtime/subscriptions.js";
+
+const deckIdSchema = z.guid("Unknown deck.");
+const activitySchema = z.enum(["viewing", "editing", "studying"]);
+const joinOptionsSchema = z.object({
+  activity: activitySchema,
+  displayName: z.string().trim().min(1).max(80).optional(),
+  avatarPath: z.string().min(1).max(1024).optional(),
+});
+
+export function createRealtime(supabase: EngramClient) {
+  return {
+    ...createSubscriptions(supabase),
+
+    /**
+     * Joins the deck's room (presence and editing signals) on its private
+     * channel. Throws `validation` for bad input; a refused join (not a member)
+     * reaches `options.onError` as `permission-denied`.
+     */
+    joinDeck(deckId: string, options: JoinDeckOptions): DeckRoom {
+      const id = validate(deckIdSchema, deckId);
+      const checked = validate(joinOptionsSchema, options);
+      const room = joinDeckRoom(supabase, id, { ...checked, ...(options.onError ? { onError: options.onError } : {}) });
+      return {
+        ...room,
+        setActivity: (activity) => room.setActivity(validate(activitySchema, activity)),
+        startEditing: (noteId) => room.startEditing(validate(z.guid("Unknown note."), noteId)),
+      };
+    },
+  };
 }
