@@ -4,6 +4,7 @@ import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
+import { currentUserId } from "./session.js";
 
 export type Card = Tables<"cards">;
 /** The user's FSRS schedule for one card (nobody reads anyone else's). */
@@ -43,6 +44,7 @@ export function createCards(supabase: EngramClient) {
     /** The user's schedules, soonest due first, for one deck or all (read-only: answers go through study). */
     async schedules(options: z.input<typeof schedulesSchema> = {}): Promise<CardSchedule[]> {
       const { deckId, limit, offset } = validate(schedulesSchema, options);
+      await currentUserId(supabase);
       let query = supabase.from("card_states").select("*");
       if (deckId) query = query.eq("deck_id", deckId);
       return run(
@@ -57,6 +59,7 @@ export function createCards(supabase: EngramClient) {
     async setSuspended(cardIds: string[], suspended: boolean): Promise<number> {
       const ids = validate(cardIdsSchema, cardIds);
       const flag = validate(z.boolean({ error: "Suspended must be true or false." }), suspended);
+      await currentUserId(supabase);
       return run(supabase.rpc("set_suspended", { p_card_ids: ids, p_suspended: flag }));
     },
   };

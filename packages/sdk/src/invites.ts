@@ -30,6 +30,7 @@ export function createInvites(supabase: EngramClient) {
     async create(deckId: string, input: InviteInput): Promise<Invite> {
       const id = validate(deckIdSchema, deckId);
       const { role, expires_in_days, max_uses } = validate(inviteInputSchema, input);
+      await currentUserId(supabase);
       const invite: Tables<"deck_invites"> = await run(
         supabase
           .rpc("create_invite", {
@@ -46,6 +47,7 @@ export function createInvites(supabase: EngramClient) {
     /** The deck's invites, newest first, revoked and expired ones included (owners only). */
     async list(deckId: string, now: Date = new Date()): Promise<Invite[]> {
       const id = validate(deckIdSchema, deckId);
+      await currentUserId(supabase);
       const rows = await run(
         supabase.from("deck_invites").select("*").eq("deck_id", id).order("created_at", { ascending: false }),
       );
@@ -57,6 +59,7 @@ export function createInvites(supabase: EngramClient) {
     /** Revokes an invite for good (owners only); revoking a revoked invite changes nothing. */
     async revoke(inviteId: string): Promise<Invite> {
       const id = validate(inviteIdSchema, inviteId);
+      await currentUserId(supabase);
       const updated = await run(
         supabase
           .from("deck_invites")
@@ -77,6 +80,7 @@ export function createInvites(supabase: EngramClient) {
      */
     async accept(token: string): Promise<string> {
       const checked = validate(tokenSchema, token);
+      await currentUserId(supabase);
       return run(supabase.rpc("accept_invite", { p_token: checked }));
     },
   };

@@ -22,6 +22,7 @@ export function createMembers(supabase: EngramClient) {
     /** The deck's members with names, avatars and roles (owner first), for any member of the deck. */
     async list(deckId: string): Promise<DeckMember[]> {
       const id = validate(deckIdSchema, deckId);
+      await currentUserId(supabase);
       return run(supabase.rpc("deck_member_profiles", { p_deck_id: id }));
     },
 
@@ -30,6 +31,7 @@ export function createMembers(supabase: EngramClient) {
       const deck = validate(deckIdSchema, deckId);
       const user = validate(userIdSchema, userId);
       const checked = validate(memberRoleSchema, role);
+      await currentUserId(supabase);
       const updated = await run(
         supabase.from("deck_members").update({ role: checked }).eq("deck_id", deck).eq("user_id", user).select("role"),
       );
@@ -40,6 +42,7 @@ export function createMembers(supabase: EngramClient) {
     async remove(deckId: string, userId: string): Promise<void> {
       const deck = validate(deckIdSchema, deckId);
       const user = validate(userIdSchema, userId);
+      await currentUserId(supabase);
       const removed = await run(
         supabase.from("deck_members").delete().eq("deck_id", deck).eq("user_id", user).select("user_id"),
       );

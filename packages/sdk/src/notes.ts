@@ -112,6 +112,7 @@ export function createNotes(supabase: EngramClient) {
     async move(noteIds: string[], deckId: string): Promise<number> {
       const ids = validate(noteIdsSchema, noteIds);
       const target = validate(deckIdSchema, deckId);
+      await currentUserId(supabase);
       return run(supabase.rpc("move_notes", { p_note_ids: ids, p_deck_id: target }));
     },
 

@@ -4,6 +4,7 @@ import type { EngramClient } from "./client.js";
 import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
+import { currentUserId } from "./session.js";
 
 const count = z.number().int().nonnegative();
 /** A study day as `YYYY-MM-DD`, in the user's timezone and day start. */
@@ -48,6 +49,7 @@ export function createStats(supabase: EngramClient) {
     /** The user's figures over all their decks or one (`not-found` for a deck they are not in). */
     async user(options: z.input<typeof userOptionsSchema> = {}): Promise<UserStats> {
       const { deckId, now } = validate(userOptionsSchema, options);
+      await currentUserId(supabase);
       const json = await run(
         supabase.rpc("user_stats", {
           ...(deckId ? { p_deck_id: deckId } : {}),
@@ -64,6 +66,7 @@ export function createStats(supabase: EngramClient) {
     /** One row per deck the user belongs to (archived decks left out), by name. */
     async decks(options: z.input<typeof decksOptionsSchema> = {}): Promise<DeckStats[]> {
       const { now } = validate(decksOptionsSchema, options);
+      await currentUserId(supabase);
       return run(supabase.rpc("deck_stats", now ? { p_now: now.toISOString() } : {}));
     },
   };
