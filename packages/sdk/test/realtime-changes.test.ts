@@ -4,6 +4,9 @@ import type { EngramClient } from "../src/client.js";
 import { EngramError } from "../src/errors.js";
 import { adminClient, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
+/** Waits for an assertion to hold; realtime delivery on a busy two-core CI can take a while. */
+const eventually = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
+
 /** Collects a subscription's events and tells when it is live. */
 function recorder<E>() {
   const events: E[] = [];
@@ -24,7 +27,7 @@ function recorder<E>() {
       },
     },
     ready: () =>
-      vi.waitFor(() => {
+      eventually(() => {
         if (!ready) throw new Error("not subscribed yet");
       }),
   };
@@ -87,7 +90,7 @@ describe("realtime: own schedule", () => {
     const { error } = await answer(phone, card.id);
     expect(error).toBeNull();
 
-    await vi.waitFor(() => {
+    await eventually(() => {
       expect(seen.events).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
@@ -120,7 +123,7 @@ describe("realtime: own schedule", () => {
 
     expect((await answer(alice.supabase, card.id)).error).toBeNull();
     // Alice's own subscription sees it, so Bob's would have by now (changes go out in commit order).
-    await vi.waitFor(() => expect(alices.events.length).toBeGreaterThanOrEqual(2));
+    await eventually(() => expect(alices.events.length).toBeGreaterThanOrEqual(2));
     expect(bobs.events).toEqual([]);
     await Promise.all([stopBob(), stopAlice()]);
   });
@@ -136,13 +139,13 @@ describe("realtime: own schedule", () => {
     await Promise.all([stopped.ready(), watching.ready()]);
 
     await answer(alice.supabase, first.card.id);
-    await vi.waitFor(() => expect(stopped.events.length).toBeGreaterThanOrEqual(2));
+    await eventually(() => expect(stopped.events.length).toBeGreaterThanOrEqual(2));
     await stop();
     const before = stopped.events.length;
     const watchedBefore = watching.events.length;
 
     await answer(alice.supabase, second.card.id);
-    await vi.waitFor(() => expect(watching.events.length).toBeGreaterThanOrEqual(watchedBefore + 2));
+    await eventually(() => expect(watching.events.length).toBeGreaterThanOrEqual(watchedBefore + 2));
     expect(stopped.events.length).toBe(before);
     await stopWatching();
   });
@@ -181,7 +184,7 @@ describe("realtime: deck content", () => {
     await adminClient().from("deck_members").delete().eq("deck_id", deck.id).eq("user_id", newcomer.account.id);
     await owner.supabase.from("notes").delete().eq("id", note.id);
 
-    await vi.waitFor(() => {
+    await eventually(() => {
       expect(members.events).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ table: "notes", type: "insert", row: expect.objectContaining({ id: note.id }) }),
@@ -260,7 +263,7 @@ describe("realtime: import progress", () => {
     await admin.from("import_jobs").update({ status: "running", processed: 4 }).eq("id", job.id);
     await admin.from("import_jobs").update({ status: "done", processed: 10 }).eq("id", job.id);
 
-    await vi.waitFor(() => {
+    await eventually(() => {
       expect(all.events.map((e) => e as { type: string; row: { id: string; status: string } })).toEqual([
         expect.objectContaining({ type: "insert", row: expect.objectContaining({ id: job.id, status: "queued" }) }),
         expect.objectContaining({ type: "insert", row: expect.objectContaining({ id: other?.id }) }),
@@ -268,7 +271,7 @@ describe("realtime: import progress", () => {
         expect.objectContaining({ type: "update", row: expect.objectContaining({ status: "done", processed: 10 }) }),
       ]);
     });
-    await vi.waitFor(() => expect(one.events).toHaveLength(2));
+    await eventually(() => expect(one.events).toHaveLength(2));
     expect(one.events.every((e) => (e as { row: { id: string } }).row.id === job.id)).toBe(true);
     expect(bobs.events).toEqual([]);
     await Promise.all([stopAll(), stopBob(), stopOne()]);
@@ -284,15 +287,15 @@ describe("realtime: reconnects", () => {
     const stop = alice.engram.realtime.onOwnSchedule(seen.listener, seen.options);
     await seen.ready();
     await answer(alice.supabase, first.card.id);
-    await vi.waitFor(() => expect(seen.events.length).toBeGreaterThanOrEqual(2));
+    await eventually(() => expect(seen.events.length).toBeGreaterThanOrEqual(2));
 
     await alice.supabase.realtime.disconnect();
     alice.supabase.realtime.connect();
-    await vi.waitFor(() => expect(seen.events).toContainEqual({ type: "resync" }), { timeout: 10_000 });
+    await eventually(() => expect(seen.events).toContainEqual({ type: "resync" }));
 
     const resyncAt = seen.events.findIndex((event) => event.type === "resync");
     await answer(alice.supabase, second.card.id);
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(seen.events.slice(resyncAt)).toContainEqual(
         expect.objectContaining({ table: "review_logs", type: "insert" }),
       ),
@@ -310,13 +313,13 @@ describe("realtime: reconnects", () => {
 
     // The server checks each new token and shuts the channel when it is invalid.
     await alice.supabase.realtime.setAuth("not-a-jwt");
-    await vi.waitFor(() => expect(seen.errors.map((e) => e.code)).toEqual(["auth/session-expired"]));
+    await eventually(() => expect(seen.errors.map((e) => e.code)).toEqual(["auth/session-expired"]));
 
     const { error } = await alice.supabase.auth.refreshSession();
     expect(error).toBeNull();
-    await vi.waitFor(() => expect(seen.events).toContainEqual({ type: "resync" }), { timeout: 10_000 });
+    await eventually(() => expect(seen.events).toContainEqual({ type: "resync" }));
     await answer(alice.supabase, card.id);
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(seen.events).toEqual(expect.arrayContaining([expect.objectContaining({ table: "review_logs" })])),
     );
     await stop();

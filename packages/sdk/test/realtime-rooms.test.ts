@@ -1,0 +1,124 @@
+import { describe, expect, test, vi } from "vitest";
+import type { EngramError } from "../src/errors.js";
+import type { DeckPresence, EditingSignal } from "../src/realtime.js";
+import { adminClient, type SignedIn, signedIn } from "./support/engram.js";
+
+/** Waits for an assertion to hold; realtime delivery on a busy two-core CI can take a while. */
+const eventually = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
+
+async function sharedDeck() {
+  const owner = await signedIn("owner");
+  const editor = await signedIn("editor");
+  const deck = await owner.engram.decks.create({ name: "Room" });
+  const { error } = await adminClient()
+    .from("deck_members")
+    .insert({ deck_id: deck.id, user_id: editor.account.id, role: "editor" });
+  if (error) throw error;
+  return { owner, editor, deckId: deck.id };
+}
+
+const ids = (people: DeckPresence[]) => people.map((person) => person.userId).sort();
+
+describe("realtime: deck rooms", () => {
+  test("presence lists both members once each and drops the one who leaves", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "editing", displayName: "Olga" });
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "studying", displayName: "Eddie" });
+    // A second tab of the owner is the same person.
+    const secondTab = owner.engram.realtime.joinDeck(deckId, { activity: "editing" });
+    const updates: DeckPresence[][] = [];
+    editorRoom.onPresence((people) => updates.push(people));
+
+    const both = [owner.account.id, editor.account.id].sort();
+    await eventually(() => expect(ids(ownerRoom.presence())).toEqual(both));
+    await eventually(() => expect(ids(editorRoom.presence())).toEqual(both));
+    expect(editorRoom.presence()).toEqual([
+      expect.objectContaining({ userId: editor.account.id, displayName: "Eddie", activity: "studying" }),
+      expect.objectContaining({ userId: owner.account.id, displayName: "Olga", activity: "editing" }),
+    ]);
+    expect(secondTab.presence()).toBe(ownerRoom.presence());
+
+    await editorRoom.setActivity("viewing");
+    await eventually(() =>
+      expect(ownerRoom.presence()).toContainEqual(
+        expect.objectContaining({ userId: editor.account.id, activity: "viewing" }),
+      ),
+    );
+
+    await secondTab.leave();
+    // The owner's other handle keeps them present.
+    expect(ids(ownerRoom.presence())).toEqual(both);
+    await ownerRoom.leave();
+    await eventually(() => expect(ids(editorRoom.presence())).toEqual([editor.account.id]));
+    expect(updates.length).toBeGreaterThan(1);
+    await editorRoom.leave();
+  });
+
+  test("an editing signal reaches the other member and shows in their presence", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "editing", displayName: "Olga" });
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    const signals: EditingSignal[] = [];
+    editorRoom.onEditing((signal) => signals.push(signal));
+    await eventually(() => expect(editorRoom.presence()).toHaveLength(2));
+    await eventually(() => expect(ownerRoom.presence()).toHaveLength(2));
+
+    const noteId = crypto.randomUUID();
+    await ownerRoom.startEditing(noteId);
+    await eventually(() =>
+      expect(signals).toEqual([{ noteId, userId: owner.account.id, displayName: "Olga", editing: true }]),
+    );
+    await eventually(() =>
+      expect(editorRoom.presence()).toContainEqual(
+        expect.objectContaining({ userId: owner.account.id, editingNoteId: noteId }),
+      ),
+    );
+
+    await ownerRoom.stopEditing();
+    await eventually(() => expect(signals.at(-1)).toMatchObject({ noteId, editing: false }));
+    await Promise.all([ownerRoom.leave(), editorRoom.leave()]);
+  });
+
+  test("a non-member cannot join the deck's private channel and is told so", async () => {
+    const { deckId, owner } = await sharedDeck();
+    const stranger: SignedIn = await signedIn("stranger");
+    const errors: EngramError[] = [];
+    const room = stranger.engram.realtime.joinDeck(deckId, { activity: "viewing", onError: (e) => errors.push(e) });
+    await eventually(() => expect(errors.map((e) => e.code)).toEqual(["permission-denied"]));
+    expect(room.presence()).toEqual([]);
+
+    // The members never see the stranger.
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    await eventually(() => expect(ids(ownerRoom.presence())).toEqual([owner.account.id]));
+    await Promise.all([room.leave(), ownerRoom.leave()]);
+  });
+
+  test("a dropped connection rejoins the room with a resync and the user present again", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    let resyncs = 0;
+    editorRoom.onResync(() => {
+      resyncs += 1;
+    });
+    await eventually(() => expect(ownerRoom.presence()).toHaveLength(2));
+
+    await editor.supabase.realtime.disconnect();
+    await eventually(() => expect(ids(ownerRoom.presence())).toEqual([owner.account.id]));
+    editor.supabase.realtime.connect();
+    await eventually(() => expect(resyncs).toBe(1));
+    await eventually(() => expect(ownerRoom.presence()).toHaveLength(2));
+    await Promise.all([ownerRoom.leave(), editorRoom.leave()]);
+  });
+
+  test("bad input is refused before joining", async () => {
+    const { engram, supabase } = await signedIn();
+    expect(() => engram.realtime.joinDeck("deck-1", { activity: "viewing" })).toThrow(
+      expect.objectContaining({ code: "validation" }),
+    );
+    expect(() => engram.realtime.joinDeck(crypto.randomUUID(), { activity: "sleeping" as "viewing" })).toThrow(
+      expect.objectContaining({ code: "validation", field: "activity" }),
+    );
+    expect(supabase.getChannels()).toEqual([]);
+  });
+});
