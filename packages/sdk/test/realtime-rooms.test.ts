@@ -111,6 +111,22 @@ describe("realtime: deck rooms", () => {
     await Promise.all([ownerRoom.leave(), editorRoom.leave()]);
   });
 
+  test("leaving and joining again at once (as React StrictMode mounts) ends with the user present", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    const first = owner.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    const leaving = first.leave();
+    const second = owner.engram.realtime.joinDeck(deckId, { activity: "studying" });
+    await leaving;
+    await eventually(() =>
+      expect(editorRoom.presence()).toContainEqual(
+        expect.objectContaining({ userId: owner.account.id, activity: "studying" }),
+      ),
+    );
+    expect(owner.supabase.getChannels().map((channel) => channel.topic)).toEqual([`realtime:deck:${deckId}`]);
+    await Promise.all([second.leave(), editorRoom.leave()]);
+  });
+
   test("bad input is refused before joining", async () => {
     const { engram, supabase } = await signedIn();
     expect(() => engram.realtime.joinDeck("deck-1", { activity: "viewing" })).toThrow(
