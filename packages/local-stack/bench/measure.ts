@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 
-export const calls = 300;
+// BENCH_CALLS raises the sample count, e.g. for a CPU profile.
+export const calls = Number(process.env.BENCH_CALLS) || 300;
 export const warmup = 30;
 
 export function stats(samples: number[]) {

@@ -122,7 +122,7 @@ async function benchEngine(label: string, databaseUrl?: string) {
         `  ${c.name.padEnd(28)} ${h.rps.toFixed(0).padStart(7)} ${ms(h.p50)} ${ms(h.p95)}   ${ms(d.p50)} ${ms(d.p95)}   ${ms(h.p50 - d.p50)}`,
       );
     }
-    await storageThroughput(running, token, demoUser);
+    if (!restOnly) await storageThroughput(running, token, demoUser);
   } finally {
     await running.close();
   }
@@ -146,14 +146,20 @@ async function startTimes() {
   }
 }
 
-await startTimes();
-await functionOverhead();
-await realtimeLatency();
-await benchEngine("PGlite (in memory)");
+// BENCH_ONLY=rest measures just the REST requests (both engines), to iterate on them quickly.
+const restOnly = process.env.BENCH_ONLY === "rest";
+if (!restOnly) {
+  await startTimes();
+  await functionOverhead();
+  await realtimeLatency();
+}
+// BENCH_ENGINE=postgres (or pglite) benches the REST requests on that engine only.
+const engine = process.env.BENCH_ENGINE;
+if (engine !== "postgres") await benchEngine("PGlite (in memory)");
 const url = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL;
-if (url) {
+if (url && engine !== "pglite") {
   await withScratchDatabase(url, (target) => benchEngine(`PostgreSQL (${new URL(url).host})`, target));
-  await withScratchDatabase(url, (target) => realtimeLatency(target));
+  if (!restOnly) await withScratchDatabase(url, (target) => realtimeLatency(target));
   console.log("\ntarget: REST overhead on PostgreSQL under 1 ms per request at p50");
 } else {
   console.log("\n== PostgreSQL: skipped — set DATABASE_URL or BENCH_DATABASE_URL to a server");

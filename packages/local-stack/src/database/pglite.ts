@@ -32,12 +32,33 @@ function queryable(target: Pick<PGlite, "query" | "exec">): Queryable {
   };
 }
 
+/** Thrown to roll a transaction back while still returning its rows. */
+class Rollback {
+  constructor(readonly rows: never[]) {}
+}
+
 export function wrapPglite(pglite: PGlite): Database & { pglite: PGlite } {
   return {
     kind: "pglite",
     pglite,
     ...queryable(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
+    async batch(statements, options = {}) {
+      try {
+        return await pglite.transaction(async (tx) => {
+          let rows: never[] = [];
+          for (const statement of statements) {
+            rows = (await tx.query<never>(statement.text, statement.params as unknown[])).rows;
+          }
+          options.check?.(rows);
+          if (options.rollback) throw new Rollback(rows);
+          return rows;
+        });
+      } catch (error) {
+        if (error instanceof Rollback) return error.rows;
+        throw error;
+      }
+    },
     close: () => pglite.close(),
   };
 }

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { pipeline } from "./pipeline.js";
 import type { Database, Queryable } from "./types.js";
 
 // Postgres types the API returns as JSON numbers or strings as PostgREST does:
@@ -47,6 +48,29 @@ export function openPostgres(options: PostgresOptions): Database & { pool: pg.Po
         const value = await fn(onClient(client));
         await client.query("commit");
         return value;
+      } catch (error) {
+        await client.query("rollback").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async batch(statements, options = {}) {
+      const client = await pool.connect();
+      const end = options.rollback ? "rollback" : "commit";
+      try {
+        // Without a check the end is known up front and travels with the rest.
+        const results = await pipeline(client, [
+          { text: "begin" },
+          ...statements,
+          ...(options.check ? [] : [{ text: end }]),
+        ]);
+        const rows = (results[statements.length] ?? []) as never[];
+        if (options.check) {
+          options.check(rows);
+          await client.query(end);
+        }
+        return rows;
       } catch (error) {
         await client.query("rollback").catch(() => undefined);
         throw error;

@@ -1,4 +1,4 @@
-import type { Queryable } from "./types.js";
+import type { Queryable, Statement } from "./types.js";
 
 /** Who a request acts as, and what PostgREST exposes of it to SQL. */
 export interface RequestContext {
@@ -21,13 +21,11 @@ export interface RequestContext {
  * legacy per-claim settings that Supabase's helper functions read.
  */
 export async function setRequestContext(tx: Queryable, context: RequestContext): Promise<void> {
-  const claims = context.claims;
-  const legacy = (name: string) => {
-    const value = claims[name];
-    return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  };
-  await tx.query(
-    `select set_config('role', $1, true),
+  const statement = requestContextStatement(context);
+  await tx.query(statement.text, statement.params);
+}
+
+const contextSql = `select set_config('role', $1, true),
             set_config('request.jwt.claims', $2, true),
             set_config('request.jwt.claim.sub', $3, true),
             set_config('request.jwt.claim.role', $4, true),
@@ -36,8 +34,18 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
             set_config('request.path', $7, true),
             set_config('request.headers', $8, true),
             case when $9::text is not null then set_config('search_path', $9, true) end,
-            case when $10 then set_config('transaction_read_only', 'on', true) end`,
-    [
+            case when $10 then set_config('transaction_read_only', 'on', true) end`;
+
+/** The one statement `setRequestContext` runs, to send along with others. */
+export function requestContextStatement(context: RequestContext): Statement {
+  const claims = context.claims;
+  const legacy = (name: string) => {
+    const value = claims[name];
+    return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+  };
+  return {
+    text: contextSql,
+    params: [
       context.role,
       JSON.stringify(claims),
       legacy("sub"),
@@ -49,5 +57,5 @@ export async function setRequestContext(tx: Queryable, context: RequestContext):
       context.searchPath ?? null,
       context.readOnly ?? false,
     ],
-  );
+  };
 }

@@ -1,6 +1,6 @@
 /** Who a request runs as and in which schema, and the one transaction every request runs in. */
-import { setRequestContext } from "../database/request-context.js";
-import type { Queryable } from "../database/types.js";
+import { requestContextStatement } from "../database/request-context.js";
+import type { Queryable, Statement } from "../database/types.js";
 import { JwtError } from "../keys/keys.js";
 import type { Stack } from "../stack.js";
 import { ApiError } from "./errors.js";
@@ -75,11 +75,6 @@ function allowedRoles(stack: Stack): Set<string> {
   return roles;
 }
 
-/** Thrown to roll a transaction back while still answering with its result (`Prefer: tx=rollback`). */
-export class Rollback<T> {
-  constructor(readonly value: T) {}
-}
-
 export interface RunOptions {
   caller: Caller;
   schema: string;
@@ -91,33 +86,35 @@ export interface RunOptions {
   timezone?: string | null;
 }
 
-/** Runs `fn` in one transaction as the caller, with PostgREST's settings in place. */
-export async function runAs<T>(stack: Stack, options: RunOptions, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  try {
-    return await stack.db.transaction(async (tx) => {
-      const schemas = [options.schema, ...stack.config.api.extraSearchPath.filter((s) => s !== options.schema)];
-      await checkRoleSwitch(stack, tx, options.caller.role);
-      await setRequestContext(tx, {
-        searchPath: schemas.map(quoteIdent).join(", "),
-        readOnly: options.readOnly,
-        role: options.caller.role,
-        claims: options.caller.claims,
-        method: options.method,
-        path: options.path,
-        headers: Object.fromEntries(options.headers),
-      });
-      if (options.timezone) {
-        await tx.query(
-          "select set_config('timezone', $1, true) where exists (select 1 from pg_timezone_names where name = $1)",
-          [options.timezone],
-        );
-      }
-      const value = await fn(tx);
-      if (options.rollback) throw new Rollback(value);
-      return value;
-    });
-  } catch (error) {
-    if (error instanceof Rollback) return error.value as T;
-    throw error;
-  }
+/**
+ * Runs `statement` in one transaction as the caller, with PostgREST's settings
+ * in place, and returns its rows; `check` may still fail the request (and roll
+ * the transaction back) after seeing them.
+ */
+export async function runAs<Row>(
+  stack: Stack,
+  options: RunOptions,
+  statement: Statement,
+  check?: (rows: Row[]) => void,
+): Promise<Row[]> {
+  await checkRoleSwitch(stack, stack.db, options.caller.role);
+  const schemas = [options.schema, ...stack.config.api.extraSearchPath.filter((s) => s !== options.schema)];
+  const context = requestContextStatement({
+    searchPath: schemas.map(quoteIdent).join(", "),
+    readOnly: options.readOnly,
+    role: options.caller.role,
+    claims: options.caller.claims,
+    method: options.method,
+    path: options.path,
+    headers: Object.fromEntries(options.headers),
+  });
+  const timezone: Statement[] = options.timezone
+    ? [
+        {
+          text: "select set_config('timezone', $1, true) where exists (select 1 from pg_timezone_names where name = $1)",
+          params: [options.timezone],
+        },
+      ]
+    : [];
+  return stack.db.batch<Row>([context, ...timezone, statement], { rollback: options.rollback, check });
 }

@@ -27,17 +27,20 @@ export interface ApiRequest {
 
 type Row = { total: string | null; page_count: string; body: string };
 
-export function run(req: ApiRequest, readOnly: boolean, sql: string, params: Params, check?: (r: QueryResult) => void) {
-  return runAs(
+export async function run(
+  req: ApiRequest,
+  readOnly: boolean,
+  sql: string,
+  params: Params,
+  check?: (r: QueryResult) => void,
+): Promise<QueryResult> {
+  const [row] = await runAs<Row>(
     req.stack,
     { ...req, readOnly, rollback: req.prefs.tx === "rollback", timezone: req.prefs.timezone },
-    async (tx) => {
-      const [row] = await tx.query<Row>(sql, params.values);
-      const result = toResult(row);
-      check?.(result);
-      return result;
-    },
+    { text: sql, params: params.values },
+    check && ((rows) => check(toResult(rows[0]))),
   );
+  return toResult(row);
 }
 
 export function parseBody(raw: string): unknown {
