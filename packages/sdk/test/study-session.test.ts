@@ -9,6 +9,7 @@ import {
   memoryReviewStore,
   type ReviewSession,
   type ReviewSessionEvent,
+  type StudyCard,
 } from "../src/study/index.js";
 import { adminClient, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
@@ -189,6 +190,64 @@ describe("review session", () => {
     net.set("online");
     await session.flush();
     expect(await serverLogs(user.account.id)).toEqual([]);
+    await session.close();
+  });
+
+  test("an answer undone while on its way is saved, then undone on the server", async () => {
+    const net = network();
+    const user = await signedIn("undo", { global: { fetch: net.fetch } });
+    const deck = await deckWithCards(user, 2);
+    const session = await user.engram.study.session({ deckId: deck.id, scheduler, retry });
+    const first = currentId(session);
+
+    net.set("held");
+    session.answer(Rating.good);
+    await vi.waitFor(() => expect(session.pending()).toHaveLength(1));
+    expect(session.undo()).toMatchObject({ card_id: first, version: 2 });
+    expect(session.pending().map((entry) => entry.kind)).toEqual(["answer", "undo"]);
+
+    net.set("online");
+    await session.flush();
+    expect(await serverLogs(user.account.id)).toEqual([]);
+    expect((await serverStates(user.account.id, [first ?? ""])).get(first ?? "")).toMatchObject({
+      state: "new",
+      version: 2,
+    });
+    await session.close();
+  });
+
+  test("an answer saved before going offline can still be undone; the undo is sent when the connection returns", async () => {
+    const net = network();
+    const user = await signedIn("undo", { global: { fetch: net.fetch } });
+    const deck = await deckWithCards(user, 2);
+    const store = memoryReviewStore();
+    const session = await user.engram.study.session({ deckId: deck.id, scheduler, store, retry });
+    session.answer(Rating.easy);
+    await session.flush();
+    expect(await serverLogs(user.account.id)).toHaveLength(1);
+
+    net.set("offline");
+    session.undo();
+    await vi.waitFor(async () => expect(await store.list()).toEqual([expect.objectContaining({ kind: "undo" })]));
+    net.set("online");
+    await session.flush();
+    expect(await serverLogs(user.account.id)).toEqual([]);
+    expect(await store.list()).toEqual([]);
+    await session.close();
+  });
+
+  test("learning cards due later than the look-ahead wait, and the session says when the next one is", async () => {
+    const user = await signedIn("waiting");
+    const deck = await deckWithCards(user, 1);
+    const [card] = await user.engram.study.queue({ deckId: deck.id });
+    if (!card) throw new Error("empty queue");
+    const due = new Date(Date.now() + 30 * 60_000);
+    const later: StudyCard = { ...card, queue: "learning", schedule: { ...card.schedule, state: "learning", due } };
+    const session = await user.engram.study.session({ cards: [later], scheduler, retry });
+
+    expect(session.getState()).toMatchObject({ current: null, done: false, counts: { learning: 1 } });
+    expect(session.getState().nextAt?.getTime()).toBe(due.getTime() - 20 * 60_000);
+    expect(() => session.answer(Rating.good)).toThrow(expect.objectContaining({ code: "not-found" }));
     await session.close();
   });
 

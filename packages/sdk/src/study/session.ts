@@ -3,6 +3,14 @@
  * previews, records answers in the background through the Outbox, brings
  * learning cards back when they are due (as Anki does) and undoes up to ten
  * answers. UIs subscribe to it (e.g. with React's useSyncExternalStore).
+ *
+ * Answers are written to the ReviewStore before they are sent and deleted
+ * only once the server acknowledged them; a session opened later on the same
+ * store sends what is left (client_review_id makes a repeat harmless). When
+ * another device answered a card first, the answer is recomputed on the
+ * server's schedule and sent again if the card was still due when it was
+ * answered here (due within the 20-minute look-ahead, and not answered there
+ * later); otherwise it is dropped and a `dropped` event says so.
  */
 import { defaults, type IntervalPreview, limits, previewIntervals, type Rating, type Scheduler } from "@engram/core";
 import type { EngramClient } from "../client.js";
