@@ -1,20 +1,30 @@
-import { Brain } from "lucide-react";
+import type { Engram } from "@engram/sdk";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useState } from "react";
+import { RouterProvider } from "react-router/dom";
+import { createRouter } from "./router.js";
+import { EngramProvider } from "./session/engram-context.js";
+import { SessionProvider } from "./session/session-context.js";
 
-/** The signed-out landing page: what Engram is. */
-export function App() {
+function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      // One retry covers a dropped request; permission and validation errors would only fail again.
+      queries: { retry: 1, staleTime: 30_000 },
+    },
+  });
+}
+
+export function App({ engram }: { engram: Engram }) {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createRouter);
   return (
-    <div className="shell">
-      <header className="header">
-        <Brain aria-hidden="true" className="logo" />
-        <span className="wordmark">Engram</span>
-      </header>
-      <main className="landing">
-        <h1>Remember what you learn.</h1>
-        <p>
-          Flashcards that schedule themselves with FSRS, decks you edit together and each study on your own schedule,
-          changes on every device within a second, and Anki decks imported whole.
-        </p>
-      </main>
-    </div>
+    <EngramProvider engram={engram}>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </QueryClientProvider>
+    </EngramProvider>
   );
 }

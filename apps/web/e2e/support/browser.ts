@@ -1,0 +1,33 @@
+/** Chromium through playwright-core: Debian's build, headless, one context per test. */
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const app = () => inject("e2e");
+
+const screenshotDir = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+/** A fresh browser profile (no cookies, no storage) on the app. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: app().appUrl,
+    viewport: { width: 1024, height: 720 },
+    ...options,
+  });
+  context.setDefaultTimeout(15_000);
+  return context.newPage();
+}
+
+/** Keeps a picture of the screen for people reviewing the run (CI uploads the folder). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true });
+}

@@ -1,0 +1,79 @@
+import type { Engram, Session } from "@engram/sdk";
+import { EngramError } from "@engram/sdk";
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { errorMessage } from "../errors/messages.js";
+import { useEngram } from "../session/engram-context.js";
+import { withNext } from "../session/places.js";
+import { Loading } from "../shell/loading.js";
+import { AuthCard } from "./auth-card.js";
+import { useNext } from "./use-next.js";
+
+// A code works once; StrictMode runs effects twice, so both runs share one exchange.
+const exchanges = new Map<string, Promise<Session>>();
+
+function exchangeOnce(engram: Engram, code: string): Promise<Session> {
+  let exchange = exchanges.get(code);
+  if (!exchange) {
+    exchange = engram.auth.exchangeCode(code);
+    exchanges.set(code, exchange);
+  }
+  return exchange;
+}
+
+/** Where every email link lands (confirm sign-up, magic link, reset): trades `?code=` for a session. */
+export function AuthCallbackPage() {
+  const engram = useEngram();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = useNext();
+  const code = params.get("code") ?? "";
+  // The auth server sends errors back in the URL when it refuses a link itself.
+  const refused = params.has("error") || params.has("error_code");
+  const [error, setError] = useState<unknown>(
+    refused ? new EngramError("auth/link-expired", "The auth server refused the link.") : null,
+  );
+
+  useEffect(() => {
+    if (refused) return;
+    let active = true;
+    exchangeOnce(engram, code).then(
+      () => {
+        if (active) navigate(next, { replace: true });
+      },
+      (failure: unknown) => {
+        if (active) setError(failure);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [engram, code, refused, next, navigate]);
+
+  if (!error) {
+    return (
+      <AuthCard title="Signing you in">
+        <Loading label="Checking your link…" />
+      </AuthCard>
+    );
+  }
+  const resetting = next === "/reset-password";
+  return (
+    <AuthCard title="This link didn't work">
+      <p className="notice" role="alert">
+        {errorMessage(error)}
+      </p>
+      <p>
+        {resetting ? (
+          <Link className="button primary" to="/forgot-password">
+            Send me a new reset link
+          </Link>
+        ) : (
+          <Link className="button primary" to={withNext("/sign-in", next)}>
+            Ask for a new sign-in link
+          </Link>
+        )}
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The one place SDK errors become words. Screens show these, never a server's
+ * own message or a stack trace; validation errors from the SDK carry the
+ * field-level messages of @engram/core's rules, which are written for people.
+ */
+import { EngramError, type EngramErrorCode } from "@engram/sdk";
+
+const messages: Record<EngramErrorCode, string> = {
+  "auth/invalid-credentials": "That email and password don't match. Check them and try again.",
+  "auth/email-not-confirmed": "Confirm your email first: open the link we sent you.",
+  "auth/user-exists": "An account with this email already exists. Sign in instead.",
+  "auth/weak-password": "Choose a different password of at least 8 characters.",
+  "auth/rate-limited": "Too many attempts. Wait a minute and try again.",
+  "auth/session-expired": "Your session ended. Sign in again to continue.",
+  "auth/link-expired": "This link has expired or was already used. Ask for a new one.",
+  "permission-denied": "You don't have permission to do that.",
+  "not-found": "This no longer exists, or it isn't shared with you.",
+  validation: "Some details need fixing. Check the highlighted fields.",
+  conflict: "Someone else changed this at the same time. Reload and try again.",
+  "quota-exceeded": "That is over the limit. Try something smaller.",
+  "import/unsupported-format": "This file type can't be imported. Use .apkg, .csv or .tsv.",
+  "import/corrupt-file": "This file is damaged and can't be read.",
+  network: "Engram can't reach the server. Check your connection and try again.",
+  internal: "Something went wrong on our side. Try again in a moment.",
+};
+
+export const sessionEndedMessage = messages["auth/session-expired"];
+
+export function errorCode(error: unknown): EngramErrorCode {
+  return error instanceof EngramError ? error.code : "internal";
+}
+
+/** A sentence for any error thrown by an SDK call. */
+export function errorMessage(error: unknown): string {
+  return messages[errorCode(error)];
+}
+
+/**
+ * Messages per form field: a validation error's `detail` (`{ field, message }[]`),
+ * or the code's own message for any other error that names its field.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof EngramError)) return {};
+  if (error.code !== "validation") return error.field ? { [error.field]: messages[error.code] } : {};
+  const errors: Record<string, string> = {};
+  const issues = Array.isArray(error.detail) ? (error.detail as unknown[]) : [];
+  for (const issue of issues) {
+    if (!isIssue(issue)) continue;
+    const field = issue.field || error.field || "";
+    errors[field] ??= issue.message;
+  }
+  if (issues.length === 0 && error.field) errors[error.field] = messages.validation;
+  return errors;
+}
+
+function isIssue(value: unknown): value is { field: string; message: string } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { field?: unknown }).field === "string" &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * The one Supabase client of the app and the Engram SDK over it. Only this
+ * module touches supabase-js; everything else goes through `engram`.
+ */
+import { createEngram, type Database, type Engram } from "@engram/sdk";
+import { createBrowserClient } from "@supabase/ssr";
+import { env } from "../env.js";
+
+export function createAppEngram(): Engram {
+  // @supabase/ssr's defaults: PKCE, session in cookies (400-day max-age, chunked).
+  // Only URL detection is off: /auth/callback exchanges the code itself, so a
+  // used or expired link can be shown as such instead of failing silently.
+  const supabase = createBrowserClient<Database>(env.supabaseUrl, env.supabaseAnonKey, {
+    auth: { detectSessionInUrl: false },
+  });
+  return createEngram(supabase);
+}

@@ -1,0 +1,16 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { Loading } from "../shell/loading.js";
+import { placeOf, type SignInState } from "./places.js";
+import { useSession } from "./session-context.js";
+
+/** Routes behind this need a session; others are sent to sign in and brought back after. */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status === "loading") return <Loading />;
+  if (session.status === "signed-out") {
+    const state: SignInState = session.expired ? { reason: "expired" } : {};
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(placeOf(location))}`} state={state} replace />;
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,62 @@
+/**
+ * The session as the UI sees it (PRODUCT §1): loading → signed in ⇄ signed out.
+ * `expired` marks a session that ended without the user signing out here (the
+ * refresh token was revoked or signed out everywhere), so the sign-in screen
+ * can say why.
+ */
+import type { Session } from "@engram/sdk";
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { useEngram } from "./engram-context.js";
+
+export type SessionState =
+  | { status: "loading"; session: null }
+  | { status: "signed-in"; session: Session }
+  | { status: "signed-out"; session: null; expired: boolean };
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const engram = useEngram();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SessionState>({ status: "loading", session: null });
+
+  useEffect(() => {
+    let active = true;
+    const unsubscribe = engram.auth.onSessionChange((event, session) => {
+      if (session) {
+        // `refreshed` lands here too and changes nothing the user sees.
+        setState({ status: "signed-in", session });
+        return;
+      }
+      // Nothing cached belongs to whoever signs in next.
+      queryClient.clear();
+      setState({ status: "signed-out", session: null, expired: event === "expired" });
+    });
+    // A visitor without a stored session gets no event; ask once.
+    engram.auth.getSession().then(
+      (session) => {
+        if (active && !session) {
+          setState((current) =>
+            current.status === "loading" ? { status: "signed-out", session: null, expired: false } : current,
+          );
+        }
+      },
+      () => {
+        if (active) setState({ status: "signed-out", session: null, expired: false });
+      },
+    );
+    return () => {
+      active = false;
+      unsubscribe();
+    };
+  }, [engram, queryClient]);
+
+  return <SessionContext value={state}>{children}</SessionContext>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error("useSession must be used inside <SessionProvider>");
+  return state;
+}

@@ -1,0 +1,11 @@
+import { Brain } from "lucide-react";
+import { Link } from "react-router";
+
+export function Logo() {
+  return (
+    <Link to="/" className="brand" aria-label="Engram home">
+      <Brain aria-hidden="true" className="logo" />
+      <span className="wordmark">Engram</span>
+    </Link>
+  );
+}

@@ -1,0 +1,72 @@
+import { ChevronDown, LogOut } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useSignOut } from "../auth/use-auth.js";
+import { errorMessage } from "../errors/messages.js";
+
+/** The signed-in user's email, opening sign-out for this device or for every device. */
+export function UserMenu({ email }: { email: string }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const signOut = useSignOut();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!containerRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="user-menu" ref={containerRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu-button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span className="user-email">{email}</span>
+        <ChevronDown aria-hidden="true" />
+        <span className="visually-hidden">Account menu</span>
+      </button>
+      <div id={menuId} className="user-menu-panel" hidden={!open}>
+        <button
+          type="button"
+          className="menu-item"
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate("local")}
+        >
+          <LogOut aria-hidden="true" /> Sign out
+        </button>
+        <button
+          type="button"
+          className="menu-item"
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate("global")}
+        >
+          <LogOut aria-hidden="true" /> Sign out everywhere
+        </button>
+        {signOut.error ? (
+          <p role="alert" className="field-error">
+            {errorMessage(signOut.error)}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
