@@ -29,6 +29,12 @@ describe("members", () => {
     const { deck } = await sharedDeck("viewer");
     const stranger = await signedIn("stranger");
     await expect(stranger.engram.members.list(deck.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(stranger.engram.members.setRole(deck.id, idOf(stranger), "editor")).rejects.toMatchObject({
+      code: "not-found",
+    });
+    await expect(stranger.engram.members.remove(deck.id, idOf(stranger))).rejects.toMatchObject({
+      code: "not-found",
+    });
   });
 
   test("the owner makes a viewer an editor", async () => {
