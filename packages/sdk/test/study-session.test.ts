@@ -263,7 +263,7 @@ describe("review session", () => {
     session.answer(Rating.easy);
     await vi.waitFor(() => expect(session.getState().offline).toBe(true));
     expect(seen).toContainEqual(
-      expect.objectContaining({ type: "offline", error: expect.objectContaining({ code: "network" }) }),
+      expect.objectContaining({ type: "retrying", error: expect.objectContaining({ code: "network" }) }),
     );
     await expect(session.flush()).rejects.toMatchObject({ code: "network" });
     expect(session.getState()).toMatchObject({ pending: 2, counts: { new: 1 } });
@@ -272,6 +272,23 @@ describe("review session", () => {
     await vi.waitFor(() => expect(session.getState()).toMatchObject({ pending: 0, offline: false }));
     expect(await serverLogs(user.account.id)).toHaveLength(2);
     expect(seen.filter((event) => event.type === "saved")).toHaveLength(2);
+    await session.close();
+  });
+
+  test("answers made after signing out wait for the user to sign in again", async () => {
+    const user = await signedIn("signout");
+    const deck = await deckWithCards(user, 2);
+    const session = await user.engram.study.session({ deckId: deck.id, scheduler, retry });
+    await user.engram.auth.signOut();
+
+    session.answer(Rating.easy);
+    await vi.waitFor(() => expect(session.getState().waitingError).toMatchObject({ code: "permission-denied" }));
+    expect(session.getState()).toMatchObject({ pending: 1, failures: [], offline: false });
+
+    await user.engram.auth.signIn({ email: user.account.email, password: user.account.password });
+    await session.flush();
+    expect(await serverLogs(user.account.id)).toHaveLength(1);
+    expect(session.getState().waitingError).toBeNull();
     await session.close();
   });
 
@@ -358,6 +375,9 @@ describe("review session", () => {
     const later = await user.engram.study.session({ cards: [], scheduler, store, retry });
     expect(later.getState().failures).toHaveLength(1);
     expect(later.pending()).toEqual([]);
+    later.retryFailures();
+    expect(later.getState()).toMatchObject({ pending: 1, failures: [] });
+    await vi.waitFor(() => expect(later.getState()).toMatchObject({ pending: 0, failures: [{ id: clientReviewId }] }));
     await later.dismissFailure(clientReviewId);
     expect(await store.list()).toEqual([]);
     await later.close();

@@ -1,7 +1,7 @@
 /**
  * Sends stored answers and undos to the server one at a time, in the order
  * they were made, until each is acknowledged. A lost connection (or an
- * expired session) keeps them and retries with backoff; a stale answer is
+ * expired session, or the user signed out) keeps them and retries with backoff; a stale answer is
  * recomputed on the server's schedule or dropped (see `rebaseAnswer`); any
  * other refusal is kept in the store, marked as failed, and reported.
  */
@@ -25,7 +25,8 @@ export type OutboxEvent =
   | { type: "undone"; entry: PendingUndo; result: ScheduledCard | null }
   | { type: "dropped"; entry: PendingAnswer; current: ScheduledCard }
   | { type: "failed"; entry: PendingEntry; error: EngramError }
-  | { type: "offline"; error: EngramError; retryAt: Date }
+  /** A send could not get through (no connection, or the user signed out); it is retried at `retryAt`. */
+  | { type: "retrying"; error: EngramError; retryAt: Date }
   | { type: "store-error"; error: EngramError };
 
 /** In a browser, the `online` event ends the wait for the next retry. */
@@ -81,9 +82,9 @@ export class Outbox {
     return this.failures;
   }
 
-  /** True while the last attempt could not reach the server. */
-  get offline(): boolean {
-    return this.lastError !== null && this.entries.length > 0;
+  /** Why the pending entries are waiting (`network`, or the user signed out), if the last attempt failed. */
+  get waitingError(): EngramError | null {
+    return this.entries.length > 0 ? this.lastError : null;
   }
 
   nextSeq(): number {
@@ -105,6 +106,18 @@ export class Outbox {
     this.entries.splice(index, 1);
     this.write(answerId, () => this.store.delete(answerId));
     return true;
+  }
+
+  /** Sends the failed entries once more (e.g. after the user fixed what the server refused). */
+  retryFailures(): void {
+    const failed = this.failures;
+    this.failures = [];
+    for (const { failure: _failure, ...entry } of failed) {
+      this.entries.push(entry);
+      this.write(entry.id, () => this.store.put(entry));
+    }
+    this.entries.sort((a, b) => a.seq - b.seq);
+    this.wake();
   }
 
   /** Forgets a failed entry. */
@@ -173,7 +186,7 @@ export class Outbox {
         this.emit(outcome);
       } catch (thrown) {
         const error = toEngramError(thrown);
-        if (retryableCodes.has(error.code)) {
+        if (retryableCodes.has(error.code) || (await this.signedOut(error))) {
           this.scheduleRetry(error);
           return;
         }
@@ -186,6 +199,13 @@ export class Outbox {
         this.inFlight = null;
       }
     }
+  }
+
+  /** A refusal because the user is no longer signed in here: the answers wait for them to sign in again. */
+  private async signedOut(error: EngramError): Promise<boolean> {
+    if (error.code !== "permission-denied") return false;
+    const { data } = await this.supabase.auth.getSession();
+    return data.session?.user.id !== this.userId;
   }
 
   /** Removes a finished entry from the list (it may have been replaced by a recomputed copy). */
@@ -232,7 +252,7 @@ export class Outbox {
     this.attempt++;
     // Jitter keeps devices that lost the connection together from retrying together.
     const wait = delay / 2 + Math.random() * (delay / 2);
-    this.emit({ type: "offline", error, retryAt: new Date(Date.now() + wait) });
+    this.emit({ type: "retrying", error, retryAt: new Date(Date.now() + wait) });
     this.retryTimer = setTimeout(this.wake, wait);
   }
 }

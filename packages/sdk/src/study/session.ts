@@ -53,6 +53,8 @@ export type ReviewSessionState = {
   pending: number;
   /** The last attempt to send could not reach the server; it is retried. */
   offline: boolean;
+  /** Why pending answers wait, when the last attempt failed (`network`, or `permission-denied` once signed out). */
+  waitingError: EngramError | null;
   /** Answers the server refused for good (kept in the store until dismissed). */
   failures: readonly PendingEntry[];
   canUndo: boolean;
@@ -224,6 +226,12 @@ export class ReviewSession {
     return this.outbox.pending();
   }
 
+  /** Sends the answers the server refused once more. */
+  retryFailures(): void {
+    this.outbox.retryFailures();
+    this.changed();
+  }
+
   /** Forgets an answer the server refused for good. */
   async dismissFailure(id: string): Promise<void> {
     await this.outbox.dismiss(id);
@@ -346,7 +354,8 @@ export class ReviewSession {
       current: this.shown,
       counts,
       pending: this.outbox?.pending().length ?? 0,
-      offline: this.outbox?.offline ?? false,
+      offline: this.outbox?.waitingError?.code === "network",
+      waitingError: this.outbox?.waitingError ?? null,
       failures: this.outbox?.failed() ?? [],
       canUndo: this.history.length > 0,
       nextAt: waiting ? new Date(waiting.schedule.due.getTime() - learnAheadMs) : null,
