@@ -31,14 +31,19 @@ export function createCards(supabase: EngramClient) {
     /** A note's cards in order, each with the user's schedule. */
     async listForNote(noteId: string): Promise<CardWithSchedule[]> {
       const id = validate(noteIdSchema, noteId);
-      const rows = await run(
-        supabase.from("cards").select("*, card_states(*)").eq("note_id", id).order("ordinal", { ascending: true }),
-      );
-      if (rows.length === 0) {
-        // Every note has at least one card, so no cards means no visible note.
-        throw new EngramError("not-found", "This note does not exist or is not shared with you.");
-      }
-      return rows.map(({ card_states, ...card }) => ({ ...card, schedule: card_states[0] ?? null }));
+      // Schedules belong to signed-in users; anonymous readers of a public deck get the cards alone.
+      const { data } = await supabase.auth.getSession();
+      const rows: CardWithSchedule[] = data.session
+        ? (await run(supabase.from("cards").select("*, card_states(*)").eq("note_id", id).order("ordinal"))).map(
+            ({ card_states, ...card }) => ({ ...card, schedule: card_states[0] ?? null }),
+          )
+        : (await run(supabase.from("cards").select("*").eq("note_id", id).order("ordinal"))).map((card) => ({
+            ...card,
+            schedule: null,
+          }));
+      // Every note has at least one card, so no cards means no visible note.
+      if (rows.length === 0) throw new EngramError("not-found", "This note does not exist or is not shared with you.");
+      return rows;
     },
 
     /** The user's schedules, soonest due first, for one deck or all (read-only: answers go through study). */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { createEngram } from "../src/client.js";
 import { EngramError } from "../src/errors.js";
-import { signedIn } from "./support/engram.js";
+import { signedIn, supabaseClient } from "./support/engram.js";
 
 async function deckWithNote() {
   const owner = await signedIn("owner");
@@ -20,12 +21,17 @@ describe("cards", () => {
     expect(cards[0]?.schedule).toMatchObject({ user_id: owner.account.id, state: "new", suspended: false });
   });
 
-  test("a reader of a public deck sees its cards without a schedule", async () => {
+  test("readers of a public deck, signed in or not, see its cards without a schedule", async () => {
     const { owner, deck, note } = await deckWithNote();
     await owner.engram.decks.update(deck.id, { is_public: true });
     const reader = await signedIn("reader");
     const cards = await reader.engram.cards.listForNote(note.id);
     expect(cards.map((c) => c.schedule)).toEqual([null, null]);
+    const anonymous = createEngram(supabaseClient());
+    expect((await anonymous.cards.listForNote(note.id)).map((c) => [c.ordinal, c.schedule])).toEqual([
+      [1, null],
+      [2, null],
+    ]);
   });
 
   test("the cards of a note one cannot see are not found", async () => {

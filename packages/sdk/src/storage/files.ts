@@ -100,15 +100,9 @@ export function checkFile(file: FileInput, options: UploadOptions, rules: FileRu
     });
   }
   const givenName = options.name ?? (file instanceof File ? file.name : undefined);
-  const contentType = (
-    options.contentType ||
-    (file instanceof Blob ? file.type : "") ||
-    typeFromName(givenName) ||
-    "application/octet-stream"
-  )
-    .split(";")[0]
-    ?.trim()
-    .toLowerCase() as string;
+  const contentType = essence(
+    options.contentType || (file instanceof Blob ? file.type : "") || typeFromName(givenName) || "",
+  );
   if (rules.types && !rules.types.includes(contentType)) {
     throw new EngramError("validation", `${rules.label} must be one of: ${rules.types.join(", ")}.`, {
       field: "contentType",
@@ -117,6 +111,12 @@ export function checkFile(file: FileInput, options: UploadOptions, rules: FileRu
     });
   }
   return { body: file, contentType, name: storageName(givenName, contentType) };
+}
+
+/** The MIME type without parameters (`audio/ogg; codecs=opus` → `audio/ogg`), as buckets compare it. */
+function essence(type: string): string {
+  const bare = type.split(";", 1)[0]?.trim().toLowerCase();
+  return bare || "application/octet-stream";
 }
 
 function typeFromName(name: string | undefined): string | undefined {
