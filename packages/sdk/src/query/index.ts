@@ -1,3 +1,11 @@
-export { engramKeys } from "./keys.js";
+export {
+  type ExploreParams,
+  engramKeys,
+  type NoteListParams,
+  type QueueParams,
+  type ScheduleParams,
+  type UserStatsParams,
+} from "./keys.js";
 export { engramMutations } from "./mutations.js";
 export { engramQueries } from "./queries.js";
+export { type WireRealtimeOptions, wireRealtime } from "./realtime.js";

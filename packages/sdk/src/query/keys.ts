@@ -1,8 +1,17 @@
 /**
  * Query keys: one factory per resource, each key a tuple starting with the
- * resource name, so invalidating a prefix (`engramKeys.decks.all`) reaches
- * every query of that resource.
+ * resource name, so invalidating a prefix (`engramKeys.notes.all`) reaches
+ * every query of that resource, and `engramKeys.notes.deck(id)` every query of
+ * one deck's notes.
  */
+import type { Engram } from "../client.js";
+
+export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>;
+export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0]>;
+export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
+export type QueueParams = { deckId?: string };
+export type UserStatsParams = { deckId?: string };
+
 export const engramKeys = {
   auth: {
     all: ["auth"] as const,
@@ -16,7 +25,43 @@ export const engramKeys = {
     all: ["decks"] as const,
     list: () => [...engramKeys.decks.all, "list"] as const,
     detail: (deckId: string) => [...engramKeys.decks.all, "detail", deckId] as const,
-    explore: (params: { search?: string; limit?: number; offset?: number }) =>
-      [...engramKeys.decks.all, "explore", params] as const,
+    explore: (params: ExploreParams) => [...engramKeys.decks.all, "explore", params] as const,
+  },
+  members: {
+    all: ["members"] as const,
+    list: (deckId: string) => [...engramKeys.members.all, "list", deckId] as const,
+  },
+  invites: {
+    all: ["invites"] as const,
+    list: (deckId: string) => [...engramKeys.invites.all, "list", deckId] as const,
+  },
+  notes: {
+    all: ["notes"] as const,
+    deck: (deckId: string) => [...engramKeys.notes.all, "deck", deckId] as const,
+    list: (deckId: string, params: NoteListParams) => [...engramKeys.notes.deck(deckId), params] as const,
+    detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
+  },
+  cards: {
+    all: ["cards"] as const,
+    forNote: (noteId: string) => [...engramKeys.cards.all, "note", noteId] as const,
+    schedules: (params: ScheduleParams) => [...engramKeys.cards.all, "schedules", params] as const,
+  },
+  study: {
+    all: ["study"] as const,
+    queue: (params: QueueParams) => [...engramKeys.study.all, "queue", params] as const,
+  },
+  stats: {
+    all: ["stats"] as const,
+    user: (params: UserStatsParams) => [...engramKeys.stats.all, "user", params] as const,
+    decks: () => [...engramKeys.stats.all, "decks"] as const,
+  },
+  imports: {
+    all: ["imports"] as const,
+    list: () => [...engramKeys.imports.all, "list"] as const,
+    detail: (jobId: string) => [...engramKeys.imports.all, "detail", jobId] as const,
+  },
+  exports: {
+    all: ["exports"] as const,
+    list: () => [...engramKeys.exports.all, "list"] as const,
   },
 } as const;

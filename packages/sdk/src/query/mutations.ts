@@ -5,13 +5,26 @@
  */
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
-import type { DeckInput, DeckPatch } from "../decks.js";
+import type { DeckInput, DeckPatch, MyDeck } from "../decks.js";
+import type { InviteInput } from "../invites.js";
+import type { MemberRole } from "../members.js";
+import type { NoteInput } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
+import type { FileInput, UploadOptions } from "../storage.js";
 import { engramKeys } from "./keys.js";
 
+type Key = readonly unknown[];
+
 export function engramMutations(engram: Engram, queryClient: QueryClient) {
-  const invalidate = (...keys: (readonly unknown[])[]) =>
-    Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  const invalidate = (...keys: Key[]) =>
+    Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+  // What a change to a deck's notes or cards can affect.
+  const deckContent = (deckId: string) => [
+    engramKeys.notes.deck(deckId),
+    engramKeys.cards.all,
+    engramKeys.study.all,
+    engramKeys.stats.all,
+  ];
 
   return {
     auth: {
@@ -22,33 +35,157 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           onSuccess: () => queryClient.clear(),
         }),
     },
+    account: {
+      delete: () =>
+        mutationOptions({ mutationFn: () => engram.account.delete(), onSuccess: () => queryClient.clear() }),
+    },
     profile: {
       update: () =>
         mutationOptions({
           mutationFn: (patch: ProfilePatch) => engram.profile.update(patch),
-          onSuccess: (profile) => queryClient.setQueryData(engramKeys.profile.detail(), profile),
+          // Limits, time zone and day start change what is due today.
+          onSuccess: (profile) => {
+            queryClient.setQueryData(engramKeys.profile.detail(), profile);
+            return invalidate(engramKeys.study.all, engramKeys.stats.all);
+          },
+        }),
+      uploadAvatar: () =>
+        mutationOptions({
+          mutationFn: ({ file, options }: { file: FileInput; options?: UploadOptions }) =>
+            engram.storage.uploadAvatar(file, options),
+          onSuccess: () => invalidate(engramKeys.profile.all, engramKeys.members.all),
         }),
     },
     decks: {
       create: () =>
         mutationOptions({
           mutationFn: (input: DeckInput) => engram.decks.create(input),
-          onSuccess: () => invalidate(engramKeys.decks.all),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.stats.all),
         }),
+      /** Optimistic: the deck list shows the change at once and rolls back if the server refuses it. */
       update: () =>
         mutationOptions({
           mutationFn: ({ deckId, patch }: { deckId: string; patch: DeckPatch }) => engram.decks.update(deckId, patch),
-          onSuccess: () => invalidate(engramKeys.decks.all),
+          onMutate: async ({ deckId, patch }) => {
+            const key = engramKeys.decks.list();
+            await queryClient.cancelQueries({ queryKey: key });
+            const previous = queryClient.getQueryData<MyDeck[]>(key);
+            queryClient.setQueryData<MyDeck[]>(key, (decks) =>
+              decks?.map((deck) =>
+                deck.id === deckId ? { ...deck, ...patch, name: patch.name?.trim() ?? deck.name } : deck,
+              ),
+            );
+            return { previous };
+          },
+          onError: (_error, _variables, context) => {
+            if (context?.previous) queryClient.setQueryData(engramKeys.decks.list(), context.previous);
+          },
+          onSettled: () => invalidate(engramKeys.decks.all, engramKeys.stats.decks()),
         }),
       remove: () =>
         mutationOptions({
           mutationFn: (deckId: string) => engram.decks.remove(deckId),
-          onSuccess: () => invalidate(engramKeys.decks.all),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
         }),
       clone: () =>
         mutationOptions({
           mutationFn: ({ deckId, name }: { deckId: string; name?: string }) => engram.decks.clone(deckId, name),
-          onSuccess: () => invalidate(engramKeys.decks.all),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+    },
+    members: {
+      setRole: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, userId, role }: { deckId: string; userId: string; role: MemberRole }) =>
+            engram.members.setRole(deckId, userId, role),
+          onSuccess: (_result, { deckId }) => invalidate(engramKeys.members.list(deckId)),
+        }),
+      remove: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, userId }: { deckId: string; userId: string }) => engram.members.remove(deckId, userId),
+          onSuccess: (_result, { deckId }) => invalidate(engramKeys.members.list(deckId)),
+        }),
+      leave: () =>
+        mutationOptions({
+          mutationFn: (deckId: string) => engram.members.leave(deckId),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+    },
+    invites: {
+      create: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, input }: { deckId: string; input: InviteInput }) =>
+            engram.invites.create(deckId, input),
+          onSuccess: (_invite, { deckId }) => invalidate(engramKeys.invites.list(deckId)),
+        }),
+      revoke: () =>
+        mutationOptions({
+          mutationFn: (inviteId: string) => engram.invites.revoke(inviteId),
+          onSuccess: (invite) => invalidate(engramKeys.invites.list(invite.deck_id)),
+        }),
+      accept: () =>
+        mutationOptions({
+          mutationFn: (token: string) => engram.invites.accept(token),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+    },
+    notes: {
+      create: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, input }: { deckId: string; input: NoteInput }) => engram.notes.create(deckId, input),
+          onSuccess: (_note, { deckId }) => invalidate(...deckContent(deckId)),
+        }),
+      update: () =>
+        mutationOptions({
+          mutationFn: ({ noteId, input }: { noteId: string; input: NoteInput }) => engram.notes.update(noteId, input),
+          onSuccess: (note) => invalidate(engramKeys.notes.detail(note.id), ...deckContent(note.deck_id)),
+        }),
+      remove: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds }: { deckId: string; noteIds: string[] }) => engram.notes.remove(noteIds),
+          onSuccess: (_result, { deckId }) => invalidate(...deckContent(deckId)),
+        }),
+      move: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds, toDeckId }: { fromDeckId: string; noteIds: string[]; toDeckId: string }) =>
+            engram.notes.move(noteIds, toDeckId),
+          onSuccess: (_count, { fromDeckId, toDeckId }) =>
+            invalidate(...deckContent(fromDeckId), engramKeys.notes.deck(toDeckId), engramKeys.decks.all),
+        }),
+      addTags: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds, tags }: { deckId: string; noteIds: string[]; tags: string[] }) =>
+            engram.notes.addTags(noteIds, tags),
+          onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
+        }),
+      removeTags: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds, tags }: { deckId: string; noteIds: string[]; tags: string[] }) =>
+            engram.notes.removeTags(noteIds, tags),
+          onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
+        }),
+    },
+    cards: {
+      setSuspended: () =>
+        mutationOptions({
+          mutationFn: ({ cardIds, suspended }: { cardIds: string[]; suspended: boolean }) =>
+            engram.cards.setSuspended(cardIds, suspended),
+          onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+    },
+    media: {
+      upload: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, file, options }: { deckId: string; file: FileInput; options?: UploadOptions }) =>
+            engram.storage.uploadMedia(deckId, file, options),
+        }),
+    },
+    imports: {
+      upload: () =>
+        mutationOptions({
+          mutationFn: ({ file, options }: { file: FileInput; options?: UploadOptions }) =>
+            engram.storage.uploadImport(file, options),
+          onSuccess: () => invalidate(engramKeys.imports.all),
         }),
     },
   };

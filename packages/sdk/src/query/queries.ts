@@ -1,7 +1,14 @@
 /** `queryOptions` for every read: the key and the function that fetches it are one value. */
 import { queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
-import { engramKeys } from "./keys.js";
+import {
+  type ExploreParams,
+  engramKeys,
+  type NoteListParams,
+  type QueueParams,
+  type ScheduleParams,
+  type UserStatsParams,
+} from "./keys.js";
 
 export function engramQueries(engram: Engram) {
   return {
@@ -16,8 +23,48 @@ export function engramQueries(engram: Engram) {
       list: () => queryOptions({ queryKey: engramKeys.decks.list(), queryFn: () => engram.decks.list() }),
       detail: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.decks.detail(deckId), queryFn: () => engram.decks.get(deckId) }),
-      explore: (params: { search?: string; limit?: number; offset?: number } = {}) =>
+      explore: (params: ExploreParams = {}) =>
         queryOptions({ queryKey: engramKeys.decks.explore(params), queryFn: () => engram.decks.explore(params) }),
+    },
+    members: {
+      list: (deckId: string) =>
+        queryOptions({ queryKey: engramKeys.members.list(deckId), queryFn: () => engram.members.list(deckId) }),
+    },
+    invites: {
+      list: (deckId: string) =>
+        queryOptions({ queryKey: engramKeys.invites.list(deckId), queryFn: () => engram.invites.list(deckId) }),
+    },
+    notes: {
+      list: (deckId: string, params: NoteListParams = {}) =>
+        queryOptions({
+          queryKey: engramKeys.notes.list(deckId, params),
+          queryFn: () => engram.notes.list(deckId, params),
+        }),
+      detail: (noteId: string) =>
+        queryOptions({ queryKey: engramKeys.notes.detail(noteId), queryFn: () => engram.notes.get(noteId) }),
+    },
+    cards: {
+      forNote: (noteId: string) =>
+        queryOptions({ queryKey: engramKeys.cards.forNote(noteId), queryFn: () => engram.cards.listForNote(noteId) }),
+      schedules: (params: ScheduleParams = {}) =>
+        queryOptions({ queryKey: engramKeys.cards.schedules(params), queryFn: () => engram.cards.schedules(params) }),
+    },
+    study: {
+      queue: (params: QueueParams = {}) =>
+        queryOptions({ queryKey: engramKeys.study.queue(params), queryFn: () => engram.study.queue(params) }),
+    },
+    stats: {
+      user: (params: UserStatsParams = {}) =>
+        queryOptions({ queryKey: engramKeys.stats.user(params), queryFn: () => engram.stats.user(params) }),
+      decks: () => queryOptions({ queryKey: engramKeys.stats.decks(), queryFn: () => engram.stats.decks() }),
+    },
+    imports: {
+      list: () => queryOptions({ queryKey: engramKeys.imports.list(), queryFn: () => engram.storage.importJobs() }),
+      detail: (jobId: string) =>
+        queryOptions({ queryKey: engramKeys.imports.detail(jobId), queryFn: () => engram.storage.importJob(jobId) }),
+    },
+    exports: {
+      list: () => queryOptions({ queryKey: engramKeys.exports.list(), queryFn: () => engram.storage.listExports() }),
     },
   };
 }
