@@ -176,8 +176,10 @@ export class Outbox {
       const entry = this.entries[0];
       if (!entry) return;
       this.inFlight = entry.id;
+      let sentAs: string | undefined;
       try {
         await this.writes.get(entry.id);
+        sentAs = await this.signedInUser();
         const outcome = await this.deliver(entry);
         this.settle(entry);
         this.write(entry.id, () => this.store.delete(entry.id));
@@ -186,7 +188,7 @@ export class Outbox {
         this.emit(outcome);
       } catch (thrown) {
         const error = toEngramError(thrown);
-        if (retryableCodes.has(error.code) || (await this.signedOut(error))) {
+        if (retryableCodes.has(error.code) || (await this.signedOut(error, sentAs))) {
           this.scheduleRetry(error);
           return;
         }
@@ -201,11 +203,18 @@ export class Outbox {
     }
   }
 
-  /** A refusal because the user is no longer signed in here: the answers wait for them to sign in again. */
-  private async signedOut(error: EngramError): Promise<boolean> {
+  /**
+   * A refusal because the user was not signed in here when it was sent (or is
+   * not now): the answers wait for them to sign in again.
+   */
+  private async signedOut(error: EngramError, sentAs: string | undefined): Promise<boolean> {
     if (error.code !== "permission-denied") return false;
+    return sentAs !== this.userId || (await this.signedInUser()) !== this.userId;
+  }
+
+  private async signedInUser(): Promise<string | undefined> {
     const { data } = await this.supabase.auth.getSession();
-    return data.session?.user.id !== this.userId;
+    return data.session?.user.id;
   }
 
   /** Removes a finished entry from the list (it may have been replaced by a recomputed copy). */
