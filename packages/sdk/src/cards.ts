@@ -8,9 +8,9 @@ import { currentUserId } from "./session.js";
 
 export type Card = Tables<"cards">;
 /** The user's FSRS schedule for one card (nobody reads anyone else's). */
-export type CardSchedule = Tables<"card_states">;
+export type ScheduleRow = Tables<"card_states">;
 /** A card with the user's schedule for it; null for someone who is not a member (a public deck's reader). */
-export type CardWithSchedule = Card & { schedule: CardSchedule | null };
+export type CardWithSchedule = Card & { schedule: ScheduleRow | null };
 
 export const maxBulkCards = 1000;
 
@@ -47,7 +47,7 @@ export function createCards(supabase: EngramClient) {
     },
 
     /** The user's schedules, soonest due first, for one deck or all (read-only: answers go through study). */
-    async schedules(options: z.input<typeof schedulesSchema> = {}): Promise<CardSchedule[]> {
+    async schedules(options: z.input<typeof schedulesSchema> = {}): Promise<ScheduleRow[]> {
       const { deckId, limit, offset } = validate(schedulesSchema, options);
       await currentUserId(supabase);
       let query = supabase.from("card_states").select("*");

@@ -3,7 +3,7 @@ import { deckInputSchema, deckNameSchema } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Database, Tables } from "./database.types.js";
-import { EngramError } from "./errors.js";
+import { refuseDeck } from "./deck-access.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 
@@ -63,7 +63,7 @@ export function createDecks(supabase: EngramClient) {
       const id = validate(idSchema, deckId);
       const checked = validate(deckPatchSchema, patch);
       const updated = await run(supabase.from("decks").update(checked).eq("id", id).select("*"));
-      return updated[0] ?? refuse(supabase, id, "change");
+      return updated[0] ?? refuseDeck(supabase, id, "Only the owner can change this deck.");
     },
 
     async rename(deckId: string, name: string): Promise<Deck> {
@@ -74,7 +74,7 @@ export function createDecks(supabase: EngramClient) {
     async remove(deckId: string): Promise<void> {
       const id = validate(idSchema, deckId);
       const deleted = await run(supabase.from("decks").delete().eq("id", id).select("id"));
-      if (deleted.length === 0) await refuse(supabase, id, "delete");
+      if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
     },
 
     /** Public decks, optionally matching a search in name or description. */
@@ -95,13 +95,6 @@ export function createDecks(supabase: EngramClient) {
       return run(supabase.rpc("clone_deck", { p_deck_id: id, ...(newName ? { p_name: newName } : {}) }));
     },
   };
-}
-
-/** RLS makes a deck the user may not change look absent; tell "not yours" from "not there". */
-async function refuse(supabase: EngramClient, deckId: string, action: string): Promise<never> {
-  const visible = await run(supabase.from("decks").select("id").eq("id", deckId));
-  if (visible.length === 0) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
-  throw new EngramError("permission-denied", `Only the owner can ${action} this deck.`);
 }
 
 /** Quotes a value for PostgREST's `or=(…)` syntax, where commas and parentheses are reserved. */

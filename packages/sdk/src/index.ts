@@ -1,4 +1,9 @@
+/**
+ * @engram/sdk: every backend call Engram makes, typed, validated and with one
+ * error type. Start with `createEngram(supabase)`.
+ */
 export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult, User } from "./auth.js";
+export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
 export type { Deck, DeckInput, DeckPatch, DeckRole, MyDeck } from "./decks.js";
@@ -14,5 +19,59 @@ export {
   type PostgrestErrorBody,
   toEngramError,
 } from "./errors.js";
+export type { Invite, InviteInput, InviteStatus } from "./invites.js";
+export type { DeckMember, MemberRole } from "./members.js";
+export type { Note, NoteInput, NotePage, NoteWithCards } from "./notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
+export type {
+  DeckActivity,
+  DeckContentEvent,
+  DeckPresence,
+  DeckRoom,
+  EditingSignal,
+  ImportProgressEvent,
+  ImportProgressOptions,
+  JoinDeckOptions,
+  OwnScheduleEvent,
+  ResyncEvent,
+  RowChange,
+  SubscriptionOptions,
+  Unsubscribe,
+} from "./realtime.js";
 export type { FieldIssue } from "./request.js";
+export type { DeckStats, UserStats } from "./stats.js";
+export {
+  avatarTypes,
+  type ExportFile,
+  type FileInput,
+  type ImportJob,
+  mediaTypes,
+  type SignedUrlOptions,
+  type UploadOptions,
+} from "./storage.js";
+export {
+  type AnsweredCard,
+  type AnswerInput,
+  type CurrentCard,
+  indexedDbReviewStore,
+  memoryReviewStore,
+  type OutboxEvent,
+  type PendingAnswer,
+  type PendingEntry,
+  type PendingUndo,
+  type QueueOptions,
+  type RecordedReview,
+  type RetryOptions,
+  type ReviewAnswer,
+  type ReviewSession,
+  type ReviewSessionEvent,
+  type ReviewSessionOptions,
+  type ReviewSessionState,
+  type ReviewStore,
+  type ScheduledCard,
+  type SessionCounts,
+  type StoredSchedule,
+  type StudyCard,
+  type StudyNote,
+  type StudyQueue,
+} from "./study/index.js";

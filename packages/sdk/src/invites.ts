@@ -3,8 +3,8 @@ import { inviteInputSchema } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
+import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
-import { memberRole, refuseDeck } from "./members.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 

@@ -2,11 +2,12 @@
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Database } from "./database.types.js";
+import { memberRole, refuseDeck } from "./deck-access.js";
+import type { DeckRole } from "./decks.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 
-export type DeckRole = Database["public"]["Enums"]["deck_role"];
 type MemberProfileRow = Database["public"]["Functions"]["deck_member_profiles"]["Returns"][number];
 /** A member of a deck with the name and avatar co-members may see (the avatar path is null until one is set). */
 export type DeckMember = Omit<MemberProfileRow, "avatar_path"> & { avatar_path: string | null };
@@ -68,14 +69,6 @@ export function createMembers(supabase: EngramClient) {
   };
 }
 
-/** The role a user has in a deck, as far as the caller can see (members see co-members). */
-export async function memberRole(supabase: EngramClient, deckId: string, userId: string): Promise<DeckRole | null> {
-  const rows = await run(
-    supabase.from("deck_members").select("role").eq("deck_id", deckId).eq("user_id", userId).limit(1),
-  );
-  return rows[0]?.role ?? null;
-}
-
 /** RLS turns a refused change into "no rows"; say which of deck, member or role was the reason. */
 async function refuseMemberChange(
   supabase: EngramClient,
@@ -90,14 +83,4 @@ async function refuseMemberChange(
   const theirRole = await memberRole(supabase, deckId, userId);
   if (theirRole === null) throw new EngramError("not-found", "This person is not a member of the deck.");
   throw new EngramError("permission-denied", "The owner's membership cannot be changed.", { rule: "owner_is_fixed" });
-}
-
-/**
- * RLS hides what the caller may not see and refuses what they may not change
- * alike; this tells "not there" (not-found) from "not yours" (permission-denied).
- */
-export async function refuseDeck(supabase: EngramClient, deckId: string, message: string): Promise<never> {
-  const visible = await run(supabase.from("decks").select("id").eq("id", deckId));
-  if (visible.length === 0) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
-  throw new EngramError("permission-denied", message);
 }

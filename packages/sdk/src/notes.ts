@@ -7,8 +7,8 @@ import { z } from "zod";
 import type { Card } from "./cards.js";
 import type { EngramClient } from "./client.js";
 import type { Tables, TablesUpdate } from "./database.types.js";
+import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
-import { memberRole, refuseDeck } from "./members.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 

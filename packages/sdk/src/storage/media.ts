@@ -2,7 +2,7 @@
 import { limits } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "../client.js";
-import { memberRole, refuseDeck } from "../members.js";
+import { memberRole, refuseDeck } from "../deck-access.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
 import {
