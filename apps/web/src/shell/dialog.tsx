@@ -8,10 +8,11 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
+  // No close() on cleanup: it would fire `close` (and onClose) when StrictMode
+  // re-runs the effect; removing the element ends the modal anyway.
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
   }, []);
 
   return (

@@ -1,0 +1,148 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { type Account, adminClient, newAccount } from "./support/accounts.js";
+import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { decksHeading, signInWithPassword } from "./support/screens.js";
+
+let browser: Browser;
+let page: Page;
+let account: Account;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  page = await openPage(browser);
+  account = await newAccount("decks");
+});
+afterEach(async () => {
+  await page?.context().close();
+});
+
+const deckList = () => page.getByRole("list", { name: "Decks" });
+const deckItem = (name: string) => deckList().getByRole("listitem", { name });
+
+async function createDeck(name: string) {
+  await page.getByLabel("New deck name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create deck" }).click();
+  await deckItem(name).waitFor();
+}
+
+test("a user creates, renames and deletes a deck", async () => {
+  await signInWithPassword(page, account, "/decks");
+  await decksHeading(page).waitFor();
+  await page.getByText("No decks yet").waitFor();
+
+  await createDeck("Spanish verbs");
+  await createDeck("Anatomy");
+  expect(await deckItem("Spanish verbs").getByText("Owner").isVisible()).toBe(true);
+  expect(await page.getByLabel("New deck name", { exact: true }).inputValue()).toBe("");
+  await screenshot(page, "decks-list");
+
+  await page.getByRole("button", { name: "Rename Spanish verbs" }).click();
+  const renameDialog = page.getByRole("dialog", { name: "Rename “Spanish verbs”" });
+  await renameDialog.waitFor();
+  await screenshot(page, "deck-rename-dialog");
+  await renameDialog.getByLabel("Deck name", { exact: true }).fill("Spanish irregular verbs");
+  await renameDialog.getByRole("button", { name: "Save name" }).click();
+  await deckItem("Spanish irregular verbs").waitFor();
+  expect(await renameDialog.isVisible()).toBe(false);
+  expect(await deckItem("Spanish verbs").count()).toBe(0);
+
+  await page.getByRole("button", { name: "Delete Anatomy" }).click();
+  const deleteDialog = page.getByRole("dialog", { name: "Delete “Anatomy”?" });
+  await deleteDialog.waitFor();
+  await screenshot(page, "deck-delete-dialog");
+  await deleteDialog.getByRole("button", { name: "Keep deck" }).click();
+  expect(await deleteDialog.isVisible()).toBe(false);
+  expect(await deckItem("Anatomy").isVisible()).toBe(true);
+
+  await page.getByRole("button", { name: "Delete Anatomy" }).click();
+  await deleteDialog.getByRole("button", { name: "Delete deck" }).click();
+  await expect.poll(() => deckItem("Anatomy").count()).toBe(0);
+  expect(await deckList().getByRole("listitem").count()).toBe(1);
+
+  // What the screen shows is what the database holds.
+  const { data } = await adminClient().from("decks").select("name").eq("owner_id", account.id);
+  expect(data).toEqual([{ name: "Spanish irregular verbs" }]);
+});
+
+test("a deck without a name is refused beside the field and nothing is created", async () => {
+  await signInWithPassword(page, account, "/decks");
+  await decksHeading(page).waitFor();
+  await page.getByLabel("New deck name", { exact: true }).fill("   ");
+  await page.getByRole("button", { name: "Create deck" }).click();
+
+  const field = page.getByLabel("New deck name", { exact: true });
+  await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+  expect(await page.getByRole("alert").first().textContent()).toContain("Give the deck a name.");
+  await screenshot(page, "decks-invalid-name");
+  const { count } = await adminClient()
+    .from("decks")
+    .select("id", { count: "exact", head: true })
+    .eq("owner_id", account.id);
+  expect(count).toBe(0);
+});
+
+test("renaming a deck to nothing is refused in the dialog, and Escape closes it with the name kept", async () => {
+  await signInWithPassword(page, account, "/decks");
+  await createDeck("Chemistry");
+  await page.getByRole("button", { name: "Rename Chemistry" }).click();
+  const dialog = page.getByRole("dialog", { name: "Rename “Chemistry”" });
+  await dialog.getByLabel("Deck name", { exact: true }).fill("");
+  await dialog.getByRole("button", { name: "Save name" }).click();
+  await dialog.getByRole("alert").filter({ hasText: "Give the deck a name." }).waitFor();
+  expect(await dialog.getByLabel("Deck name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+  await page.keyboard.press("Escape");
+  expect(await dialog.isVisible()).toBe(false);
+  expect(await deckItem("Chemistry").isVisible()).toBe(true);
+  // The native dialog hands focus back to the button that opened it.
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Rename Chemistry");
+});
+
+test("a deck shared with the user shows their role and no owner actions", async () => {
+  const owner = await newAccount("owner");
+  const admin = adminClient();
+  const { data: deck, error } = await admin
+    .from("decks")
+    .insert({ owner_id: owner.id, name: "Shared pharmacology" })
+    .select("id")
+    .single();
+  if (error || !deck) throw error ?? new Error("no deck");
+  const added = await admin.from("deck_members").insert({ deck_id: deck.id, user_id: account.id, role: "viewer" });
+  expect(added.error).toBeNull();
+
+  await signInWithPassword(page, account, "/decks");
+  const item = deckItem("Shared pharmacology");
+  await item.waitFor();
+  expect(await item.getByText("Viewer").isVisible()).toBe(true);
+  expect(await item.getByRole("button").count()).toBe(0);
+});
+
+test("the session survives a reload, kept in cookies", async () => {
+  await signInWithPassword(page, account, "/decks");
+  await decksHeading(page).waitFor();
+  const cookies = await page.context().cookies();
+  expect(cookies.some((cookie) => /^sb-.+-auth-token/.test(cookie.name))).toBe(true);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("sb-")))).toEqual([]);
+
+  await page.reload();
+  await decksHeading(page).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/decks");
+});
+
+test("a signed-out visitor to the decks is sent to sign in and brought back after", async () => {
+  await page.goto("/decks");
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  const url = new URL(page.url());
+  expect(url.pathname).toBe("/sign-in");
+  expect(url.searchParams.get("next")).toBe("/decks");
+  expect(await page.getByText("Your session ended").count()).toBe(0);
+
+  await signInWithPassword(page, account, "");
+  await decksHeading(page).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/decks");
+});
