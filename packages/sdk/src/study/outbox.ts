@@ -1,9 +1,10 @@
 /**
  * Sends stored answers and undos to the server one at a time, in the order
  * they were made, until each is acknowledged. A lost connection (or an
- * expired session, or the user signed out) keeps them and retries with backoff; a stale answer is
- * recomputed on the server's schedule or dropped (see `rebaseAnswer`); any
- * other refusal is kept in the store, marked as failed, and reported.
+ * expired session, or the user signed out) keeps them and retries with
+ * backoff; a stale answer is recomputed on the server's schedule or dropped
+ * (see `rebaseAnswer`); any other refusal is kept in the store, marked as
+ * failed, and reported.
  */
 import type { Scheduler } from "@engram/core";
 import type { EngramClient } from "../client.js";
@@ -177,29 +178,29 @@ export class Outbox {
       if (!entry) return;
       this.inFlight = entry.id;
       let sentAs: string | undefined;
+      let outcome: OutboxEvent;
       try {
         await this.writes.get(entry.id);
         sentAs = await this.signedInUser();
-        const outcome = await this.deliver(entry);
-        this.settle(entry);
+        outcome = await this.deliver(entry);
         this.write(entry.id, () => this.store.delete(entry.id));
         this.attempt = 0;
         this.lastError = null;
-        this.emit(outcome);
       } catch (thrown) {
         const error = toEngramError(thrown);
         if (retryableCodes.has(error.code) || (await this.signedOut(error, sentAs))) {
+          this.inFlight = null;
           this.scheduleRetry(error);
           return;
         }
-        this.settle(entry);
         const failed = { ...entry, failure: { code: error.code, message: error.message } };
         this.failures.push(failed);
         this.write(entry.id, () => this.store.put(failed));
-        this.emit({ type: "failed", entry: failed, error });
-      } finally {
-        this.inFlight = null;
+        outcome = { type: "failed", entry: failed, error };
       }
+      this.inFlight = null;
+      this.entries = this.entries.filter((pending) => pending.id !== entry.id);
+      this.emit(outcome);
     }
   }
 
@@ -215,11 +216,6 @@ export class Outbox {
   private async signedInUser(): Promise<string | undefined> {
     const { data } = await this.supabase.auth.getSession();
     return data.session?.user.id;
-  }
-
-  /** Removes a finished entry from the list (it may have been replaced by a recomputed copy). */
-  private settle(entry: PendingEntry): void {
-    this.entries = this.entries.filter((pending) => pending.id !== entry.id);
   }
 
   private async deliver(entry: PendingEntry): Promise<OutboxEvent> {

@@ -283,7 +283,7 @@ export class ReviewSession {
       this.reconcile(event.entry.id, event.current);
     }
     if (this.outbox) this.changed();
-    for (const listener of this.listeners) listener(event);
+    this.notify(event);
   };
 
   private reconcile(entryId: string, server: ScheduledCard): void {
@@ -341,8 +341,20 @@ export class ReviewSession {
 
   private changed(): void {
     this.state = this.snapshot();
-    const event = { type: "change", state: this.state } as const;
-    for (const listener of this.listeners) listener(event);
+    this.notify({ type: "change", state: this.state });
+  }
+
+  /** A listener that throws must not stop the others or the sending; its error is reported on its own. */
+  private notify(event: ReviewSessionEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 
   private snapshot(): ReviewSessionState {
