@@ -100,7 +100,7 @@ test("renaming a deck to nothing is refused in the dialog, and Escape closes it 
   expect(await dialog.isVisible()).toBe(false);
   expect(await deckItem("Chemistry").isVisible()).toBe(true);
   // The native dialog hands focus back to the button that opened it.
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Rename Chemistry");
+  expect((await page.locator(":focus").textContent())?.trim()).toBe("Rename Chemistry");
 });
 
 test("a deck shared with the user shows their role and no owner actions", async () => {
@@ -127,7 +127,9 @@ test("the session survives a reload, kept in cookies", async () => {
   await decksHeading(page).waitFor();
   const cookies = await page.context().cookies();
   expect(cookies.some((cookie) => /^sb-.+-auth-token/.test(cookie.name))).toBe(true);
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("sb-")))).toEqual([]);
+  const { origins } = await page.context().storageState();
+  const stored = origins.flatMap((origin) => origin.localStorage.map((entry) => entry.name));
+  expect(stored.filter((name) => name.startsWith("sb-"))).toEqual([]);
 
   await page.reload();
   await decksHeading(page).waitFor();
