@@ -51,4 +51,21 @@ describe("decks", () => {
       expect.objectContaining({ id: copyId, role: "owner", name: "My zebrafish" }),
     ]);
   });
+
+  test("the owner changes description, limits and visibility; a bad limit changes nothing", async () => {
+    const { engram } = await signedIn();
+    const deck = await engram.decks.create({ name: "Kanji" });
+    const updated = await engram.decks.update(deck.id, {
+      description: "JLPT N5",
+      is_public: true,
+      new_per_day: 10,
+      reviews_per_day: null,
+    });
+    expect(updated).toMatchObject({ description: "JLPT N5", is_public: true, new_per_day: 10, reviews_per_day: null });
+    await expect(engram.decks.update(deck.id, { new_per_day: -1 })).rejects.toMatchObject({
+      code: "validation",
+      field: "new_per_day",
+    });
+    expect((await engram.decks.get(deck.id)).new_per_day).toBe(10);
+  });
 });
