@@ -48,8 +48,8 @@ test("a user creates, renames and deletes a deck", async () => {
   await screenshot(page, "deck-rename-dialog");
   await renameDialog.getByLabel("Deck name", { exact: true }).fill("Spanish irregular verbs");
   await renameDialog.getByRole("button", { name: "Save name" }).click();
-  await deckItem("Spanish irregular verbs").waitFor();
-  expect(await renameDialog.isVisible()).toBe(false);
+  await renameDialog.waitFor({ state: "hidden" });
+  expect(await deckItem("Spanish irregular verbs").isVisible()).toBe(true);
   expect(await deckItem("Spanish verbs").count()).toBe(0);
 
   await page.getByRole("button", { name: "Delete Anatomy" }).click();
@@ -57,12 +57,13 @@ test("a user creates, renames and deletes a deck", async () => {
   await deleteDialog.waitFor();
   await screenshot(page, "deck-delete-dialog");
   await deleteDialog.getByRole("button", { name: "Keep deck" }).click();
-  expect(await deleteDialog.isVisible()).toBe(false);
+  await deleteDialog.waitFor({ state: "hidden" });
   expect(await deckItem("Anatomy").isVisible()).toBe(true);
 
   await page.getByRole("button", { name: "Delete Anatomy" }).click();
   await deleteDialog.getByRole("button", { name: "Delete deck" }).click();
-  await expect.poll(() => deckItem("Anatomy").count()).toBe(0);
+  await deleteDialog.waitFor({ state: "hidden" });
+  expect(await deckItem("Anatomy").count()).toBe(0);
   expect(await deckList().getByRole("listitem").count()).toBe(1);
 
   // What the screen shows is what the database holds.
@@ -97,7 +98,7 @@ test("renaming a deck to nothing is refused in the dialog, and Escape closes it 
   await dialog.getByRole("alert").filter({ hasText: "Give the deck a name." }).waitFor();
   expect(await dialog.getByLabel("Deck name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
   await page.keyboard.press("Escape");
-  expect(await dialog.isVisible()).toBe(false);
+  await dialog.waitFor({ state: "hidden" });
   expect(await deckItem("Chemistry").isVisible()).toBe(true);
   // The native dialog hands focus back to the button that opened it.
   expect((await page.locator(":focus").textContent())?.trim()).toBe("Rename Chemistry");
