@@ -28,6 +28,7 @@ export {
 } from "./scheduler";
 export type { StudyDay } from "./study-day";
 export { isValidTimezone, studyDay } from "./study-day";
+export { sanitizeSvg } from "./svg";
 export type { DeckInput, InviteInput, NoteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
   basicFieldsSchema,

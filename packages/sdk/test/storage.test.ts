@@ -53,6 +53,27 @@ describe("media", () => {
     expect((await owner.engram.storage.downloadMedia(first)).type).toBe("audio/mpeg");
   });
 
+  test("an SVG is stored as drawing only: its script and remote loads are gone", async () => {
+    const { owner, deck } = await deckWithMembers();
+    const svg = new Blob(
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4" onload="alert(1)"><script>alert(2)</script>' +
+          '<image href="https://tracker.test/pixel.png"/><rect width="4" height="4" fill="teal"/></svg>',
+      ],
+      { type: "image/svg+xml" },
+    );
+    const path = await owner.engram.storage.uploadMedia(deck.id, svg, { name: "diagram.svg" });
+    const stored = await (await owner.engram.storage.downloadMedia(path)).text();
+    expect(stored).toContain('<rect width="4" height="4" fill="teal"');
+    expect(stored).not.toMatch(/alert|onload|tracker\.test/);
+
+    const empty = new Blob(["<p>not a drawing</p>"], { type: "image/svg+xml" });
+    expect(await errorOf(owner.engram.storage.uploadMedia(deck.id, empty))).toMatchObject({
+      code: "validation",
+      rule: "svg",
+    });
+  });
+
   test("a file over 10 MB is quota-exceeded before any upload", async () => {
     const { owner, deck } = await deckWithMembers();
     const big = new Blob([new Uint8Array(limits.mediaBytes + 1)], { type: "image/png" });

@@ -1,8 +1,9 @@
 /** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
-import { limits } from "@engram/core";
+import { limits, sanitizeSvg } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "../client.js";
 import { memberRole, refuseDeck } from "../deck-access.js";
+import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
 import {
@@ -38,8 +39,9 @@ export function createMedia(supabase: EngramClient) {
         label: "Media files",
       });
       const name = options.name ? checked.name : `${uniquePrefix()}-${checked.name}`;
+      const body = checked.contentType === "image/svg+xml" ? await drawingOnly(checked.body) : checked.body;
       const result = await storageRun(
-        bucket().upload(`${deck}/${name}`, checked.body, { contentType: checked.contentType, upsert: false }),
+        bucket().upload(`${deck}/${name}`, body, { contentType: checked.contentType, upsert: false }),
       ).catch(async (error: unknown) => {
         // Storage refuses an upload to an unknown deck and to a deck one only reads alike.
         if ((error as { code?: string }).code === "permission-denied") {
@@ -78,4 +80,12 @@ export function createMedia(supabase: EngramClient) {
       return removed.length;
     },
   };
+}
+
+/** An SVG opened on its own can run script; only its drawing is stored (PRODUCT §5). */
+async function drawingOnly(file: Blob | Uint8Array): Promise<Blob> {
+  const text = file instanceof Blob ? await file.text() : new TextDecoder().decode(file);
+  const clean = sanitizeSvg(text);
+  if (!clean) throw new EngramError("validation", "This SVG has nothing to draw.", { field: "file", rule: "svg" });
+  return new Blob([clean], { type: "image/svg+xml" });
 }
