@@ -1,0 +1,140 @@
+/** The frame around every screen: landing, themes, keyboard use and small screens. */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { newAccount } from "./support/accounts.js";
+import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { accountMenu, decksHeading, signInWithPassword } from "./support/screens.js";
+
+let browser: Browser;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await page?.context().close();
+  page = undefined;
+});
+
+const darkBackground = "rgb(9, 9, 11)";
+const lightBackground = "rgb(255, 255, 255)";
+
+// Evaluated as a string: the tests are compiled without the DOM library.
+const pageBackground = (target: Page) =>
+  target.evaluate<string>("getComputedStyle(document.documentElement).backgroundColor");
+
+test("the landing page says what Engram is and leads to sign-up and sign-in", async () => {
+  page = await openPage(browser);
+  await page.goto("/");
+  await page.getByRole("heading", { level: 1, name: "Remember what you learn." }).waitFor();
+  expect(await page.title()).toBe("Engram");
+  expect(await page.getByRole("link", { name: "Engram home" }).isVisible()).toBe(true);
+  expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
+  expect(await pageBackground(page)).toBe(lightBackground);
+  await screenshot(page, "landing");
+
+  await page.getByRole("link", { name: "Create a free account" }).click();
+  await page.getByRole("heading", { name: "Create your account" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/sign-up");
+});
+
+describe("themes", () => {
+  test("the dark theme follows the system's preference", async () => {
+    page = await openPage(browser, { colorScheme: "dark" });
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await pageBackground(page)).toBe(darkBackground);
+    expect(await page.getByRole("button", { name: "Switch to light theme" }).isVisible()).toBe(true);
+    await screenshot(page, "landing-dark");
+
+    await page.goto("/sign-in");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await screenshot(page, "sign-in-dark");
+
+    const account = await newAccount("dark");
+    await signInWithPassword(page, account, "");
+    await decksHeading(page).waitFor();
+    await page.getByLabel("New deck name", { exact: true }).fill("Night reading");
+    await page.getByRole("button", { name: "Create deck" }).click();
+    await page.getByRole("listitem", { name: "Night reading" }).waitFor();
+    expect(await pageBackground(page)).toBe(darkBackground);
+    await screenshot(page, "decks-dark");
+  });
+
+  test("the theme chosen with the toggle overrides the system's and is remembered", async () => {
+    page = await openPage(browser, { colorScheme: "light" });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Switch to dark theme" }).click();
+    await expect.poll(() => pageBackground(page as Page)).toBe(darkBackground);
+
+    await page.reload();
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await pageBackground(page)).toBe(darkBackground);
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
+    await expect.poll(() => pageBackground(page as Page)).toBe(lightBackground);
+  });
+});
+
+describe("keyboard", () => {
+  test("the first Tab reaches the skip link, which jumps past the header to the form", async () => {
+    page = await openPage(browser);
+    await page.goto("/sign-in");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    expect((await page.locator(":focus").textContent())?.trim()).toBe("Skip to content");
+    expect(await skip.isVisible()).toBe(true);
+    await screenshot(page, "skip-link");
+
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").getAttribute("name")).toBe("email");
+  });
+
+  test("the account menu opens, signs out and closes with the keyboard", async () => {
+    page = await openPage(browser);
+    const account = await newAccount("keys");
+    await signInWithPassword(page, account, "/decks");
+    await decksHeading(page).waitFor();
+
+    const menu = accountMenu(page, account.email);
+    await menu.focus();
+    await page.keyboard.press("Enter");
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.getByRole("button", { name: "Sign out everywhere" }).isVisible()).toBe(true);
+    await screenshot(page, "account-menu");
+
+    await page.keyboard.press("Escape");
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.getByRole("button", { name: "Sign out everywhere" }).isVisible()).toBe(false);
+    expect(await page.locator(":focus").getAttribute("aria-expanded")).toBe("false");
+
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(await menu.count()).toBe(0);
+  });
+});
+
+test("screens fit a phone's width without sideways scrolling", async () => {
+  page = await openPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const account = await newAccount("phone");
+  for (const path of ["/", "/sign-in", "/sign-up"]) {
+    await page.goto(path);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+  }
+  await screenshot(page, "sign-up-phone");
+  await signInWithPassword(page, account, "/decks");
+  await decksHeading(page).waitFor();
+  await page.getByLabel("New deck name", { exact: true }).fill("Commute flashcards with a rather long name");
+  await page.getByRole("button", { name: "Create deck" }).click();
+  await page.getByRole("listitem", { name: "Commute flashcards with a rather long name" }).waitFor();
+  expect(await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+  await screenshot(page, "decks-phone");
+});
