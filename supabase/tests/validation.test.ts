@@ -1,3 +1,4 @@
+import { avatarTypes, mediaTypes } from "@engram/core";
 import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, actAs, createUser, openTestDatabase, probeAs } from "./support/database.js";
@@ -214,7 +215,7 @@ describe("storage limits", () => {
         id: "avatars",
         public: false,
         limit: 2 * 1024 * 1024,
-        allowed_mime_types: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+        allowed_mime_types: [...avatarTypes],
       },
       { id: "exports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
       { id: "imports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
@@ -222,19 +223,7 @@ describe("storage limits", () => {
         id: "media",
         public: false,
         limit: 10 * 1024 * 1024,
-        allowed_mime_types: [
-          "image/png",
-          "image/jpeg",
-          "image/gif",
-          "image/webp",
-          "image/svg+xml",
-          "audio/mpeg",
-          "audio/ogg",
-          "audio/mp4",
-          "audio/x-m4a",
-          "audio/wav",
-          "audio/x-wav",
-        ],
+        allowed_mime_types: [...mediaTypes],
       },
     ]);
   });

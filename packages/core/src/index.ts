@@ -1,6 +1,6 @@
 export type { ClozeDeletion } from "./cloze";
 export { clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
-export { defaults, limits } from "./limits";
+export { avatarTypes, defaults, limits, mediaTypes } from "./limits";
 export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";

@@ -34,3 +34,21 @@ export const defaults = {
   optimizerMinReviews: 400,
   maximumIntervalDays: 36500,
 } as const;
+
+/** MIME types the `media` bucket accepts (config.toml and the storage migration; a database test keeps them equal). */
+export const mediaTypes = [
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/svg+xml",
+  "audio/mpeg",
+  "audio/ogg",
+  "audio/mp4",
+  "audio/x-m4a",
+  "audio/wav",
+  "audio/x-wav",
+] as const;
+
+/** MIME types the `avatars` bucket accepts. */
+export const avatarTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;

@@ -8,8 +8,8 @@ import { createAvatars } from "./storage/avatars.js";
 import { createMedia } from "./storage/media.js";
 import { createTransfers } from "./storage/transfers.js";
 
+export { avatarTypes, mediaTypes } from "@engram/core";
 export type { FileInput, SignedUrlOptions, UploadOptions } from "./storage/files.js";
-export { avatarTypes, mediaTypes } from "./storage/files.js";
 export type { ExportFile, ImportJob } from "./storage/transfers.js";
 
 export function createStorage(supabase: EngramClient) {

@@ -12,17 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { createEngram } from "../src/client.js";
 import type { Database } from "../src/database.types.js";
-import { EngramError, type EngramErrorCode, fromAuthError } from "../src/errors.js";
-import { newAccount, signedIn, supabaseClient, uniqueEmail } from "./support/engram.js";
-
-async function errorOf(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngramError);
-  return error as EngramError;
-}
+import { type EngramErrorCode, fromAuthError } from "../src/errors.js";
+import { errorOf, newAccount, signedIn, supabaseClient, uniqueEmail } from "./support/engram.js";
 
 async function codeOf(promise: Promise<unknown>): Promise<EngramErrorCode> {
   return (await errorOf(promise)).code;

@@ -1,7 +1,6 @@
 import { limits } from "@engram/core";
 import { describe, expect, test } from "vitest";
-import { EngramError } from "../src/errors.js";
-import { adminClient, signedIn } from "./support/engram.js";
+import { adminClient, errorOf, signedIn } from "./support/engram.js";
 
 // The PNG signature and a few bytes: Storage checks the declared type, not the content.
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -21,15 +20,6 @@ async function deckWithMembers() {
     return member;
   };
   return { owner, deck, editor: await join("editor"), viewer: await join("viewer") };
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngramError);
-  return error as EngramError;
 }
 
 describe("media", () => {

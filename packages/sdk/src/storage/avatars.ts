@@ -1,10 +1,9 @@
 /** Profile pictures in the `avatars` bucket: `<user_id>/<file>`, readable by the user's co-members. */
-import { limits } from "@engram/core";
+import { avatarTypes, limits } from "@engram/core";
 import type { EngramClient } from "../client.js";
 import { run, validate } from "../request.js";
 import { currentUserId } from "../session.js";
 import {
-  avatarTypes,
   checkFile,
   type FileInput,
   objectPathSchema,

@@ -17,25 +17,6 @@ export interface SignedUrlOptions {
   expiresIn?: number;
 }
 
-/**
- * Types the `media` and `avatars` buckets accept (supabase/config.toml and the
- * storage migration). @engram/core has only the size limits, so the types live here.
- */
-export const mediaTypes = [
-  "image/png",
-  "image/jpeg",
-  "image/gif",
-  "image/webp",
-  "image/svg+xml",
-  "audio/mpeg",
-  "audio/ogg",
-  "audio/mp4",
-  "audio/x-m4a",
-  "audio/wav",
-  "audio/x-wav",
-] as const;
-export const avatarTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
-
 const typesByExtension: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",

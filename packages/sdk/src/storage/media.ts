@@ -1,5 +1,5 @@
 /** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
-import { limits, sanitizeSvg } from "@engram/core";
+import { limits, mediaTypes, sanitizeSvg } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "../client.js";
 import { memberRole, refuseDeck } from "../deck-access.js";
@@ -10,7 +10,6 @@ import {
   checkFile,
   type FileInput,
   folderOf,
-  mediaTypes,
   objectPathSchema,
   type SignedUrlOptions,
   signedUrlSchema,

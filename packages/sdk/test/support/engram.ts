@@ -1,10 +1,11 @@
 /** Clients, users and mail for SDK tests, against the stack started in global-setup.ts. */
 import { randomUUID } from "node:crypto";
 import { createClient, type SupabaseClientOptions } from "@supabase/supabase-js";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import WebSocket from "ws";
 import { createEngram, type Engram, type EngramClient } from "../../src/client.js";
 import type { Database } from "../../src/database.types.js";
+import { EngramError } from "../../src/errors.js";
 
 export const stack = () => inject("stack");
 
@@ -76,4 +77,14 @@ export async function followLink(link: string): Promise<URL> {
   const location = response.headers.get("location");
   if (!location) throw new Error(`no redirect from ${link} (${response.status})`);
   return new URL(location);
+}
+
+/** The EngramError a call rejects with (fails the test when it resolves or throws something else). */
+export async function errorOf(promise: Promise<unknown>): Promise<EngramError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(EngramError);
+  return error as EngramError;
 }
