@@ -157,6 +157,7 @@ describe("password reset", () => {
     await page.getByLabel("New password", { exact: true }).fill(newPassword);
     await page.getByRole("button", { name: "Set new password" }).click();
     await page.getByRole("heading", { name: "Password changed" }).waitFor();
+    await screenshot(page, "password-changed");
 
     await signOut(page, account.email);
     await signInWithPassword(page, account);

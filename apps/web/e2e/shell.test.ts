@@ -41,6 +41,18 @@ test("the landing page says what Engram is and leads to sign-up and sign-in", as
   expect(new URL(page.url()).pathname).toBe("/sign-up");
 });
 
+test("signed in, the start page welcomes the user and leads to their decks", async () => {
+  page = await openPage(browser);
+  const account = await newAccount("home");
+  await signInWithPassword(page, account, "/sign-in?next=%2F");
+  await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/");
+  await page.getByRole("link", { name: "Go to your decks (0)" }).waitFor();
+  await screenshot(page, "dashboard");
+  await page.getByRole("link", { name: /Go to your decks/ }).click();
+  await decksHeading(page).waitFor();
+});
+
 describe("themes", () => {
   test("the dark theme follows the system's preference", async () => {
     page = await openPage(browser, { colorScheme: "dark" });

@@ -1,16 +1,11 @@
+import type { RefObject } from "react";
 import type { FormErrors } from "./form-errors.js";
 
 /**
  * What went wrong, announced as soon as it appears: the live region is always
  * in the page so screen readers notice its content changing.
  */
-export function ErrorSummary({
-  errors,
-  formRef,
-}: {
-  errors: FormErrors;
-  formRef?: React.RefObject<HTMLFormElement | null>;
-}) {
+export function ErrorSummary({ errors, formRef }: { errors: FormErrors; formRef?: RefObject<HTMLFormElement | null> }) {
   const focusField = (field: string) => {
     formRef?.current?.querySelector<HTMLInputElement>(`[data-field="${field}"]`)?.focus();
   };
