@@ -23,3 +23,29 @@ export async function measure(fn: () => Promise<void>, count = calls, warm = war
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
+
+/**
+ * Times several operations taking turns, one call of each per round, so that all
+ * of them see the same machine (other processes' load, the disk's flush times)
+ * rather than each its own stretch of time. Also their CPU time per call.
+ */
+export async function measureTogether(
+  fns: (() => Promise<void>)[],
+  count = calls,
+  warm = warmup,
+): Promise<{ samples: number[][]; cpuMs: number[] }> {
+  for (let i = 0; i < warm; i++) for (const fn of fns) await fn();
+  const samples: number[][] = fns.map(() => []);
+  const cpu = fns.map(() => 0);
+  for (let i = 0; i < count; i++) {
+    for (const [k, fn] of fns.entries()) {
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      await fn();
+      samples[k]?.push(performance.now() - start);
+      const used = process.cpuUsage(cpuStart);
+      cpu[k] = (cpu[k] ?? 0) + used.user + used.system;
+    }
+  }
+  return { samples, cpuMs: cpu.map((micros) => micros / 1000 / count) };
+}

@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { openPostgres } from "../src/database/postgres.js";
-import { setRequestContext } from "../src/database/request-context.js";
+import { requestContextStatement, setRequestContext } from "../src/database/request-context.js";
 import { findSupabaseDir } from "../src/paths.js";
 import { type RunningStack, startStack } from "../src/server.js";
 import { functionOverhead } from "./functions.js";
 import { closeHttp, type HttpResponse, http } from "./http.js";
-import { measure, ms, stats } from "./measure.js";
+import { measureTogether, ms, stats } from "./measure.js";
 import { realtimeLatency } from "./realtime.js";
 import { storageThroughput } from "./storage.js";
 
@@ -102,24 +102,37 @@ async function benchEngine(label: string, databaseUrl?: string) {
     const token = await running.stack.keys.sign({ ...claims, exp: Math.floor(Date.now() / 1000) + 3600 });
     console.log(`\n== ${label}`);
     console.log(
-      `  ${"request".padEnd(28)} ${"rps".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   direct SQL p50     p95   overhead p50`,
+      `  ${"request".padEnd(28)} ${"rps".padStart(7)} ${"p50".padStart(9)} ${"p95".padStart(9)}   cpu/req   direct SQL p50     p95   1 trip p50   overhead p50`,
     );
     for (const c of cases) {
-      const viaHttp = await measure(async () => {
-        const response = await c.request(running, token);
-        if (!response.ok) throw new Error(`${c.name}: HTTP ${response.status} ${await response.text()}`);
-        await response.arrayBuffer();
-      });
-      const direct = await measure(async () => {
-        await running.stack.db.transaction(async (tx) => {
-          await setRequestContext(tx, { role: "authenticated", claims });
-          await tx.query(c.sql.text, c.sql.params());
-        });
-      });
+      const {
+        samples: [viaHttp = [], direct = [], batched = []],
+        cpuMs: [cpuMs = 0],
+      } = await measureTogether([
+        async () => {
+          const response = await c.request(running, token);
+          if (!response.ok) throw new Error(`${c.name}: HTTP ${response.status} ${await response.text()}`);
+          await response.arrayBuffer();
+        },
+        () =>
+          running.stack.db.transaction(async (tx) => {
+            await setRequestContext(tx, { role: "authenticated", claims });
+            await tx.query(c.sql.text, c.sql.params());
+          }),
+        // The same sent as one batch (one round trip on PostgreSQL), as the server sends a request.
+        async () => {
+          await running.stack.db.batch([
+            requestContextStatement({ role: "authenticated", claims }),
+            { text: c.sql.text, params: c.sql.params() },
+          ]);
+        },
+      ]);
       const h = stats(viaHttp);
       const d = stats(direct);
+      const b = stats(batched);
+      // Client and server share the process: cpu/req counts both sides of a request.
       console.log(
-        `  ${c.name.padEnd(28)} ${h.rps.toFixed(0).padStart(7)} ${ms(h.p50)} ${ms(h.p95)}   ${ms(d.p50)} ${ms(d.p95)}   ${ms(h.p50 - d.p50)}`,
+        `  ${c.name.padEnd(28)} ${h.rps.toFixed(0).padStart(7)} ${ms(h.p50)} ${ms(h.p95)} ${ms(cpuMs)}   ${ms(d.p50)} ${ms(d.p95)}    ${ms(b.p50)}      ${ms(h.p50 - d.p50)}`,
       );
     }
     if (!restOnly) await storageThroughput(running, token, demoUser);

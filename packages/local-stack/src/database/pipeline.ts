@@ -2,7 +2,8 @@
  * Several statements written to a pg connection at once and answered after a
  * single Sync: one round trip (one write, one read) instead of one per
  * statement. The server runs them in order and, after an error, skips the rest
- * up to the Sync, so a failed statement is the last one that ran.
+ * up to the Sync, so a failed statement is the last one that ran. Only one
+ * statement is described and its rows read; the others' rows are skipped unparsed.
  */
 import pg from "pg";
 import type { Statement } from "./types.js";
@@ -23,20 +24,21 @@ interface RowReader {
 
 /** The submittable pg's client runs like a query: it writes every message, then routes the replies. */
 class Pipeline {
-  private readonly results: Record<string, unknown>[][];
   /** Each statement's parameters as pg sends them, converted before anything is written. */
   private readonly values: (Buffer | string | null)[][];
-  private current = 0;
+  private readonly rows: Record<string, unknown>[] = [];
   private reader: RowReader | null = null;
   private failure: unknown = null;
   private settled = false;
-  readonly done: Promise<Record<string, unknown>[][]>;
-  private resolve!: (results: Record<string, unknown>[][]) => void;
+  readonly done: Promise<Record<string, unknown>[]>;
+  private resolve!: (rows: Record<string, unknown>[]) => void;
   private reject!: (error: unknown) => void;
 
-  constructor(private readonly statements: readonly Statement[]) {
+  constructor(
+    private readonly statements: readonly Statement[],
+    private readonly returning: number,
+  ) {
     this.values = statements.map((statement) => (statement.params ?? []).map((value) => prepareValue(value)));
-    this.results = statements.map(() => []);
     this.done = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -50,7 +52,8 @@ class Pipeline {
       this.statements.forEach((statement, i) => {
         connection.parse({ text: statement.text, name: "", types: [] }, true);
         connection.bind({ portal: "", statement: "", values: this.values[i] ?? [] }, true);
-        connection.describe({ type: "P", name: "" }, true);
+        // Without a Describe the server sends no row description, and those rows are skipped.
+        if (i === this.returning) connection.describe({ type: "P", name: "" }, true);
         connection.execute({ portal: "" }, true);
       });
       connection.sync();
@@ -68,20 +71,17 @@ class Pipeline {
   handleDataRow(message: Message): void {
     if (!this.reader || this.failure) return;
     try {
-      this.results[this.current]?.push(this.reader.parseRow(message.fields));
+      this.rows.push(this.reader.parseRow(message.fields));
     } catch (error) {
       this.failure = error;
     }
   }
 
   handleCommandComplete(): void {
-    this.current++;
     this.reader = null;
   }
 
-  handleEmptyQuery(): void {
-    this.handleCommandComplete();
-  }
+  handleEmptyQuery(): void {}
 
   handlePortalSuspended(): void {}
 
@@ -104,16 +104,17 @@ class Pipeline {
     if (this.settled) return;
     this.settled = true;
     if (error) this.reject(error);
-    else this.resolve(this.results);
+    else this.resolve(this.rows);
   }
 }
 
-/** Runs `statements` on `client` in one round trip and returns the rows of each. */
+/** Runs `statements` on `client` in one round trip and returns the rows of the one at index `returning`. */
 export function pipeline(
   client: pg.ClientBase,
   statements: readonly Statement[],
-): Promise<Record<string, unknown>[][]> {
-  const batch = new Pipeline(statements);
+  returning: number,
+): Promise<Record<string, unknown>[]> {
+  const batch = new Pipeline(statements, returning);
   client.query(batch as unknown as pg.Submittable);
   return batch.done;
 }

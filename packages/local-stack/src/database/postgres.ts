@@ -60,12 +60,8 @@ export function openPostgres(options: PostgresOptions): Database & { pool: pg.Po
       const end = options.rollback ? "rollback" : "commit";
       try {
         // Without a check the end is known up front and travels with the rest.
-        const results = await pipeline(client, [
-          { text: "begin" },
-          ...statements,
-          ...(options.check ? [] : [{ text: end }]),
-        ]);
-        const rows = (results[statements.length] ?? []) as never[];
+        const sent = [{ text: "begin" }, ...statements, ...(options.check ? [] : [{ text: end }])];
+        const rows = (await pipeline(client, sent, statements.length)) as never[];
         if (options.check) {
           options.check(rows);
           await client.query(end);

@@ -36,21 +36,22 @@ const contextSql = `select set_config('role', $1, true),
             case when $9::text is not null then set_config('search_path', $9, true) end,
             case when $10 then set_config('transaction_read_only', 'on', true) end`;
 
+/** A claim as the legacy `request.jwt.claim.*` settings hold it. */
+function claimText(value: unknown): string {
+  return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
+}
+
 /** The one statement `setRequestContext` runs, to send along with others. */
 export function requestContextStatement(context: RequestContext): Statement {
   const claims = context.claims;
-  const legacy = (name: string) => {
-    const value = claims[name];
-    return value === undefined || value === null ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  };
   return {
     text: contextSql,
     params: [
       context.role,
       JSON.stringify(claims),
-      legacy("sub"),
-      legacy("role"),
-      legacy("email"),
+      claimText(claims.sub),
+      claimText(claims.role),
+      claimText(claims.email),
       context.method ?? "POST",
       context.path ?? "/",
       JSON.stringify(context.headers ?? {}),

@@ -14,8 +14,17 @@ export type StackEnv = {
 export const publishableKey = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH";
 export const secretKey = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz";
 
-/** CORS as the Supabase gateway answers it (browsers need the exposed headers to read errors and counts). */
-export const corsPolicy = cors({
+const exposeHeaders = [
+  "Content-Range",
+  "Range-Unit",
+  "Content-Location",
+  "Location",
+  "X-Total-Count",
+  "Link",
+  "X-Supabase-Api-Version",
+];
+
+const preflight = cors({
   origin: "*",
   allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
   allowHeaders: [
@@ -38,17 +47,35 @@ export const corsPolicy = cors({
     "tracestate",
     "baggage",
   ],
-  exposeHeaders: [
-    "Content-Range",
-    "Range-Unit",
-    "Content-Location",
-    "Location",
-    "X-Total-Count",
-    "Link",
-    "X-Supabase-Api-Version",
-  ],
+  exposeHeaders,
   maxAge: 86400,
 });
+
+const corsHeaders: [string, string][] = [
+  ["Access-Control-Allow-Origin", "*"],
+  ["Access-Control-Expose-Headers", exposeHeaders.join(",")],
+];
+
+/**
+ * CORS as the Supabase gateway answers it (browsers need the exposed headers to
+ * read errors and counts). Preflights are hono's cors; other responses get the
+ * headers once the handler has answered, because hono's cors adds them to a
+ * response made before the handler runs, and merging that into the handler's
+ * turns the server's lightweight response into a full one (a copy of the body
+ * through a stream) on every request.
+ */
+export const corsPolicy: MiddlewareHandler = async (c, next) => {
+  if (c.req.method === "OPTIONS") return preflight(c, next);
+  await next();
+  try {
+    for (const [name, value] of corsHeaders) c.res.headers.set(name, value);
+  } catch {
+    // A response with immutable headers (e.g. one fetched elsewhere): answer with a copy.
+    const copy = new Response(c.res.body, c.res);
+    for (const [name, value] of corsHeaders) copy.headers.set(name, value);
+    c.res = copy;
+  }
+};
 
 // Paths a browser opens without headers: email links and public files.
 const openPaths = [

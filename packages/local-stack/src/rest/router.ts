@@ -2,7 +2,7 @@
 import { type Context, Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { authenticate, requestSchema } from "./context.js";
+import { authenticate, type Caller, requestSchema } from "./context.js";
 import { ApiError, toApiError } from "./errors.js";
 import { negotiate, parsePrefer, stripsNulls } from "./preferences.js";
 import type { ApiRequest } from "./request.js";
@@ -19,40 +19,51 @@ function schemaMiss(error: unknown): boolean {
   return typeof code === "string" && schemaMissCodes.has(code);
 }
 
+function apiRequest(
+  stack: Stack,
+  c: Context<StackEnv>,
+  caller: Caller,
+  rawBody: string,
+  cache: SchemaCache,
+): ApiRequest {
+  const url = new URL(c.req.url);
+  const method = c.req.method;
+  const headers = c.req.raw.headers;
+  const accept = headers.get("accept") ?? undefined;
+  return {
+    stack,
+    caller,
+    method,
+    path: url.pathname.replace(/^\/rest\/v1/, ""),
+    headers,
+    query: url.searchParams,
+    schema: requestSchema(stack, method, headers),
+    media: negotiate(accept),
+    stripNulls: stripsNulls(accept),
+    prefs: parsePrefer(headers.get("prefer") ?? undefined),
+    rawBody,
+    cache,
+  };
+}
+
 export function restRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
   const loader = new SchemaCacheLoader(stack.db, stack.config.api.schemas);
   const handle = (action: (req: ApiRequest, name: string) => Promise<Response>) => async (c: Context<StackEnv>) => {
     const caller = await authenticate(stack, c.get("bearer")).catch((error: unknown) => error as ApiError);
     if (caller instanceof ApiError) return errorResponse(caller);
-    const url = new URL(c.req.url);
     const method = c.req.method;
     const rawBody = method === "GET" || method === "HEAD" ? "" : await c.req.text();
-    const attempt = async (cache: SchemaCache) => {
-      const req: ApiRequest = {
-        stack,
-        caller,
-        method,
-        path: url.pathname.replace(/^\/rest\/v1/, ""),
-        headers: c.req.raw.headers,
-        query: url.searchParams,
-        schema: requestSchema(stack, method, c.req.raw.headers),
-        media: negotiate(c.req.header("accept")),
-        stripNulls: stripsNulls(c.req.header("accept")),
-        prefs: parsePrefer(c.req.header("prefer")),
-        rawBody,
-        cache,
-      };
-      return action(req, c.req.param("name") ?? "");
-    };
+    const name = c.req.param("name") ?? "";
     try {
+      const req = apiRequest(stack, c, caller, rawBody, await loader.get());
       try {
-        return await attempt(await loader.get());
+        return await action(req, name);
       } catch (error) {
         // Maybe the schema changed since the cache was read: re-read it and try once more
         // (a failed request rolled back, so nothing ran twice).
         if (!schemaMiss(error)) throw error;
-        return await attempt(await loader.reload());
+        return await action({ ...req, cache: await loader.reload() }, name);
       }
     } catch (error) {
       return errorResponse(toApiError(error, caller.role === "anon"));
