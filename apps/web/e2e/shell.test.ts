@@ -39,6 +39,8 @@ test("the landing page says what Engram is and leads to sign-up and sign-in", as
   await page.getByRole("link", { name: "Create a free account" }).click();
   await page.getByRole("heading", { name: "Create your account" }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/sign-up");
+  // As after a page load, focus starts at the new screen's content.
+  expect(await page.locator(":focus").getAttribute("id")).toBe("main");
 });
 
 test("signed in, the start page welcomes the user and leads to their decks", async () => {

@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from "react-router";
 import { useSession } from "../session/session-context.js";
 import { useExpiryRedirect } from "../session/use-expiry-redirect.js";
+import { useFocusOnNavigate } from "./focus-on-navigate.js";
 import { Logo } from "./logo.js";
 import { ThemeToggle } from "./theme-toggle.js";
 import { UserMenu } from "./user-menu.js";
@@ -9,6 +10,7 @@ import { UserMenu } from "./user-menu.js";
 export function AppLayout() {
   const session = useSession();
   useExpiryRedirect();
+  useFocusOnNavigate("main");
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
