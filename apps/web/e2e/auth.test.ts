@@ -30,7 +30,7 @@ describe("sign-up", () => {
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Create account" }).click();
 
-    await expect.poll(() => page.getByRole("heading", { name: "Check your email" }).isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Check your email" }).waitFor();
     expect(await page.getByRole("status").filter({ hasText: email }).count()).toBe(1);
     await screenshot(page, "sign-up-check-email");
 
@@ -51,7 +51,8 @@ describe("sign-up", () => {
     await page.getByRole("button", { name: "Create account" }).click();
 
     const password = page.getByLabel("Password", { exact: true });
-    await expect.poll(() => password.getAttribute("aria-invalid")).toBe("true");
+    await page.locator(".field-error").waitFor();
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
     const describedBy = (await password.getAttribute("aria-describedby")) ?? "";
     const error = page.locator(`[id="${describedBy.split(" ").at(-1)}"]`);
     expect(await error.textContent()).toBe("Choose a different password of at least 8 characters.");

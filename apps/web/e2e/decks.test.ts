@@ -78,7 +78,8 @@ test("a deck without a name is refused beside the field and nothing is created",
   await page.getByRole("button", { name: "Create deck" }).click();
 
   const field = page.getByLabel("New deck name", { exact: true });
-  await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+  await page.locator(".field-error").waitFor();
+  expect(await field.getAttribute("aria-invalid")).toBe("true");
   expect(await page.getByRole("alert").first().textContent()).toContain("Give the deck a name.");
   await screenshot(page, "decks-invalid-name");
   const { count } = await adminClient()

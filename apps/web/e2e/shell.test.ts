@@ -82,13 +82,13 @@ describe("themes", () => {
     page = await openPage(browser, { colorScheme: "light" });
     await page.goto("/");
     await page.getByRole("button", { name: "Switch to dark theme" }).click();
-    await expect.poll(() => pageBackground(page as Page)).toBe(darkBackground);
+    await expect.poll(() => pageBackground(page as Page), { timeout: 5_000 }).toBe(darkBackground);
 
     await page.reload();
     await page.getByRole("heading", { level: 1 }).waitFor();
     expect(await pageBackground(page)).toBe(darkBackground);
     await page.getByRole("button", { name: "Switch to light theme" }).click();
-    await expect.poll(() => pageBackground(page as Page)).toBe(lightBackground);
+    await expect.poll(() => pageBackground(page as Page), { timeout: 5_000 }).toBe(lightBackground);
   });
 });
 

@@ -22,7 +22,8 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
     viewport: { width: 1024, height: 720 },
     ...options,
   });
-  context.setDefaultTimeout(15_000);
+  // Generous: CI runs these beside the other packages' suites on two cores.
+  context.setDefaultTimeout(20_000);
   return context.newPage();
 }
 
