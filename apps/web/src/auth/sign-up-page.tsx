@@ -44,7 +44,12 @@ export function SignUpPage() {
           const email = textOf(form, "email");
           signUp.mutate(
             { email, password: textOf(form, "password"), next },
-            { onSuccess: ({ session: started }) => (started ? undefined : setSentTo(email.trim())) },
+            {
+              // Without confirmations the account is signed in at once, and the session takes over.
+              onSuccess: (result) => {
+                if (!result.session) setSentTo(email.trim());
+              },
+            },
           );
         }}
       >
