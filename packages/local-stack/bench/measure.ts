@@ -25,9 +25,10 @@ export async function measure(fn: () => Promise<void>, count = calls, warm = war
 export const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(9);
 
 /**
- * Times several operations taking turns, one call of each per round, so that all
- * of them see the same machine (other processes' load, the disk's flush times)
- * rather than each its own stretch of time. Also their CPU time per call.
+ * Times several operations taking turns, one call of each per round in a
+ * rotating order, so that all of them see the same machine (other processes'
+ * load, the disk's flush times) rather than each its own stretch of time. Also
+ * their CPU time per call.
  */
 export async function measureTogether(
   fns: (() => Promise<void>)[],
@@ -38,7 +39,10 @@ export async function measureTogether(
   const samples: number[][] = fns.map(() => []);
   const cpu = fns.map(() => 0);
   for (let i = 0; i < count; i++) {
-    for (const [k, fn] of fns.entries()) {
+    // Each round starts with the next operation, so none always follows the same one.
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
+      const fn = fns[k] as () => Promise<void>;
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       await fn();

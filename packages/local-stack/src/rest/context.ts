@@ -82,7 +82,7 @@ export interface RunOptions {
   rollback: boolean;
   method: string;
   path: string;
-  headers: Headers;
+  headerRecord: Record<string, string>;
   timezone?: string | null;
 }
 
@@ -106,7 +106,7 @@ export async function runAs<Row>(
     claims: options.caller.claims,
     method: options.method,
     path: options.path,
-    headers: Object.fromEntries(options.headers),
+    headers: options.headerRecord,
   });
   const timezone: Statement[] = options.timezone
     ? [

@@ -18,6 +18,8 @@ export interface ApiRequest {
   method: string;
   path: string;
   headers: Headers;
+  /** The headers as `request.headers` holds them. */
+  headerRecord: Record<string, string>;
   query: URLSearchParams;
   prefs: Preferences;
   media: MediaType;
@@ -85,9 +87,9 @@ export async function readResponse(
     maxRows: req.stack.config.api.maxRows,
     stripNulls: req.stripNulls,
   });
-  const result = await run(req, readOnly, sql, params, (r) => {
-    if (req.media === "object") formatBody("object", r);
-  });
+  // Only a single-object response can still fail once the rows are in (and a check waits for them).
+  const check = req.media === "object" ? (r: QueryResult) => formatBody("object", r) : undefined;
+  const result = await run(req, readOnly, sql, params, check);
   const lower = root.offset ?? 0;
   const status = readStatus(lower, result.pageCount, result.total);
   const headers = {

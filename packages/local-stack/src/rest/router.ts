@@ -4,6 +4,7 @@ import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { authenticate, type Caller, requestSchema } from "./context.js";
 import { ApiError, toApiError } from "./errors.js";
+import { headerRecord } from "./headers.js";
 import { negotiate, parsePrefer, stripsNulls } from "./preferences.js";
 import type { ApiRequest } from "./request.js";
 import { errorResponse } from "./respond.js";
@@ -29,6 +30,8 @@ function apiRequest(
   const url = new URL(c.req.url);
   const method = c.req.method;
   const headers = c.req.raw.headers;
+  // @hono/node-server passes node's request as the env.
+  const incoming = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming;
   const accept = headers.get("accept") ?? undefined;
   return {
     stack,
@@ -36,6 +39,7 @@ function apiRequest(
     method,
     path: url.pathname.replace(/^\/rest\/v1/, ""),
     headers,
+    headerRecord: headerRecord(headers, incoming?.rawHeaders),
     query: url.searchParams,
     schema: requestSchema(stack, method, headers),
     media: negotiate(accept),

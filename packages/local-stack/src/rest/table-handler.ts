@@ -59,23 +59,25 @@ async function mutate(req: ApiRequest, root: ReadNode, mutation: string, params:
       })
     : "select null::text as total, '0' as page_count, '[]' as body";
   const sql = `with pgrst_source as (${mutation}) ${select}`;
-  return run(req, false, sql, params, (r) => {
-    if (wantBody && req.media === "object") formatBody("object", r);
-    const { strict, maxAffected } = req.prefs;
-    if (
-      strict &&
-      maxAffected !== null &&
-      r.pageCount > maxAffected &&
-      (req.method === "PATCH" || req.method === "DELETE")
-    ) {
-      throw new ApiError(
-        400,
-        "PGRST124",
-        "Query result exceeds max-affected preference constraint",
-        `The query affects ${r.pageCount} rows`,
-      );
-    }
-  });
+  const single = wantBody && req.media === "object";
+  const { strict, maxAffected } = req.prefs;
+  const limited = strict && maxAffected !== null && (req.method === "PATCH" || req.method === "DELETE");
+  // A check waits for the rows before the transaction ends: only when one can fail.
+  const check =
+    single || limited
+      ? (r: QueryResult) => {
+          if (single) formatBody("object", r);
+          if (limited && maxAffected !== null && r.pageCount > maxAffected) {
+            throw new ApiError(
+              400,
+              "PGRST124",
+              "Query result exceeds max-affected preference constraint",
+              `The query affects ${r.pageCount} rows`,
+            );
+          }
+        }
+      : undefined;
+  return run(req, false, sql, params, check);
 }
 
 function writeResponse(

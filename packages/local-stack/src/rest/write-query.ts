@@ -63,11 +63,16 @@ export function insertSql(relation: Relation, rows: unknown[], options: InsertOp
     // The default is catalog text (pg_get_expr), never request input.
     return `case when _j.v ? ${params.add(name)} then ${value} else ${column?.defaultExpr ?? "null"} end`;
   });
+  // One row without `missing=default` (the usual insert) needs no unnesting of the array.
+  const source =
+    rows.length === 1 && !options.prefs.missingDefault
+      ? `jsonb_populate_record(null::${target}, (${body}::jsonb)->0) as _r`
+      : `jsonb_array_elements(${body}::jsonb) with ordinality as _j(v, n) ` +
+        `cross join lateral jsonb_populate_record(null::${target}, _j.v) as _r order by _j.n`;
   let sql =
     // No columns (`{}`) inserts a row of defaults: `insert into t select from …` is valid.
     `insert into ${target}${options.columns.length ? ` (${options.columns.map(quoteIdent).join(", ")})` : ""} ` +
-    `select ${exprs.join(", ")} from jsonb_array_elements(${body}::jsonb) with ordinality as _j(v, n) ` +
-    `cross join lateral jsonb_populate_record(null::${target}, _j.v) as _r order by _j.n`;
+    `select ${exprs.join(", ")} from ${source}`;
   if (options.prefs.resolution) {
     const conflict = options.onConflict ?? relation.primaryKey;
     if (conflict.length === 0) throw new ApiError(400, "PGRST100", "An upsert needs on_conflict or a primary key");
