@@ -3,35 +3,28 @@
  * at build time (from `.engram/.env`, written by the local stack, or the
  * process environment); nothing else reads `import.meta.env`.
  */
+import { z } from "zod";
 
-export interface Env {
-  supabaseUrl: string;
-  supabaseAnonKey: string;
-}
+const start = "Start the local stack (pnpm stack) or set it in the environment.";
 
-function required(name: string, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new Error(`${name} is not set. Start the local stack (pnpm stack) or set it in the environment.`);
-  }
-  return value.trim();
-}
+const envSchema = z
+  .object({
+    VITE_SUPABASE_URL: z
+      .url({ protocol: /^https?$/, error: `VITE_SUPABASE_URL must be an http(s) URL. ${start}` })
+      .transform((url) => new URL(url).origin),
+    VITE_SUPABASE_ANON_KEY: z
+      .string({ error: `VITE_SUPABASE_ANON_KEY is not set. ${start}` })
+      .trim()
+      .min(1),
+  })
+  .transform((source) => ({ supabaseUrl: source.VITE_SUPABASE_URL, supabaseAnonKey: source.VITE_SUPABASE_ANON_KEY }));
 
-function httpUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} must be a URL, got "${value}".`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${name} must be an http(s) URL.`);
-  return url.origin;
-}
+export type Env = z.output<typeof envSchema>;
 
 export function readEnv(source: Record<string, unknown>): Env {
-  return {
-    supabaseUrl: httpUrl("VITE_SUPABASE_URL", required("VITE_SUPABASE_URL", source.VITE_SUPABASE_URL)),
-    supabaseAnonKey: required("VITE_SUPABASE_ANON_KEY", source.VITE_SUPABASE_ANON_KEY),
-  };
+  const result = envSchema.safeParse(source);
+  if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join(" "));
+  return result.data;
 }
 
 export const env: Env = readEnv(import.meta.env);

@@ -118,6 +118,22 @@ export function createAuth(supabase: EngramClient) {
       return data.session;
     },
 
+    /**
+     * Finishes an email link in the browser. A browser client (createBrowserClient's
+     * defaults) trades the page's `?code=` for a session while it starts; this waits
+     * for that and reports it: the session, or `auth/link-expired` for a used,
+     * expired or foreign link (PKCE links work only in the browser that asked).
+     */
+    async completeRedirect(): Promise<Session> {
+      const { error } = await supabase.auth.initialize();
+      if (error) throw fromAuthError(error);
+      const data = await call(supabase.auth.getSession());
+      if (!data.session) {
+        throw new EngramError("auth/link-expired", "This link has expired, was already used or was opened elsewhere.");
+      }
+      return data.session;
+    },
+
     /** Emails a password-reset link; answers the same whether or not the account exists. */
     async requestPasswordReset(input: { email: string; redirectTo?: string }): Promise<void> {
       const { email } = validate(emailOnlySchema, input);

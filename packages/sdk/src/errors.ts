@@ -154,7 +154,11 @@ export function fromAuthError(error: AuthErrorLike): EngramError {
   if (error.name === "AuthSessionMissingError" || error.name === "AuthInvalidTokenResponseError") {
     return new EngramError("auth/session-expired", "Your session has ended. Sign in again.", options);
   }
-  if (error.name === "AuthPKCEGrantCodeExchangeError" || error.name === "AuthPKCECodeVerifierMissingError") {
+  if (
+    error.name === "AuthPKCEGrantCodeExchangeError" ||
+    error.name === "AuthPKCECodeVerifierMissingError" ||
+    error.name === "AuthImplicitGrantRedirectError"
+  ) {
     return new EngramError("auth/link-expired", "This link has expired or was already used.", options);
   }
   const mapped = error.code ? authCodes[error.code] : undefined;

@@ -35,6 +35,14 @@ describe("auth", () => {
     expect((await engram.profile.get()).display_name).toBe("Ada");
   });
 
+  test("completing a redirect reports the session the client holds, or link-expired when it has none", async () => {
+    const { engram } = pkceEngram();
+    await expect(engram.auth.completeRedirect()).rejects.toMatchObject({ code: "auth/link-expired" });
+    const account = await newAccount();
+    await engram.auth.signIn(account);
+    expect((await engram.auth.completeRedirect()).user.id).toBe(account.id);
+  });
+
   test("a confirmation code works once", async () => {
     const { engram } = pkceEngram();
     const email = uniqueEmail("once");

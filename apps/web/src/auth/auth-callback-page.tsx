@@ -1,4 +1,3 @@
-import type { Engram, Session } from "@engram/sdk";
 import { EngramError } from "@engram/sdk";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
@@ -9,25 +8,15 @@ import { Loading } from "../shell/loading.js";
 import { AuthCard } from "./auth-card.js";
 import { useNext } from "./use-next.js";
 
-// A code works once; StrictMode runs effects twice, so both runs share one exchange.
-const exchanges = new Map<string, Promise<Session>>();
-
-function exchangeOnce(engram: Engram, code: string): Promise<Session> {
-  let exchange = exchanges.get(code);
-  if (!exchange) {
-    exchange = engram.auth.exchangeCode(code);
-    exchanges.set(code, exchange);
-  }
-  return exchange;
-}
-
-/** Where every email link lands (confirm sign-up, magic link, reset): trades `?code=` for a session. */
+/**
+ * Where every email link lands (confirm sign-up, magic link, reset). The client
+ * trades `?code=` for a session as it starts; this page waits for the outcome.
+ */
 export function AuthCallbackPage() {
   const engram = useEngram();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = useNext();
-  const code = params.get("code") ?? "";
   // The auth server sends errors back in the URL when it refuses a link itself.
   const refused = params.has("error") || params.has("error_code");
   const [error, setError] = useState<unknown>(
@@ -37,7 +26,8 @@ export function AuthCallbackPage() {
   useEffect(() => {
     if (refused) return;
     let active = true;
-    exchangeOnce(engram, code).then(
+    // Safe to run twice (StrictMode): it reports the one trade the client made at start-up.
+    engram.auth.completeRedirect().then(
       () => {
         if (active) navigate(next, { replace: true });
       },
@@ -48,7 +38,7 @@ export function AuthCallbackPage() {
     return () => {
       active = false;
     };
-  }, [engram, code, refused, next, navigate]);
+  }, [engram, refused, next, navigate]);
 
   if (!error) {
     return (

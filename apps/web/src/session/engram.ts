@@ -7,11 +7,8 @@ import { createBrowserClient } from "@supabase/ssr";
 import { env } from "../env.js";
 
 export function createAppEngram(): Engram {
-  // @supabase/ssr's defaults: PKCE, session in cookies (400-day max-age, chunked).
-  // Only URL detection is off: /auth/callback exchanges the code itself, so a
-  // used or expired link can be shown as such instead of failing silently.
-  const supabase = createBrowserClient<Database>(env.supabaseUrl, env.supabaseAnonKey, {
-    auth: { detectSessionInUrl: false },
-  });
+  // @supabase/ssr's defaults: PKCE, session in cookies (400-day max-age, chunked),
+  // and the `?code=` of an email link traded on /auth/callback as the client starts.
+  const supabase = createBrowserClient<Database>(env.supabaseUrl, env.supabaseAnonKey);
   return createEngram(supabase);
 }
