@@ -150,3 +150,36 @@ test("a signed-out visitor to the decks is sent to sign in and brought back afte
   await decksHeading(page).waitFor();
   expect(new URL(page.url()).pathname).toBe("/decks");
 });
+
+test("the owner's rename shows up in a member's open deck list without a reload", async () => {
+  const owner = await newAccount("owner");
+  const admin = adminClient();
+  const { data: deck, error } = await admin
+    .from("decks")
+    .insert({ owner_id: owner.id, name: "Neuroanatomy" })
+    .select("id")
+    .single();
+  if (error || !deck) throw error ?? new Error("no deck");
+  expect(
+    (await admin.from("deck_members").insert({ deck_id: deck.id, user_id: account.id, role: "editor" })).error,
+  ).toBeNull();
+
+  await signInWithPassword(page, account, "/decks");
+  await deckItem("Neuroanatomy").waitFor();
+
+  // The owner renames it in their own browser; the member's list follows.
+  const ownerPage = await openPage(browser);
+  try {
+    await signInWithPassword(ownerPage, owner, "/decks");
+    await ownerPage.getByRole("button", { name: "Rename Neuroanatomy" }).click();
+    const dialog = ownerPage.getByRole("dialog", { name: "Rename “Neuroanatomy”" });
+    await dialog.getByLabel("Deck name", { exact: true }).fill("Clinical neuroanatomy");
+    await dialog.getByRole("button", { name: "Save name" }).click();
+    await dialog.waitFor({ state: "hidden" });
+  } finally {
+    await ownerPage.context().close();
+  }
+  await deckItem("Clinical neuroanatomy").waitFor({ timeout: 5000 });
+  expect(await deckList().getByRole("listitem", { name: "Neuroanatomy", exact: true }).count()).toBe(0);
+  await screenshot(page, "decks-live-rename");
+});

@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Loading } from "../shell/loading.js";
+import { LiveUpdates } from "./live-updates.js";
 import { placeOf, type SignInState } from "./places.js";
 import { useSession } from "./session-context.js";
 
@@ -12,5 +13,10 @@ export function RequireSession() {
     const state: SignInState = session.expired ? { reason: "expired" } : {};
     return <Navigate to={`/sign-in?next=${encodeURIComponent(placeOf(location))}`} state={state} replace />;
   }
-  return <Outlet />;
+  return (
+    <>
+      <LiveUpdates />
+      <Outlet />
+    </>
+  );
 }
