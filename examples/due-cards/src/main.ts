@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     const cards = queue.filter((card) => card.deck_id === deck.id);
     if (cards.length === 0) continue;
     const count = (queueName: string) => cards.filter((card) => card.queue === queueName).length;
-    console.log(`- ${deck.name}: ${cards.length} (${count("new")} new, ${count("learning")} learning, ${count("review")} review)`);
+    console.log(
+      `- ${deck.name}: ${cards.length} (${count("new")} new, ${count("learning")} learning, ${count("review")} review)`,
+    );
   }
   await engram.auth.signOut();
 }

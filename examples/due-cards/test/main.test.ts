@@ -32,7 +32,9 @@ test("the program signs in as the demo user and prints today's cards per deck fr
 });
 
 test("a wrong password ends with the SDK's error code and a failing exit status", async () => {
-  const failure = await program({ ENGRAM_PASSWORD: "not the password" }).catch((error: { code: number; stderr: string }) => error);
+  const failure = await program({ ENGRAM_PASSWORD: "not the password" }).catch(
+    (error: { code: number; stderr: string }) => error,
+  );
   expect(failure).toMatchObject({ code: 1 });
   expect((failure as { stderr: string }).stderr).toMatch(/^auth\/invalid-credentials: /m);
 });

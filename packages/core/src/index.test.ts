@@ -6,6 +6,7 @@ test("the public API is exactly the documented list", () => {
     [
       "hasContent",
       "Rating",
+      "avatarTypes",
       "basicFieldsSchema",
       "cardOrdinals",
       "cardStates",
@@ -26,6 +27,7 @@ test("the public API is exactly the documented list", () => {
       "isValidTimezone",
       "limits",
       "maxClozeOrdinal",
+      "mediaTypes",
       "newCardSchedule",
       "nextSchedule",
       "noteInputSchema",
@@ -41,6 +43,7 @@ test("the public API is exactly the documented list", () => {
       "reviewInputSchema",
       "reviewedAtSchema",
       "sanitizeCardHtml",
+      "sanitizeSvg",
       "schedulerSettings",
       "stripMarkup",
       "studyDay",
