@@ -4,6 +4,14 @@
  * database, on PGlite and (with DATABASE_URL or BENCH_DATABASE_URL) on
  * PostgreSQL; storage throughput for a 5 MB file; function invocation
  * overhead; realtime delivery latency; and the stack's cold and warm start times.
+ *
+ * REST columns: the server's rps and latency; cpu/req, this process's CPU time
+ * per request (client and server both run here); the direct SQL as a client
+ * would run it (begin, settings, statement, commit: one round trip each); the
+ * same sent as one batch ("1 trip", as the server sends it); overhead = server
+ * p50 minus direct p50. The three are timed in turns, so they share the machine.
+ * BENCH_ONLY=rest runs only the REST requests; BENCH_ENGINE=pglite|postgres one
+ * engine; BENCH_CALLS the number of samples.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
