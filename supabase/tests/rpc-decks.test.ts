@@ -361,3 +361,66 @@ describe("set_suspended", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
   });
 });
+
+describe("tag_notes", () => {
+  // Alice owns "Tagged"; Bob edits it, Carol views it.
+  let deck: string;
+
+  beforeAll(async () => {
+    deck = await createDeck(db, alice, { name: "Tagged" });
+    await addMember(db, alice, deck, bob, "editor");
+    await addMember(db, alice, deck, carol, "viewer");
+  });
+
+  const tagNotes = (tx: Queryable, noteIds: string[], add: string[], remove: string[] = []) =>
+    tx.query<{ id: string; tags: string[] }>(
+      "select id, tags from tag_notes(p_note_ids => $1, p_add => $2, p_remove => $3)",
+      [noteIds, add, remove],
+    );
+  const tagsOf = async (ids: string[]) => {
+    const rows = await db.query<{ id: string; tags: string[] }>("select id, tags from notes where id = any($1)", [ids]);
+    return ids.map((id) => rows.find((row) => row.id === id)?.tags);
+  };
+
+  test("an editor adds and removes tags on many notes at once; kept tags keep their order", async () => {
+    const [one, two] = await addNotes(db, alice, deck, [
+      basic("One", "1", ["verb", "old"]),
+      basic("Two", "2", ["noun"]),
+    ]);
+    const ids = [one?.noteId ?? "", two?.noteId ?? ""];
+    const rows = await actAs(db, bob, (tx) => tagNotes(tx, ids, ["a1", "verb"], ["old"]));
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    expect(await tagsOf(ids)).toEqual([
+      ["verb", "a1"],
+      ["noun", "a1", "verb"],
+    ]);
+  });
+
+  test("a tag that breaks the rules fails the whole call and changes no note", async () => {
+    const [three, four] = await addNotes(db, alice, deck, [basic("Three", "3", ["x"]), basic("Four", "4")]);
+    const ids = [three?.noteId ?? "", four?.noteId ?? ""];
+    expect(await failure(actAs(db, bob, (tx) => tagNotes(tx, ids, ["has space"])))).toMatchObject({
+      code: "23514",
+      constraint: "notes_tags_format",
+    });
+    const many = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    expect(await failure(actAs(db, bob, (tx) => tagNotes(tx, ids, many)))).toMatchObject({
+      code: "23514",
+      constraint: "notes_tags_count",
+    });
+    expect(await tagsOf(ids)).toEqual([["x"], []]);
+  });
+
+  test("a viewer may not tag; unknown notes are not found; empty calls are refused", async () => {
+    const [five] = await addNotes(db, alice, deck, [basic("Five", "5")]);
+    const id = five?.noteId ?? "";
+    const refused = (actor: Parameters<typeof actAs>[1], ids: string[], add: string[], remove: string[] = []) =>
+      failure(actAs(db, actor, (tx) => tagNotes(tx, ids, add, remove)));
+    expect(await refused(carol, [id], ["mine"])).toMatchObject({ code: "42501" });
+    expect(await refused(bob, [id, randomUUID()], ["x"])).toMatchObject({ code: "PT404", detail: "note_ids" });
+    expect(await refused(bob, [], ["x"])).toMatchObject({ code: "22023", detail: "note_ids" });
+    expect(await refused(bob, [id], [], [])).toMatchObject({ code: "22023", detail: "tags" });
+    expect(await refused(anon, [id], ["x"])).toMatchObject({ code: "42501" });
+    expect(await tagsOf([id])).toEqual([[]]);
+  });
+});

@@ -590,6 +590,26 @@ export type Database = {
           version: number
         }[]
       }
+      tag_notes: {
+        Args: { p_add?: string[]; p_note_ids: string[]; p_remove?: string[] }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          deck_id: string
+          fields: NonNullable<Json>
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          search: unknown
+          tags: string[]
+          updated_at: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "notes"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       undo_review: {
         Args: { p_client_review_id: string }
         Returns: {

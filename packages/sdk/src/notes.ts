@@ -2,7 +2,7 @@
  * Notes in a deck: browse and search, add, edit, delete, move and tag in bulk.
  * The database generates each note's cards and keeps them in step with edits.
  */
-import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema, tagsSchema } from "@engram/core";
+import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema } from "@engram/core";
 import { z } from "zod";
 import type { Card } from "./cards.js";
 import type { EngramClient } from "./client.js";
@@ -37,8 +37,7 @@ const listSchema = z.object({
   limit: z.int().min(1).max(200).default(50),
   offset: z.int().min(0).default(0),
 });
-const noteTagsSchema = z.object({ tags: tagsSchema });
-const bulkTagsSchema = z.array(tagSchema).min(1, "Choose at least one tag.").max(50);
+const bulkTagsSchema = z.object({ tags: z.array(tagSchema).min(1, "Choose at least one tag.").max(50) });
 
 export function createNotes(supabase: EngramClient) {
   return {
@@ -116,16 +115,17 @@ export function createNotes(supabase: EngramClient) {
       return run(supabase.rpc("move_notes", { p_note_ids: ids, p_deck_id: target }));
     },
 
-    /** Adds tags to every note given (those that have them already keep one copy). */
+    /**
+     * Adds tags to every note given (those that have them already keep one
+     * copy). All or nothing: a note that would break the tag rules fails the call.
+     */
     async addTags(noteIds: string[], tags: string[]): Promise<Note[]> {
-      const extra = validate(bulkTagsSchema, tags);
-      return retag(supabase, noteIds, (current) => [...new Set([...current, ...extra])]);
+      return retag(supabase, noteIds, { p_add: validate(bulkTagsSchema, { tags }).tags });
     },
 
-    /** Removes tags from every note given. */
+    /** Removes tags from every note given, in one change. */
     async removeTags(noteIds: string[], tags: string[]): Promise<Note[]> {
-      const gone = new Set(validate(bulkTagsSchema, tags));
-      return retag(supabase, noteIds, (current) => current.filter((tag) => !gone.has(tag)));
+      return retag(supabase, noteIds, { p_remove: validate(bulkTagsSchema, { tags }).tags });
     },
   };
 }
@@ -182,17 +182,13 @@ async function refuseNotes(supabase: EngramClient, noteIds: string[], action: st
   throw new EngramError("conflict", "The note changed meanwhile; try again.");
 }
 
-async function retag(supabase: EngramClient, noteIds: string[], change: (tags: string[]) => string[]): Promise<Note[]> {
+/** One `tag_notes` call: the database checks every note and applies every change in one statement. */
+async function retag(
+  supabase: EngramClient,
+  noteIds: string[],
+  change: { p_add?: string[]; p_remove?: string[] },
+): Promise<Note[]> {
   const ids = validate(noteIdsSchema, noteIds);
-  const notes = await requireEditable(supabase, ids, "tag");
-  const changed = notes.map((note) => ({ id: note.id, tags: change(note.tags) }));
-  for (const note of changed) {
-    validate(noteTagsSchema, { tags: note.tags });
-  }
-  const updated = await Promise.all(
-    changed.map((note) =>
-      run<Note>(supabase.from("notes").update({ tags: note.tags }).eq("id", note.id).select("*").single()),
-    ),
-  );
-  return updated;
+  await currentUserId(supabase);
+  return run(supabase.rpc("tag_notes", { p_note_ids: ids, ...change }));
 }

@@ -168,11 +168,17 @@ describe("notes", () => {
     const full = Array.from({ length: 50 }, (_, i) => `t${i}`);
     const a = await owner.engram.notes.create(deck.id, basic("uno", "one", full));
     const b = await owner.engram.notes.create(deck.id, basic("dos", "two"));
+    // The first note would get a 51st tag: the database refuses the whole change, so the second is untouched too.
     await expect(owner.engram.notes.addTags([a.id, b.id], ["one-more"])).rejects.toMatchObject({
       code: "validation",
-      field: "tags",
+      rule: "notes_tags_count",
     });
-    await expect(owner.engram.notes.addTags([b.id], ["has space"])).rejects.toMatchObject({ code: "validation" });
+    expect((await owner.engram.notes.get(a.id)).tags).toEqual(full);
+    expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
+    await expect(owner.engram.notes.addTags([b.id], ["has space"])).rejects.toMatchObject({
+      code: "validation",
+      field: "tags.0",
+    });
     expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
 
     const viewer = await memberOf(owner, deck.id, "viewer");
