@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { publishableKey } from "../src/gateway/gateway.js";
-import type { RunningStack } from "../src/server.js";
-import { startTestStack } from "./support/stack.js";
+import { stackPerFile } from "./support/stack.js";
 
 // The gateway in front of every API: API keys as Supabase checks them, and CORS.
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack.close());
+const stack = stackPerFile();
 
 describe("API keys", () => {
   test("a request without an apikey is refused with 401 in Supabase's shape", async () => {

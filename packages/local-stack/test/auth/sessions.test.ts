@@ -1,16 +1,9 @@
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 import { uniqueEmail } from "./helpers.js";
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = stackPerFile();
 
 const password = "correct horse battery";
 

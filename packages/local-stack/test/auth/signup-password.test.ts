@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { clientFor, stackPerFile, startTestStack } from "../support/stack.js";
 import { decodeJwt, follow, lastEmail, uniqueEmail } from "./helpers.js";
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = stackPerFile();
 
 const password = "correct horse battery";
 

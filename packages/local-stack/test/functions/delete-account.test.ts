@@ -1,18 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { describe, expect, test } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 
 // Engram's own delete-account function, end to end against Engram's real project.
 
 const engramSupabaseDir = fileURLToPath(new URL("../../../../supabase/", import.meta.url));
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack({ supabaseDir: engramSupabaseDir });
-});
-afterAll(() => stack.close());
+const stack = stackPerFile({ supabaseDir: engramSupabaseDir });
 
 /** A confirmed user with a deck, signed in on their own client. */
 async function userWithDeck(): Promise<{ id: string; deckId: string; client: SupabaseClient }> {

@@ -1,16 +1,11 @@
 import { FunctionsHttpError } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { publishableKey } from "../../src/gateway/gateway.js";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { clientFor, stackPerFile } from "../support/stack.js";
 
 // `/functions/v1/<name>` as the CLI's edge runtime serves it, driven through functions-js.
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack.close());
+const stack = stackPerFile();
 
 interface Echo {
   method: string;

@@ -1,16 +1,9 @@
 import type { RealtimePresenceState } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { startTestStack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { stackPerFile } from "../support/stack.js";
 import { collector, rawSocket, realtimeClient, sleep, subscribe } from "./helpers.js";
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = stackPerFile();
 
 describe("broadcast", () => {
   it("delivers to other subscribers of the topic, not to the sender without self", async () => {

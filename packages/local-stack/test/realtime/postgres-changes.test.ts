@@ -1,7 +1,6 @@
 import type { RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { startTestStack } from "../support/stack.js";
+import { stackPerFile } from "../support/stack.js";
 import { collector, newUser, rawSocket, realtimeClient, sleep, subscribe } from "./helpers.js";
 
 type Note = {
@@ -15,19 +14,17 @@ type Note = {
 };
 type Change = RealtimePostgresChangesPayload<Note>;
 
-let stack: RunningStack;
+const stack = stackPerFile();
 let alice: { id: string; token: string };
 let bob: { id: string; token: string };
 const clients: SupabaseClient[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack();
   alice = await newUser(stack);
   bob = await newUser(stack);
 });
 afterAll(async () => {
   for (const client of clients) await client.removeAllChannels();
-  await stack?.close();
 });
 
 async function client(token?: string) {

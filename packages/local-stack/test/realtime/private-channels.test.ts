@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { startTestStack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { stackPerFile } from "../support/stack.js";
 import { collector, newUser, rawSocket, realtimeClient, sleep, subscribe } from "./helpers.js";
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = stackPerFile();
 
 describe("private channels (RLS on realtime.messages)", () => {
   it("joins, broadcasts and tracks presence only where the policies allow", async () => {

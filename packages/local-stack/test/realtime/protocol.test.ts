@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { RunningStack } from "../../src/server.js";
-import { startTestStack } from "../support/stack.js";
+import { stackPerFile } from "../support/stack.js";
 import { newUser, rawSocket, realtimeClient, sleep, subscribe } from "./helpers.js";
 
-let stack: RunningStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = stackPerFile();
 
 describe("realtime socket protocol (vsn 2.0.0)", () => {
   it("rejects a connection without a valid apikey", async () => {

@@ -1,16 +1,12 @@
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 
-let running: RunningStack;
+const running = stackPerFile();
 let db: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-  running = await startTestStack();
+beforeAll(() => {
   db = clientFor(running);
 });
-afterAll(() => running?.close());
 
 const now = () => Math.floor(Date.now() / 1000);
 const sign = (claims: Record<string, unknown>, secret = running.jwtSecret) =>

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 
-let running: RunningStack;
+const running = stackPerFile();
 let db: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-  running = await startTestStack();
+beforeAll(() => {
   db = clientFor(running);
 });
-afterAll(() => running?.close());
 
 const alice = "00000000-0000-0000-0000-000000000001";
 const bob = "00000000-0000-0000-0000-000000000002";

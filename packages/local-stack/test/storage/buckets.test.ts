@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 import { bytes, userClient } from "./helpers.js";
 
-let stack: RunningStack;
+const stack = stackPerFile();
 let service: ReturnType<typeof clientFor>;
 let alice: Awaited<ReturnType<typeof userClient>>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
   service = clientFor(stack, stack.serviceRoleKey);
   alice = await userClient(stack);
 });
-afterAll(() => stack.close());
 
 describe("buckets", () => {
   it("creates, reads, updates, empties and deletes a bucket as the service role", async () => {

@@ -1,24 +1,21 @@
 import { readdir } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 import { bytes, userClient } from "./helpers.js";
 
-let stack: RunningStack;
+const stack = stackPerFile({
+  configure(config) {
+    config.storage.fileSizeLimit = 4096;
+    config.storage.buckets["from-config"] = { public: true, fileSizeLimit: 1_000_000, allowedMimeTypes: null };
+  },
+});
 let alice: Awaited<ReturnType<typeof userClient>>;
 
 beforeAll(async () => {
-  stack = await startTestStack({
-    configure(config) {
-      config.storage.fileSizeLimit = 4096;
-      config.storage.buckets["from-config"] = { public: true, fileSizeLimit: 1_000_000, allowedMimeTypes: null };
-    },
-  });
   alice = await userClient(stack);
 });
-afterAll(() => stack.close());
 
 async function snapshot() {
   const entries = await readdir(stack.stack.storageDir, { recursive: true, withFileTypes: true });

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 import { bytes, userClient } from "./helpers.js";
 
-let stack: RunningStack;
+const stack = stackPerFile();
 let alice: Awaited<ReturnType<typeof userClient>>;
 let bob: Awaited<ReturnType<typeof userClient>>;
 let service: ReturnType<typeof clientFor>;
 let anon: ReturnType<typeof clientFor>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
   alice = await userClient(stack);
   bob = await userClient(stack);
   service = clientFor(stack, stack.serviceRoleKey);
   anon = clientFor(stack);
 });
-afterAll(() => stack.close());
 
 describe("upload and download", () => {
   it("uploads a raw body into the owner's folder and downloads it back", async () => {

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningStack } from "../../src/server.js";
-import { clientFor, startTestStack } from "../support/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clientFor, stackPerFile } from "../support/stack.js";
 import { bytes, userClient } from "./helpers.js";
 
-let stack: RunningStack;
+const stack = stackPerFile();
 let alice: Awaited<ReturnType<typeof userClient>>;
 let bob: Awaited<ReturnType<typeof userClient>>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
   alice = await userClient(stack);
   bob = await userClient(stack);
   await alice.client.storage.from("documents").upload(`${alice.id}/report.pdf`, bytes("%PDF"), {
@@ -16,7 +14,6 @@ beforeAll(async () => {
   });
   await alice.client.storage.from("documents").upload(`${alice.id}/with space.txt`, bytes("spaced"));
 });
-afterAll(() => stack.close());
 
 describe("signed download URLs", () => {
   it("creates a URL anyone can open until it expires", async () => {

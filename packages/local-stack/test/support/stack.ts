@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createClient, type SupabaseClientOptions } from "@supabase/supabase-js";
+import { afterAll, beforeAll } from "vitest";
 import WebSocket from "ws";
 import { openPostgres } from "../../src/database/postgres.js";
 import { type RunningStack, type StartOptions, startStack } from "../../src/server.js";
@@ -35,6 +36,22 @@ export async function startTestStack(options: StartOptions = {}): Promise<Runnin
       await admin.close();
     },
   };
+}
+
+/**
+ * One stack for the whole test file: started before its tests, closed after
+ * them. The returned object is filled in once the stack is up, so tests use it
+ * directly.
+ */
+export function stackPerFile(options: StartOptions = {}): RunningStack {
+  const stack = {} as RunningStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startTestStack(options));
+  });
+  afterAll(async () => {
+    await stack.close?.();
+  });
+  return stack;
 }
 
 /**
