@@ -1,24 +1,15 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, describe, expect, test } from "vitest";
 import { newAccount, uniqueEmail } from "./support/accounts.js";
-import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { countEmails, nextEmail } from "./support/mailbox.js";
 import { accountMenu, decksHeading, signInWithPassword, signOut } from "./support/screens.js";
 
-let browser: Browser;
+const browser = browserPerFile();
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  page = await openPage(browser);
-});
-afterEach(async () => {
-  await page?.context().close();
+  page = await openPage(browser());
 });
 
 describe("sign-up", () => {

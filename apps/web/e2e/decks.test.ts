@@ -1,25 +1,16 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, test } from "vitest";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
-import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { decksHeading, signInWithPassword } from "./support/screens.js";
 
-let browser: Browser;
+const browser = browserPerFile();
 let page: Page;
 let account: Account;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  page = await openPage(browser);
+  page = await openPage(browser());
   account = await newAccount("decks");
-});
-afterEach(async () => {
-  await page?.context().close();
 });
 
 const deckList = () => page.getByRole("list", { name: "Decks" });
@@ -168,17 +159,13 @@ test("the owner's rename shows up in a member's open deck list without a reload"
   await deckItem("Neuroanatomy").waitFor();
 
   // The owner renames it in their own browser; the member's list follows.
-  const ownerPage = await openPage(browser);
-  try {
-    await signInWithPassword(ownerPage, owner, "/decks");
-    await ownerPage.getByRole("button", { name: "Rename Neuroanatomy" }).click();
-    const dialog = ownerPage.getByRole("dialog", { name: "Rename “Neuroanatomy”" });
-    await dialog.getByLabel("Deck name", { exact: true }).fill("Clinical neuroanatomy");
-    await dialog.getByRole("button", { name: "Save name" }).click();
-    await dialog.waitFor({ state: "hidden" });
-  } finally {
-    await ownerPage.context().close();
-  }
+  const ownerPage = await openPage(browser());
+  await signInWithPassword(ownerPage, owner, "/decks");
+  await ownerPage.getByRole("button", { name: "Rename Neuroanatomy" }).click();
+  const dialog = ownerPage.getByRole("dialog", { name: "Rename “Neuroanatomy”" });
+  await dialog.getByLabel("Deck name", { exact: true }).fill("Clinical neuroanatomy");
+  await dialog.getByRole("button", { name: "Save name" }).click();
+  await dialog.waitFor({ state: "hidden" });
   await deckItem("Clinical neuroanatomy").waitFor({ timeout: 5000 });
   expect(await deckList().getByRole("listitem", { name: "Neuroanatomy", exact: true }).count()).toBe(0);
   await screenshot(page, "decks-live-rename");

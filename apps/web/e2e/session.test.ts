@@ -4,29 +4,20 @@
  * message and brings them back afterwards. The page's clock is moved forward
  * so auth-js's refresh timer fires without waiting an hour.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, test } from "vitest";
 import { type Account, newAccount } from "./support/accounts.js";
-import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { decksHeading, signInWithPassword, signOut } from "./support/screens.js";
 
-let browser: Browser;
+const browser = browserPerFile();
 let page: Page;
 let account: Account;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  page = await openPage(browser);
+  page = await openPage(browser());
   await page.clock.install();
   account = await newAccount("session");
-});
-afterEach(async () => {
-  await page?.context().close();
 });
 
 // Access tokens live an hour (config.toml); auth-js renews one within 90 s of its end,
@@ -59,7 +50,7 @@ test("a session ended on another device sends the user to sign in with a message
   await signInWithPassword(page, account, "/decks");
   await decksHeading(page).waitFor();
 
-  const otherDevice = await openPage(browser);
+  const otherDevice = await openPage(browser());
   await signInWithPassword(otherDevice, account, "/decks");
   await decksHeading(otherDevice).waitFor();
   await signOut(otherDevice, account.email, true);

@@ -1,23 +1,12 @@
 /** The frame around every screen: landing, themes, keyboard use and small screens. */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
 import { newAccount } from "./support/accounts.js";
-import { launchBrowser, openPage, screenshot } from "./support/browser.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { accountMenu, decksHeading, signInWithPassword } from "./support/screens.js";
 
-let browser: Browser;
+const browser = browserPerFile();
 let page: Page | undefined;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await page?.context().close();
-  page = undefined;
-});
 
 const darkBackground = "rgb(9, 9, 11)";
 const lightBackground = "rgb(255, 255, 255)";
@@ -27,7 +16,7 @@ const pageBackground = (target: Page) =>
   target.evaluate<string>("getComputedStyle(document.documentElement).backgroundColor");
 
 test("the landing page says what Engram is and leads to sign-up and sign-in", async () => {
-  page = await openPage(browser);
+  page = await openPage(browser());
   await page.goto("/");
   await page.getByRole("heading", { level: 1, name: "Remember what you learn." }).waitFor();
   expect(await page.title()).toBe("Engram");
@@ -44,7 +33,7 @@ test("the landing page says what Engram is and leads to sign-up and sign-in", as
 });
 
 test("signed in, the start page welcomes the user and leads to their decks", async () => {
-  page = await openPage(browser);
+  page = await openPage(browser());
   const account = await newAccount("home");
   await signInWithPassword(page, account, "/sign-in?next=%2F");
   await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
@@ -57,7 +46,7 @@ test("signed in, the start page welcomes the user and leads to their decks", asy
 
 describe("themes", () => {
   test("the dark theme follows the system's preference", async () => {
-    page = await openPage(browser, { colorScheme: "dark" });
+    page = await openPage(browser(), { colorScheme: "dark" });
     await page.goto("/");
     await page.getByRole("heading", { level: 1 }).waitFor();
     expect(await pageBackground(page)).toBe(darkBackground);
@@ -79,7 +68,7 @@ describe("themes", () => {
   });
 
   test("the theme chosen with the toggle overrides the system's and is remembered", async () => {
-    page = await openPage(browser, { colorScheme: "light" });
+    page = await openPage(browser(), { colorScheme: "light" });
     await page.goto("/");
     await page.getByRole("button", { name: "Switch to dark theme" }).click();
     await expect.poll(() => pageBackground(page as Page), { timeout: 5_000 }).toBe(darkBackground);
@@ -94,7 +83,7 @@ describe("themes", () => {
 
 describe("keyboard", () => {
   test("the first Tab reaches the skip link, which jumps past the header to the form", async () => {
-    page = await openPage(browser);
+    page = await openPage(browser());
     await page.goto("/sign-in");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
@@ -110,7 +99,7 @@ describe("keyboard", () => {
   });
 
   test("the account menu opens, signs out and closes with the keyboard", async () => {
-    page = await openPage(browser);
+    page = await openPage(browser());
     const account = await newAccount("keys");
     await signInWithPassword(page, account, "/decks");
     await decksHeading(page).waitFor();
@@ -136,7 +125,7 @@ describe("keyboard", () => {
 });
 
 test("screens fit a phone's width without sideways scrolling", async () => {
-  page = await openPage(browser, { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  page = await openPage(browser(), { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
   const account = await newAccount("phone");
   for (const path of ["/", "/sign-in", "/sign-up"]) {
     await page.goto(path);

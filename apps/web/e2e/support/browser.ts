@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
 export const app = () => inject("e2e");
 
@@ -15,7 +15,22 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (no cookies, no storage) on the app. */
+/** One Chromium for the test file: launched before its tests, closed after them. */
+export function browserPerFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("The browser starts in beforeAll; use it inside hooks and tests.");
+    return browser;
+  };
+}
+
+/** A fresh browser profile (no cookies, no storage) on the app, closed when the current test ends. */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({
     baseURL: app().appUrl,
@@ -24,6 +39,7 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   });
   // Generous: CI runs these beside the other packages' suites on two cores.
   context.setDefaultTimeout(20_000);
+  onTestFinished(() => context.close());
   return context.newPage();
 }
 
