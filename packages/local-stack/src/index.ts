@@ -1,4 +1,4 @@
-export type { StackConfig } from "./config/config.js";
+export { liftAuthRateLimits, type StackConfig } from "./config/config.js";
 export {
   applyMigrations,
   applyPlatform,

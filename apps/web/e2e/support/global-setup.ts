@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startStack } from "@engram/local-stack";
+import { liftAuthRateLimits, startStack } from "@engram/local-stack";
 import { build, preview } from "vite";
 import type { TestProject } from "vitest/node";
 
@@ -53,13 +53,7 @@ export default async function setup(project: TestProject) {
       config.auth.siteUrl = appUrl;
       config.auth.additionalRedirectUrls = [`${appUrl}/**`];
       // Every test signs up and in from 127.0.0.1; Supabase's per-IP limits would trip.
-      config.auth.rateLimit = {
-        emailSent: 10_000,
-        signInSignUps: 10_000,
-        tokenRefresh: 10_000,
-        tokenVerifications: 10_000,
-      };
-      config.auth.email.maxFrequencySeconds = 0;
+      liftAuthRateLimits(config);
     },
   });
 

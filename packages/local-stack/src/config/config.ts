@@ -138,3 +138,12 @@ export function readConfig(toml: string): StackConfig {
 export async function loadConfig(supabaseDir: string): Promise<StackConfig> {
   return readConfig(await readFile(join(supabaseDir, "config.toml"), "utf8"));
 }
+
+/**
+ * Lifts auth's per-address rate limits and the resend interval, for test
+ * suites that sign many users up and in from one address (a `configure` step).
+ */
+export function liftAuthRateLimits(config: StackConfig): void {
+  config.auth.rateLimit = { emailSent: 1e6, signInSignUps: 1e6, tokenRefresh: 1e6, tokenVerifications: 1e6 };
+  config.auth.email.maxFrequencySeconds = 0;
+}

@@ -4,7 +4,7 @@
  * users, so files share the stack safely.
  */
 import { fileURLToPath } from "node:url";
-import { startStack } from "@engram/local-stack";
+import { liftAuthRateLimits, startStack } from "@engram/local-stack";
 import type { TestProject } from "vitest/node";
 
 export interface StackInfo {
@@ -26,15 +26,7 @@ export default async function setup(project: TestProject) {
     port: 0,
     // Every test signs users up and in from 127.0.0.1; Supabase's per-IP limits would trip.
     // The rate-limit mapping is tested against a stack of its own.
-    configure: (config) => {
-      config.auth.rateLimit = {
-        emailSent: 10_000,
-        signInSignUps: 10_000,
-        tokenRefresh: 10_000,
-        tokenVerifications: 10_000,
-      };
-      config.auth.email.maxFrequencySeconds = 0;
-    },
+    configure: liftAuthRateLimits,
   });
   project.provide("stack", { url: stack.url, anonKey: stack.anonKey, serviceRoleKey: stack.serviceRoleKey });
   return () => stack.close();
