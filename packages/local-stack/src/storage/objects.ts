@@ -1,6 +1,7 @@
 /** `/object` routes acting as the caller: upload, update, download, info, list, remove, move, copy. */
 import { randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
+import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { findBucket, jsonBody } from "./buckets.js";
@@ -81,6 +82,27 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json(rows);
   });
 
+  /**
+   * Reads the source as the caller (RLS decides whether they may) and copies its
+   * file to the destination, recording the new version in `created` so a failed
+   * transaction can remove it.
+   */
+  async function copySource(
+    tx: Queryable,
+    from: string,
+    sourceKey: string,
+    to: string,
+    destinationKey: string,
+    created: { version: string | null },
+  ) {
+    const source = await findObject(tx, from, sourceKey);
+    const { version } = source;
+    if (!version) throw errors.noSuchKey();
+    const copied = await files.copy({ bucket: from, key: sourceKey, version }, to, destinationKey);
+    created.version = copied;
+    return { source: { ...source, version }, copied };
+  }
+
   app.post("/object/move", async (c) => {
     const caller = await callerOf(stack, c);
     const { from, to, sourceKey, destinationKey } = transferOf(await jsonBody(c.req.raw));
@@ -99,17 +121,11 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
         objects.sort(([a, x], [b, y]) => (`${a}/${x}` < `${b}/${y}` ? -1 : 1));
         for (const [bucket, key] of objects) await lockObject(tx, bucket, key);
         await becomeCaller();
-        const source = await findObject(tx, from, sourceKey);
-        if (!source.version) throw errors.noSuchKey();
-        created.version = await files.copy(
-          { bucket: from, key: sourceKey, version: source.version },
-          to,
-          destinationKey,
-        );
+        const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
         const updated = await tx.query(
           `update storage.objects set bucket_id = $3, name = $4, version = $5, updated_at = now()
            where bucket_id = $1 and name = $2 returning id`,
-          [from, sourceKey, to, destinationKey, created.version],
+          [from, sourceKey, to, destinationKey, copied],
         );
         if (updated.length === 0) throw errors.noSuchKey();
         return source.version;
@@ -141,13 +157,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
         );
         if (existing && !upsert) throw errors.keyExists();
         await becomeCaller();
-        const source = await findObject(tx, from, sourceKey);
-        if (!source.version) throw errors.noSuchKey();
-        created.version = await files.copy(
-          { bucket: from, key: sourceKey, version: source.version },
-          to,
-          destinationKey,
-        );
+        const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
         const objectId = existing?.id ?? randomUUID();
         await insertObject(tx, {
           id: objectId,
@@ -157,7 +167,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
           ownerId,
           metadata: { ...(source.metadata ?? {}), lastModified: new Date().toISOString() },
           userMetadata: body.copyMetadata === false ? (body.metadata ?? null) : source.user_metadata,
-          version: created.version,
+          version: copied,
           upsert,
         });
         return { id: objectId, previous: existing?.version ?? null };
