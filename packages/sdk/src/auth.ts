@@ -169,8 +169,7 @@ export function createAuth(supabase: EngramClient) {
 
     /** The signed-in user as the server sees them (verifies the token); null when signed out or expired. */
     async getUser(): Promise<User | null> {
-      const { data: stored } = await supabase.auth.getSession();
-      if (!stored.session) return null;
+      // Without a stored session auth-js answers AuthSessionMissingError without a request.
       const { data, error } = await supabase.auth.getUser();
       if (error) {
         const mapped = fromAuthError(error);

@@ -67,7 +67,7 @@ export function createDecks(supabase: EngramClient) {
     },
 
     async rename(deckId: string, name: string): Promise<Deck> {
-      return this.update(deckId, { name: validate(deckNameSchema, name) });
+      return this.update(deckId, { name });
     },
 
     /** Deletes a deck with its notes, cards and schedules (owners only). */

@@ -1,6 +1,5 @@
-import { EngramError } from "@engram/sdk";
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { errorMessage } from "../errors/messages.js";
 import { useEngram } from "../session/engram-context.js";
 import { withNext } from "../session/places.js";
@@ -15,18 +14,13 @@ import { useNext } from "./use-next.js";
 export function AuthCallbackPage() {
   const engram = useEngram();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
   const next = useNext();
-  // The auth server sends errors back in the URL when it refuses a link itself.
-  const refused = params.has("error") || params.has("error_code");
-  const [error, setError] = useState<unknown>(
-    refused ? new EngramError("auth/link-expired", "The auth server refused the link.") : null,
-  );
+  const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    if (refused) return;
     let active = true;
-    // Safe to run twice (StrictMode): it reports the one trade the client made at start-up.
+    // Safe to run twice (StrictMode): it reports the one trade the client made at start-up,
+    // including a link the auth server refused itself (its error comes back in the URL).
     engram.auth.completeRedirect().then(
       () => {
         if (active) navigate(next, { replace: true });
@@ -38,7 +32,7 @@ export function AuthCallbackPage() {
     return () => {
       active = false;
     };
-  }, [engram, refused, next, navigate]);
+  }, [engram, next, navigate]);
 
   if (!error) {
     return (
