@@ -1,29 +1,42 @@
+import type { ComponentType } from "react";
 import { createBrowserRouter } from "react-router";
-import { AuthCallbackPage } from "./auth/auth-callback-page.js";
-import { ForgotPasswordPage } from "./auth/forgot-password-page.js";
-import { ResetPasswordPage } from "./auth/reset-password-page.js";
-import { SignInPage } from "./auth/sign-in-page.js";
-import { SignUpPage } from "./auth/sign-up-page.js";
-import { DecksPage } from "./decks/decks-page.js";
-import { HomePage } from "./home/home-page.js";
 import { RequireSession } from "./session/require-session.js";
 import { AppLayout } from "./shell/app-layout.js";
 import { NotFoundPage } from "./shell/not-found-page.js";
+
+/**
+ * Every screen is its own chunk, loaded when its route is first visited, so a
+ * visitor downloads only what the page in front of them needs.
+ */
+function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) });
+}
 
 export function createRouter() {
   return createBrowserRouter([
     {
       element: <AppLayout />,
       children: [
-        { path: "/", element: <HomePage /> },
-        { path: "/sign-in", element: <SignInPage /> },
-        { path: "/sign-up", element: <SignUpPage /> },
-        { path: "/forgot-password", element: <ForgotPasswordPage /> },
-        { path: "/reset-password", element: <ResetPasswordPage /> },
-        { path: "/auth/callback", element: <AuthCallbackPage /> },
+        { path: "/", lazy: screen(() => import("./home/home-page.js"), (m) => m.HomePage) },
+        { path: "/sign-in", lazy: screen(() => import("./auth/sign-in-page.js"), (m) => m.SignInPage) },
+        { path: "/sign-up", lazy: screen(() => import("./auth/sign-up-page.js"), (m) => m.SignUpPage) },
+        {
+          path: "/forgot-password",
+          lazy: screen(() => import("./auth/forgot-password-page.js"), (m) => m.ForgotPasswordPage),
+        },
+        {
+          path: "/reset-password",
+          lazy: screen(() => import("./auth/reset-password-page.js"), (m) => m.ResetPasswordPage),
+        },
+        { path: "/auth/callback", lazy: screen(() => import("./auth/auth-callback-page.js"), (m) => m.AuthCallbackPage) },
         {
           element: <RequireSession />,
-          children: [{ path: "/decks", element: <DecksPage /> }],
+          children: [
+            { path: "/decks", lazy: screen(() => import("./decks/decks-page.js"), (m) => m.DecksPage) },
+            { path: "/decks/:deckId", lazy: screen(() => import("./deck/deck-page.js"), (m) => m.DeckPage) },
+            { path: "/decks/:deckId/study", lazy: screen(() => import("./study/study-page.js"), (m) => m.StudyPage) },
+            { path: "/study", lazy: screen(() => import("./study/study-page.js"), (m) => m.StudyPage) },
+          ],
         },
         { path: "*", element: <NotFoundPage /> },
       ],
