@@ -17,25 +17,79 @@ export function createRouter() {
     {
       element: <AppLayout />,
       children: [
-        { path: "/", lazy: screen(() => import("./home/home-page.js"), (m) => m.HomePage) },
-        { path: "/sign-in", lazy: screen(() => import("./auth/sign-in-page.js"), (m) => m.SignInPage) },
-        { path: "/sign-up", lazy: screen(() => import("./auth/sign-up-page.js"), (m) => m.SignUpPage) },
+        {
+          path: "/",
+          lazy: screen(
+            () => import("./home/home-page.js"),
+            (m) => m.HomePage,
+          ),
+        },
+        {
+          path: "/sign-in",
+          lazy: screen(
+            () => import("./auth/sign-in-page.js"),
+            (m) => m.SignInPage,
+          ),
+        },
+        {
+          path: "/sign-up",
+          lazy: screen(
+            () => import("./auth/sign-up-page.js"),
+            (m) => m.SignUpPage,
+          ),
+        },
         {
           path: "/forgot-password",
-          lazy: screen(() => import("./auth/forgot-password-page.js"), (m) => m.ForgotPasswordPage),
+          lazy: screen(
+            () => import("./auth/forgot-password-page.js"),
+            (m) => m.ForgotPasswordPage,
+          ),
         },
         {
           path: "/reset-password",
-          lazy: screen(() => import("./auth/reset-password-page.js"), (m) => m.ResetPasswordPage),
+          lazy: screen(
+            () => import("./auth/reset-password-page.js"),
+            (m) => m.ResetPasswordPage,
+          ),
         },
-        { path: "/auth/callback", lazy: screen(() => import("./auth/auth-callback-page.js"), (m) => m.AuthCallbackPage) },
+        {
+          path: "/auth/callback",
+          lazy: screen(
+            () => import("./auth/auth-callback-page.js"),
+            (m) => m.AuthCallbackPage,
+          ),
+        },
         {
           element: <RequireSession />,
           children: [
-            { path: "/decks", lazy: screen(() => import("./decks/decks-page.js"), (m) => m.DecksPage) },
-            { path: "/decks/:deckId", lazy: screen(() => import("./deck/deck-page.js"), (m) => m.DeckPage) },
-            { path: "/decks/:deckId/study", lazy: screen(() => import("./study/study-page.js"), (m) => m.StudyPage) },
-            { path: "/study", lazy: screen(() => import("./study/study-page.js"), (m) => m.StudyPage) },
+            {
+              path: "/decks",
+              lazy: screen(
+                () => import("./decks/decks-page.js"),
+                (m) => m.DecksPage,
+              ),
+            },
+            {
+              path: "/decks/:deckId",
+              lazy: screen(
+                () => import("./deck/deck-page.js"),
+                (m) => m.DeckPage,
+              ),
+            },
+            {
+              path: "/decks/:deckId/study",
+              lazy: screen(
+                () => import("./study/study-page.js"),
+                (m) => m.StudyPage,
+              ),
+            },
+            {
+              path: "/study",
+              lazy: screen(
+                () => import("./study/study-page.js"),
+                (m) => m.StudyPage,
+              ),
+            },
           ],
         },
         { path: "*", element: <NotFoundPage /> },
