@@ -62,11 +62,12 @@ export function CardView(props: {
 
   return (
     <div className="card-view">
-      {/* Both strings come from renderCard (sanitised); only media links were swapped in afterwards. */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since. */}
       <div ref={frontRef} className="card-view-face card-view-front" dangerouslySetInnerHTML={{ __html: front }} />
       {revealed && (
         <>
           <hr className="card-view-divider" />
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since. */}
           <div ref={backRef} className="card-view-face card-view-back" dangerouslySetInnerHTML={{ __html: back }} />
         </>
       )}
