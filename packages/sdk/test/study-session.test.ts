@@ -10,6 +10,7 @@ import {
   type ReviewSession,
   type ReviewSessionEvent,
   type StudyCard,
+  type StudyNote,
 } from "../src/study/index.js";
 import { adminClient, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
@@ -239,6 +240,38 @@ describe("review session", () => {
     await session.flush();
     expect(await serverLogs(user.account.id)).toEqual([]);
     expect(await store.list()).toEqual([]);
+    await session.close();
+  });
+
+  test("a note edited during the session shows its new content on its cards; a card the edit removed leaves", async () => {
+    const user = await signedIn("session");
+    const deck = await user.engram.decks.create({ name: "Edit" });
+    const note = await user.engram.notes.create(deck.id, {
+      kind: "cloze",
+      fields: { text: "{{c1::Paris}} is in {{c2::France}}", extra: "" },
+    });
+    const session = await user.engram.study.session({ deckId: deck.id, scheduler, retry });
+    expect(session.counts.new).toBe(2);
+    const shown = session.current?.card;
+    expect(shown?.note.id).toBe(note.id);
+
+    const edited = await user.engram.notes.update(note.id, {
+      kind: "cloze",
+      fields: { text: `{{c${shown?.ordinal}::Lyon}} is a city`, extra: "" },
+    });
+    const seen = events(session);
+    // The row's fields are jsonb; the notes_fields_shape constraint makes them a cloze's.
+    const updated = { id: edited.id, kind: edited.kind, fields: edited.fields, tags: edited.tags } as StudyNote;
+    expect(session.updateNote(updated)).toBe(2);
+    expect(session.current?.card.card_id).toBe(shown?.card_id);
+    expect(session.current?.card.note.fields).toEqual({ text: `{{c${shown?.ordinal}::Lyon}} is a city`, extra: "" });
+    // The other cloze number is gone from the note, so its card left the session.
+    expect(session.counts).toEqual({ new: 1, learning: 0, review: 0 });
+    expect(seen.some((event) => event.type === "change")).toBe(true);
+
+    expect(session.updateNote({ id: randomUUID(), kind: "basic", fields: { front: "a", back: "b" }, tags: [] })).toBe(
+      0,
+    );
     await session.close();
   });
 

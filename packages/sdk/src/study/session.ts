@@ -12,12 +12,27 @@
  * answered here (due within the 20-minute look-ahead, and not answered there
  * later); otherwise it is dropped and a `dropped` event says so.
  */
-import { defaults, type IntervalPreview, limits, previewIntervals, type Rating, type Scheduler } from "@engram/core";
+import {
+  cardOrdinals,
+  defaults,
+  type IntervalPreview,
+  limits,
+  previewIntervals,
+  type Rating,
+  type Scheduler,
+} from "@engram/core";
 import type { EngramClient } from "../client.js";
 import { EngramError } from "../errors.js";
 import { currentUserId } from "../session.js";
 import { computeAnswer, learnAheadMs } from "./answers.js";
-import { isLearning, type ScheduledCard, type StudyCard, type StudyQueue, scheduleFromRow } from "./cards.js";
+import {
+  isLearning,
+  type ScheduledCard,
+  type StudyCard,
+  type StudyNote,
+  type StudyQueue,
+  scheduleFromRow,
+} from "./cards.js";
 import { defaultRetry, Outbox, type OutboxEvent, type RetryOptions } from "./outbox.js";
 import { fetchQueue, loadScheduler } from "./queue.js";
 import { memoryReviewStore, type PendingAnswer, type PendingEntry, type ReviewStore } from "./store.js";
@@ -219,6 +234,36 @@ export class ReviewSession {
     this.shown = this.show(restored);
     this.changed();
     return restored;
+  }
+
+  /**
+   * Shows a note's new content (edited during the session) on its cards here,
+   * the one on screen included. Cards the edit removed (a cloze number deleted)
+   * leave the session; if that was the current card, the next one is shown.
+   * Returns how many cards of the session showed this note.
+   */
+  updateNote(note: StudyNote): number {
+    const ordinals = new Set(cardOrdinals(note));
+    let found = 0;
+    const keep = (card: StudyCard): StudyCard | null => {
+      if (card.note.id !== note.id) return card;
+      found++;
+      return ordinals.has(card.ordinal) ? { ...card, note } : null;
+    };
+    const kept = (cards: StudyCard[]) => cards.map(keep).filter((card): card is StudyCard => card !== null);
+    this.main = kept(this.main);
+    this.learning = kept(this.learning);
+    this.history = this.history.map((step) => ({ ...step, before: keep(step.before) ?? step.before }));
+    if (this.shown) {
+      const card = keep(this.shown.card);
+      if (card === null) {
+        this.advance();
+        return found;
+      }
+      this.shown = { ...this.shown, card };
+    }
+    if (found > 0) this.changed();
+    return found;
   }
 
   /** Answers and undos not acknowledged by the server yet, oldest first. */
