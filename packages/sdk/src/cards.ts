@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
+import { maxBulkNotes } from "./notes.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 
@@ -19,6 +20,11 @@ const cardIdsSchema = z
   .array(z.guid("Unknown card."))
   .min(1, "Choose at least one card.")
   .max(maxBulkCards, `Choose at most ${maxBulkCards} cards at once.`)
+  .transform((ids) => [...new Set(ids)]);
+const noteIdsSchema = z
+  .array(z.guid("Unknown note."))
+  .min(1, "Choose at least one note.")
+  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
   .transform((ids) => [...new Set(ids)]);
 const schedulesSchema = z.object({
   deckId: z.guid("Unknown deck.").optional(),
@@ -66,6 +72,24 @@ export function createCards(supabase: EngramClient) {
       const flag = validate(z.boolean({ error: "Suspended must be true or false." }), suspended);
       await currentUserId(supabase);
       return run(supabase.rpc("set_suspended", { p_card_ids: ids, p_suspended: flag }));
+    },
+
+    /**
+     * Suspends or unsuspends every card of the notes given, in one change (the
+     * browser's bulk action); returns how many schedules changed.
+     */
+    async setSuspendedForNotes(noteIds: string[], suspended: boolean): Promise<number> {
+      const ids = validate(noteIdsSchema, noteIds);
+      const flag = validate(z.boolean({ error: "Suspended must be true or false." }), suspended);
+      await currentUserId(supabase);
+      const cards = await run(supabase.from("cards").select("id, note_id").in("note_id", ids));
+      // Every note has a card, so a note without any is one the user cannot see.
+      if (new Set(cards.map((card) => card.note_id)).size < ids.length) {
+        throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
+          field: "note_ids",
+        });
+      }
+      return run(supabase.rpc("set_suspended", { p_card_ids: cards.map((card) => card.id), p_suspended: flag }));
     },
   };
 }

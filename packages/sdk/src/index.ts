@@ -21,7 +21,16 @@ export {
 } from "./errors.js";
 export type { Invite, InviteInput, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
-export type { Note, NoteInput, NotePage, NoteWithCards } from "./notes.js";
+export {
+  maxBulkNotes,
+  type Note,
+  type NoteFilter,
+  type NoteInput,
+  type NotePage,
+  type NoteSort,
+  type NoteWithCards,
+  noteSorts,
+} from "./notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export type {
   DeckActivity,

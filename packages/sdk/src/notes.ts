@@ -31,39 +31,63 @@ const noteIdsSchema = z
   .min(1, "Choose at least one note.")
   .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
   .transform((ids) => [...new Set(ids)]);
-const listSchema = z.object({
+/** The orders a deck's notes can be listed in. */
+export const noteSorts = ["newest", "oldest", "edited", "alphabetical"] as const;
+export type NoteSort = (typeof noteSorts)[number];
+const filterSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
+  kind: z.enum(["basic", "basic_reversed", "cloze"], { error: "Unknown note type." }).optional(),
+});
+const listSchema = filterSchema.extend({
+  sort: z.enum(noteSorts, { error: "Unknown order." }).default("newest"),
   limit: z.int().min(1).max(200).default(50),
   offset: z.int().min(0).default(0),
 });
+export type NoteFilter = z.input<typeof filterSchema>;
 const bulkTagsSchema = z.object({ tags: z.array(tagSchema).min(1, "Choose at least one tag.").max(50) });
 
 export function createNotes(supabase: EngramClient) {
   return {
     /**
-     * A page of a deck's notes, newest first, with the total count. `search`
-     * matches words in the fields and tags (web-search syntax: "quoted phrase",
-     * -excluded, or); `tags` keeps notes having all of them.
+     * A page of a deck's notes with the total count. `search` matches words in
+     * the fields and tags (web-search syntax: "quoted phrase", -excluded, or);
+     * `tags` keeps notes having all of them; `kind` one note type. `sort`:
+     * newest (the default) or oldest added, recently edited, or alphabetical
+     * by the first field (front, or a cloze's text).
      */
     async list(deckId: string, options: z.input<typeof listSchema> = {}): Promise<NotePage> {
       const id = validate(deckIdSchema, deckId);
-      const { search, tags, limit, offset } = validate(listSchema, options);
-      let query = supabase.from("notes").select("*", { count: "exact" }).eq("deck_id", id);
-      if (search) query = query.textSearch("search", search, { type: "websearch", config: "simple" });
-      if (tags?.length) query = query.contains("tags", tags);
+      const { sort, limit, offset, ...filter } = validate(listSchema, options);
+      const query = ordered(filtered(supabase.from("notes").select("*", { count: "exact" }), id, filter), sort);
       const { notes, total } = await run(
-        query
-          .order("created_at", { ascending: false })
-          .order("id", { ascending: false })
-          .range(offset, offset + limit - 1)
-          .then(({ data, count, ...result }) => ({
-            ...result,
-            data: data && { notes: data, total: count ?? data.length },
-          })),
+        query.range(offset, offset + limit - 1).then(({ data, count, ...result }) => ({
+          ...result,
+          data: data && { notes: data, total: count ?? data.length },
+        })),
       );
       if (total === 0) await requireVisibleDeck(supabase, id);
       return { notes, total };
+    },
+
+    /**
+     * The ids of every note matching a filter (as `list` takes it), for "select
+     * all": at most `maxBulkNotes`, with the total so a caller knows when more match.
+     */
+    async ids(deckId: string, filter: NoteFilter = {}): Promise<{ ids: string[]; total: number }> {
+      const id = validate(deckIdSchema, deckId);
+      const parsed = validate(filterSchema, filter);
+      const query = filtered(supabase.from("notes").select("id", { count: "exact" }), id, parsed);
+      const { ids, total } = await run(
+        ordered(query, "newest")
+          .range(0, maxBulkNotes - 1)
+          .then(({ data, count, ...result }) => ({
+            ...result,
+            data: data && { ids: data.map((row) => row.id), total: count ?? data.length },
+          })),
+      );
+      if (total === 0) await requireVisibleDeck(supabase, id);
+      return { ids, total };
     },
 
     /** One note the user can see; `not-found` otherwise. */
@@ -128,6 +152,38 @@ export function createNotes(supabase: EngramClient) {
       return retag(supabase, noteIds, { p_remove: validate(bulkTagsSchema, { tags }).tags });
     },
   };
+}
+
+/** The filters `list` and `ids` share; each maps onto an index (deck and date, the search vector, tags). */
+// biome-ignore lint/suspicious/noExplicitAny: both select shapes of the same table's builder pass through.
+function filtered<Q extends { eq: any; textSearch: any; contains: any }>(
+  query: Q,
+  deckId: string,
+  { search, tags, kind }: z.output<typeof filterSchema>,
+): Q {
+  let result: Q = query.eq("deck_id", deckId);
+  if (search) result = result.textSearch("search", search, { type: "websearch", config: "simple" });
+  if (tags?.length) result = result.contains("tags", tags);
+  if (kind) result = result.eq("kind", kind);
+  return result;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see filtered.
+function ordered<Q extends { order: any }>(query: Q, sort: NoteSort): Q {
+  switch (sort) {
+    case "oldest":
+      return query.order("created_at", { ascending: true }).order("id", { ascending: true });
+    case "edited":
+      return query.order("updated_at", { ascending: false }).order("id", { ascending: false });
+    case "alphabetical":
+      // A basic note's first field is its front, a cloze's its text; each note has one of them.
+      return query
+        .order("fields->>front", { ascending: true, nullsFirst: false })
+        .order("fields->>text", { ascending: true, nullsFirst: false })
+        .order("id", { ascending: true });
+    default:
+      return query.order("created_at", { ascending: false }).order("id", { ascending: false });
+  }
 }
 
 async function cardsOf(supabase: EngramClient, noteId: string): Promise<Card[]> {

@@ -84,6 +84,29 @@ describe("cards", () => {
     expect((await owner.engram.cards.schedules()).some((s) => s.suspended)).toBe(false);
   });
 
+  test("every card of the notes given is suspended and unsuspended in one call", async () => {
+    const { owner, deck, note } = await deckWithNote();
+    const basicNote = await owner.engram.notes.create(deck.id, { kind: "basic", fields: { front: "a", back: "b" } });
+    expect(await owner.engram.cards.setSuspendedForNotes([note.id, basicNote.id], true)).toBe(3);
+    expect((await owner.engram.cards.listForNote(note.id)).map((c) => c.schedule?.suspended)).toEqual([true, true]);
+    expect(await owner.engram.cards.setSuspendedForNotes([note.id], false)).toBe(2);
+    expect((await owner.engram.cards.listForNote(basicNote.id))[0]?.schedule?.suspended).toBe(true);
+  });
+
+  test("suspending notes one cannot see is not found, and nothing changes", async () => {
+    const { owner, note } = await deckWithNote();
+    const stranger = await signedIn("stranger");
+    await expect(stranger.engram.cards.setSuspendedForNotes([note.id], true)).rejects.toMatchObject({
+      code: "not-found",
+    });
+    await expect(owner.engram.cards.setSuspendedForNotes([note.id, crypto.randomUUID()], true)).rejects.toMatchObject({
+      code: "not-found",
+      field: "note_ids",
+    });
+    expect((await owner.engram.cards.schedules()).some((s) => s.suspended)).toBe(false);
+    await expect(owner.engram.cards.setSuspendedForNotes([], true)).rejects.toMatchObject({ code: "validation" });
+  });
+
   test("bad card ids fail validation before any request", async () => {
     const { engram } = await signedIn();
     const error = await engram.cards.setSuspended(["card-1"], true).catch((e: unknown) => e);

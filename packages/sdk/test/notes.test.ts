@@ -110,6 +110,44 @@ describe("notes", () => {
     expect((await owner.engram.notes.list(deck.id, { search: "nothing-like-this" })).total).toBe(0);
   });
 
+  test("notes filter by kind and sort by age, last edit or first field", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const banana = await owner.engram.notes.create(deck.id, basic("banana", "yellow"));
+    const apple = await owner.engram.notes.create(deck.id, { ...basic("Apple", "red"), kind: "basic_reversed" });
+    const cloze = await owner.engram.notes.create(deck.id, { kind: "cloze", fields: { text: "{{c1::cherry}} pie" } });
+    await owner.engram.notes.update(banana.id, basic("banana", "yellow fruit"));
+    const order = async (sort: "newest" | "oldest" | "edited" | "alphabetical") =>
+      (await owner.engram.notes.list(deck.id, { sort })).notes.map((n) => n.id);
+
+    expect(await order("newest")).toEqual([cloze.id, apple.id, banana.id]);
+    expect(await order("oldest")).toEqual([banana.id, apple.id, cloze.id]);
+    expect(await order("edited")).toEqual([banana.id, cloze.id, apple.id]);
+    // Basic notes by their front, then cloze notes by their text.
+    expect(await order("alphabetical")).toEqual([apple.id, banana.id, cloze.id]);
+
+    const reversed = await owner.engram.notes.list(deck.id, { kind: "basic_reversed" });
+    expect([reversed.total, reversed.notes.map((n) => n.id)]).toEqual([1, [apple.id]]);
+    expect((await owner.engram.notes.list(deck.id, { kind: "cloze", search: "banana" })).total).toBe(0);
+    await expect(owner.engram.notes.list(deck.id, { sort: "random" as never })).rejects.toMatchObject({
+      code: "validation",
+      field: "sort",
+    });
+    await expect(owner.engram.notes.list(deck.id, { kind: "image" as never })).rejects.toMatchObject({
+      code: "validation",
+      field: "kind",
+    });
+  });
+
+  test("the ids of every matching note come with the total, for select-all", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const verb = await owner.engram.notes.create(deck.id, basic("correr", "to run", ["verb"]));
+    await owner.engram.notes.create(deck.id, basic("mesa", "table", ["noun"]));
+    expect(await owner.engram.notes.ids(deck.id, { tags: ["verb"] })).toEqual({ ids: [verb.id], total: 1 });
+    expect((await owner.engram.notes.ids(deck.id)).total).toBe(2);
+    const stranger = await signedIn("stranger");
+    await expect(stranger.engram.notes.ids(deck.id)).rejects.toMatchObject({ code: "not-found" });
+  });
+
   test("removing notes deletes them with their cards, all or none", async () => {
     const { owner, deck } = await ownerWithDeck();
     const a = await owner.engram.notes.create(deck.id, basic("uno"));

@@ -1,7 +1,9 @@
 export {
   type ExploreParams,
   engramKeys,
+  type NoteFilterParams,
   type NoteListParams,
+  type NotePagesParams,
   type QueueParams,
   type ScheduleParams,
   type UserStatsParams,

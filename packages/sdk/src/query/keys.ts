@@ -7,6 +7,9 @@
 import type { Engram } from "../client.js";
 
 export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>;
+/** A list's filters and order without paging: the infinite list pages through them. */
+export type NotePagesParams = Omit<NoteListParams, "limit" | "offset">;
+export type NoteFilterParams = NonNullable<Parameters<Engram["notes"]["ids"]>[1]>;
 export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0]>;
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
@@ -39,6 +42,8 @@ export const engramKeys = {
     all: ["notes"] as const,
     deck: (deckId: string) => [...engramKeys.notes.all, "deck", deckId] as const,
     list: (deckId: string, params: NoteListParams) => [...engramKeys.notes.deck(deckId), params] as const,
+    pages: (deckId: string, params: NotePagesParams) => [...engramKeys.notes.deck(deckId), "pages", params] as const,
+    ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
   },
   cards: {

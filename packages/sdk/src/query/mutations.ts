@@ -172,6 +172,13 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
             engram.cards.setSuspended(cardIds, suspended),
           onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all),
         }),
+      /** Every card of the notes given, in one change. */
+      setSuspendedForNotes: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds, suspended }: { noteIds: string[]; suspended: boolean }) =>
+            engram.cards.setSuspendedForNotes(noteIds, suspended),
+          onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
     },
     media: {
       upload: () =>

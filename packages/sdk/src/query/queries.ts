@@ -1,10 +1,12 @@
 /** `queryOptions` for every read: the key and the function that fetches it are one value. */
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
 import {
   type ExploreParams,
   engramKeys,
+  type NoteFilterParams,
   type NoteListParams,
+  type NotePagesParams,
   type QueueParams,
   type ScheduleParams,
   type UserStatsParams,
@@ -39,6 +41,21 @@ export function engramQueries(engram: Engram) {
         queryOptions({
           queryKey: engramKeys.notes.list(deckId, params),
           queryFn: () => engram.notes.list(deckId, params),
+        }),
+      /** Pages of `pageSize` notes fetched as a list scrolls; each page carries the total. */
+      pages: (deckId: string, params: NotePagesParams = {}, pageSize = 100) =>
+        infiniteQueryOptions({
+          queryKey: engramKeys.notes.pages(deckId, params),
+          queryFn: ({ pageParam }) => engram.notes.list(deckId, { ...params, limit: pageSize, offset: pageParam }),
+          initialPageParam: 0,
+          getNextPageParam: (last, _pages, offset) =>
+            offset + last.notes.length < last.total && last.notes.length > 0 ? offset + last.notes.length : undefined,
+        }),
+      /** Every matching note's id (up to the bulk limit), for "select all". */
+      ids: (deckId: string, params: NoteFilterParams = {}) =>
+        queryOptions({
+          queryKey: engramKeys.notes.ids(deckId, params),
+          queryFn: () => engram.notes.ids(deckId, params),
         }),
       detail: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.notes.detail(noteId), queryFn: () => engram.notes.get(noteId) }),
