@@ -1,0 +1,79 @@
+/**
+ * What the note browser shows lives in the URL (search, tag, type, order), so
+ * a filtered view can be bookmarked, shared and restored with Back.
+ */
+import { type NoteSort, noteSorts } from "@engram/sdk";
+import type { NotePagesParams } from "@engram/sdk/query";
+import { useCallback, useMemo } from "react";
+import { useSearchParams } from "react-router";
+
+export type NoteKindFilter = "basic" | "basic_reversed" | "cloze";
+const kinds: readonly NoteKindFilter[] = ["basic", "basic_reversed", "cloze"];
+
+export const sortLabels: Record<NoteSort, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  edited: "Recently edited",
+  alphabetical: "Alphabetical",
+};
+
+export const kindLabels: Record<NoteKindFilter, string> = {
+  basic: "Basic",
+  basic_reversed: "Basic and reversed",
+  cloze: "Cloze",
+};
+
+export interface BrowserParams {
+  search: string;
+  tag: string;
+  kind: NoteKindFilter | "";
+  sort: NoteSort;
+}
+
+export function useBrowserParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = useMemo<BrowserParams>(() => {
+    const kind = searchParams.get("kind") ?? "";
+    const sort = searchParams.get("sort") ?? "";
+    return {
+      search: searchParams.get("q") ?? "",
+      tag: searchParams.get("tag") ?? "",
+      kind: (kinds as readonly string[]).includes(kind) ? (kind as NoteKindFilter) : "",
+      sort: (noteSorts as readonly string[]).includes(sort) ? (sort as NoteSort) : "newest",
+    };
+  }, [searchParams]);
+
+  const update = useCallback(
+    (patch: Partial<BrowserParams>) => {
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          const names: Record<keyof BrowserParams, string> = { search: "q", tag: "tag", kind: "kind", sort: "sort" };
+          for (const [key, value] of Object.entries(patch) as [keyof BrowserParams, string][]) {
+            const name = names[key];
+            if (!value || (key === "sort" && value === "newest")) next.delete(name);
+            else next.set(name, value);
+          }
+          return next;
+        },
+        // Typing in the search box replaces the entry instead of filling the history.
+        { replace: true },
+      );
+    },
+    [setSearchParams],
+  );
+
+  return [params, update] as const;
+}
+
+/** The SDK's list options for these params (empty ones left out, so equal views share a cache entry). */
+export function listOptions(params: BrowserParams): NotePagesParams {
+  const search = params.search.trim();
+  const tag = params.tag.trim().replace(/^#/, "");
+  return {
+    ...(search ? { search } : {}),
+    ...(tag ? { tags: [tag] } : {}),
+    ...(params.kind ? { kind: params.kind } : {}),
+    sort: params.sort,
+  };
+}

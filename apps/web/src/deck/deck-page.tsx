@@ -1,0 +1,40 @@
+/** `/decks/:deckId`: the deck's header and its note browser, or a clear "not found". */
+import { Link, useParams } from "react-router";
+import { errorMessage } from "../errors/messages.js";
+import { Loading } from "../shell/loading.js";
+import { usePageTitle } from "../shell/page-title.js";
+import { DeckScreen } from "./deck-screen.js";
+import { useDeckAccess } from "./use-deck.js";
+import "./deck.css";
+
+export function DeckPage() {
+  const { deckId = "" } = useParams();
+  const access = useDeckAccess(deckId);
+
+  if (access.status === "loading") return <Loading label="Loading the deck…" />;
+  if (access.status === "error") {
+    return (
+      <div className="page" role="alert">
+        <p>{errorMessage(access.error)}</p>
+        <button type="button" className="button secondary" onClick={() => access.retry()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (access.status === "not-found") return <DeckNotFound />;
+  return <DeckScreen key={deckId} deck={access.deck} role={access.role} />;
+}
+
+function DeckNotFound() {
+  usePageTitle("Deck not found");
+  return (
+    <div className="page">
+      <h1>Deck not found</h1>
+      <p>This deck doesn't exist, or it isn't shared with you. Ask its owner for an invite link.</p>
+      <p>
+        <Link to="/decks">Back to your decks</Link>
+      </p>
+    </div>
+  );
+}

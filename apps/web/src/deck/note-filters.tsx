@@ -1,0 +1,86 @@
+/** Search, tag, note type and order: each change goes to the URL, which the list reads. */
+import { noteSorts } from "@engram/sdk";
+import { Search } from "lucide-react";
+import { type Ref, useEffect, useState } from "react";
+import { type BrowserParams, kindLabels, type NoteKindFilter, sortLabels } from "./browser-params.js";
+
+interface Props {
+  params: BrowserParams;
+  onChange: (patch: Partial<BrowserParams>) => void;
+  searchRef: Ref<HTMLInputElement>;
+}
+
+export function NoteFilters({ params, onChange, searchRef }: Props) {
+  // The boxes keep what is typed; the URL follows, and a Back or a shared link sets the boxes.
+  const [search, setSearch] = useState(params.search);
+  const [tag, setTag] = useState(params.tag);
+  useEffect(() => setSearch(params.search), [params.search]);
+  useEffect(() => setTag(params.tag), [params.tag]);
+
+  return (
+    <search aria-label="Notes" className="note-filters">
+      <div className="filter search-filter">
+        <label htmlFor="note-search">Search notes</label>
+        <div className="search-box">
+          <Search aria-hidden="true" />
+          <input
+            ref={searchRef}
+            id="note-search"
+            type="search"
+            value={search}
+            placeholder='Words, "a phrase", -without'
+            autoComplete="off"
+            onChange={(event) => {
+              setSearch(event.target.value);
+              onChange({ search: event.target.value });
+            }}
+          />
+        </div>
+      </div>
+      <div className="filter">
+        <label htmlFor="note-tag">Tag</label>
+        <input
+          id="note-tag"
+          value={tag}
+          autoComplete="off"
+          placeholder="Any tag"
+          onChange={(event) => {
+            // Tags have no spaces; the first word is the tag.
+            const value = event.target.value.trimStart().split(/\s/)[0] ?? "";
+            setTag(value);
+            onChange({ tag: value });
+          }}
+        />
+      </div>
+      <div className="filter">
+        <label htmlFor="note-kind">Note type</label>
+        <select
+          id="note-kind"
+          value={params.kind}
+          onChange={(event) => onChange({ kind: event.target.value as NoteKindFilter | "" })}
+        >
+          <option value="">All types</option>
+          {(Object.keys(kindLabels) as NoteKindFilter[]).map((kind) => (
+            <option key={kind} value={kind}>
+              {kindLabels[kind]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="filter">
+        <label htmlFor="note-sort">Order</label>
+        <select
+          id="note-sort"
+          value={params.sort}
+          onChange={(event) => onChange({ sort: event.target.value as BrowserParams["sort"] })}
+        >
+          {noteSorts.map((sort) => (
+            <option key={sort} value={sort}>
+              {sortLabels[sort]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </search>
+  );
+}
