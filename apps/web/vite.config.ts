@@ -1,10 +1,43 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defaultClientConditions, defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 export default defineConfig({
-  plugins: [react()],
-  // "source" lets the app use workspace packages' TypeScript without a build.
-  resolve: { conditions: ["source"] },
+  plugins: [
+    react(),
+    // Offline study (PRODUCT: study works offline): the built app is precached by
+    // a service worker, so a reload without a connection still opens the app.
+    // Calls to the stack (another origin) are never cached by it; the study
+    // screen keeps the day's queue in IndexedDB itself.
+    VitePWA({
+      strategies: "generateSW",
+      registerType: "autoUpdate",
+      injectRegister: "script-defer",
+      includeAssets: ["favicon.svg"],
+      manifest: {
+        name: "Engram",
+        short_name: "Engram",
+        description: "Spaced-repetition flashcards that work offline.",
+        start_url: "/",
+        display: "standalone",
+        background_color: "#ffffff",
+        theme_color: "#6d28d9",
+        icons: [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+      },
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
+        // The editor's chunk is large; offline it must still load.
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        navigateFallback: "/index.html",
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
+  ],
+  // "source" lets the app use workspace packages' TypeScript without a build; Vite's own
+  // conditions stay: "browser" picks core's DOM sanitiser, "production" libraries' lean builds.
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   // .engram/.env is written by the local stack (`pnpm stack`); only VITE_* reaches the browser.
   envDir: "../../.engram",
   server: { host: "127.0.0.1", port: 3000, strictPort: true },

@@ -1,0 +1,117 @@
+/**
+ * The day's queue and the scheduler's settings, kept on the device so a
+ * session can start without a connection (after a reload while offline).
+ * Online, the queue is read from the server and the copy replaced; each answer
+ * the server acknowledged is written into the copy, so an offline reload does
+ * not serve a card again that was already answered before the connection went.
+ * Answers not acknowledged yet live in the review store; the session merges them.
+ */
+import { createScheduler, type Scheduler } from "@engram/core";
+import { type Engram, EngramError, type ScheduledCard, type StudyCard } from "@engram/sdk";
+import { createStore, get, set, type UseStore, update } from "idb-keyval";
+
+/** What the server stored for a card since the queue was read; `answered` false once the answer was undone. */
+type Stored = { card: ScheduledCard; answered: boolean };
+
+type SavedQueue = {
+  savedAt: Date;
+  /** The cards as the server sent them. */
+  cards: StudyCard[];
+  /** card_id → the server's schedule after each acknowledged answer or undo. */
+  stored: Record<string, Stored>;
+  desiredRetention: number;
+  params: readonly number[] | null;
+};
+
+export type StudyInput = {
+  cards: StudyCard[];
+  scheduler: Scheduler;
+  /** When the cards were read from the server: now, or earlier when studying from the device's copy. */
+  savedAt: Date;
+  fromDevice: boolean;
+};
+
+let database: UseStore | undefined;
+const store = () => {
+  database ??= createStore("engram-study", "queues");
+  return database;
+};
+
+const queueKey = (userId: string, deckId: string | undefined) => `${userId}:${deckId ?? "all"}`;
+
+function isOffline(error: unknown): boolean {
+  return error instanceof EngramError && error.code === "network";
+}
+
+async function readSaved(key: string): Promise<SavedQueue | undefined> {
+  try {
+    return await get<SavedQueue>(key, store());
+  } catch {
+    // No IndexedDB (private mode in some browsers): study online only.
+    return undefined;
+  }
+}
+
+async function fromServer(engram: Engram, deckId: string | undefined, key: string): Promise<StudyInput> {
+  const [cards, scheduler] = await Promise.all([engram.study.queue({ deckId }), engram.study.scheduler()]);
+  const saved: SavedQueue = {
+    savedAt: new Date(),
+    cards,
+    stored: {},
+    desiredRetention: scheduler.desiredRetention,
+    params: scheduler.params,
+  };
+  await set(key, saved, store()).catch(() => {
+    // Keeping the copy is a convenience; studying goes on without it.
+  });
+  return { cards, scheduler, savedAt: saved.savedAt, fromDevice: false };
+}
+
+/**
+ * An answered card counts as answered ("learning" queue): the session shows it
+ * again only while it is still in learning, as the server's queue would.
+ */
+function fromSaved(saved: SavedQueue): StudyInput {
+  const scheduler = createScheduler({ desiredRetention: saved.desiredRetention, params: saved.params });
+  const cards = saved.cards.map((card): StudyCard => {
+    const stored = saved.stored[card.card_id];
+    if (!stored) return card;
+    const { schedule, version } = stored.card;
+    return { ...card, schedule, version, queue: stored.answered ? "learning" : card.queue };
+  });
+  return { cards, scheduler, savedAt: saved.savedAt, fromDevice: true };
+}
+
+/** Today's cards and scheduler: from the server when it answers, else from the device's copy. */
+export async function loadStudyInput(engram: Engram, userId: string, deckId: string | undefined): Promise<StudyInput> {
+  const key = queueKey(userId, deckId);
+  if (typeof navigator !== "undefined" && navigator.onLine === false) {
+    const saved = await readSaved(key);
+    if (saved) return fromSaved(saved);
+  }
+  try {
+    return await fromServer(engram, deckId, key);
+  } catch (error) {
+    const saved = isOffline(error) ? await readSaved(key) : undefined;
+    if (saved) return fromSaved(saved);
+    throw error;
+  }
+}
+
+/** Writes what the server stored for a card (after an answer, or an undo) into the device's copy. */
+export async function recordStored(
+  userId: string,
+  deckId: string | undefined,
+  card: ScheduledCard,
+  answered: boolean,
+): Promise<void> {
+  // update() reads and writes in one transaction, so acknowledgements arriving together all land.
+  await update<SavedQueue>(
+    queueKey(userId, deckId),
+    (saved) => {
+      if (!saved?.cards.some((candidate) => candidate.card_id === card.card_id)) return saved as SavedQueue;
+      return { ...saved, stored: { ...saved.stored, [card.card_id]: { card, answered } } };
+    },
+    store(),
+  ).catch(() => {});
+}

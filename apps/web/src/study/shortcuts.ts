@@ -1,0 +1,61 @@
+/**
+ * The study screen's keyboard shortcuts, declared once: the key handler and
+ * the `?` help dialog both read this table (STYLE 25). Anki's keys.
+ */
+import { Rating } from "@engram/core";
+
+export type StudyAction = "reveal" | "again" | "hard" | "good" | "easy" | "undo" | "edit" | "replay" | "help";
+
+export interface Shortcut {
+  action: StudyAction;
+  /** KeyboardEvent.key values that trigger it. */
+  keys: readonly string[];
+  /** How the help dialog writes the keys. */
+  label: string;
+  description: string;
+}
+
+export const shortcuts: readonly Shortcut[] = [
+  { action: "reveal", keys: [" ", "Enter"], label: "Space or Enter", description: "Show the answer" },
+  { action: "again", keys: ["1"], label: "1", description: "Again: forgotten, see it again soon" },
+  { action: "hard", keys: ["2"], label: "2", description: "Hard: remembered with difficulty" },
+  { action: "good", keys: ["3"], label: "3", description: "Good: remembered" },
+  { action: "easy", keys: ["4"], label: "4", description: "Easy: remembered at once" },
+  { action: "undo", keys: ["u", "U"], label: "U", description: "Undo the last answer" },
+  { action: "edit", keys: ["e", "E"], label: "E", description: "Edit the card's note" },
+  { action: "replay", keys: ["r", "R"], label: "R", description: "Replay the card's audio" },
+  { action: "help", keys: ["?"], label: "?", description: "Show these shortcuts" },
+];
+
+export const ratingOf = {
+  again: Rating.again,
+  hard: Rating.hard,
+  good: Rating.good,
+  easy: Rating.easy,
+} as const;
+
+export type RatingAction = keyof typeof ratingOf;
+
+export function isRatingAction(action: StudyAction): action is RatingAction {
+  return action in ratingOf;
+}
+
+/** The action a key press means, if any; presses with Ctrl, Alt or Meta are left to the browser. */
+export function shortcutFor(event: KeyboardEvent): StudyAction | null {
+  if (event.ctrlKey || event.altKey || event.metaKey) return null;
+  return shortcuts.find((shortcut) => shortcut.keys.includes(event.key))?.action ?? null;
+}
+
+/** Typing in a field or working in a dialog: single-key shortcuts stay out of the way. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (document.querySelector("dialog[open], [role='dialog']")) return true;
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/** Space and Enter on a focused button or link press it; the key handler must not act twice. */
+export function isActivationOfFocused(event: KeyboardEvent): boolean {
+  if (event.key !== " " && event.key !== "Enter") return false;
+  const target = event.target;
+  return target instanceof HTMLElement && target.closest("button, a, summary, [role='button']") !== null;
+}
