@@ -13,6 +13,9 @@ export interface ChangeEvent {
   old: Record<string, unknown> | null;
   /** The new row as committed, when it fit in the notification. */
   record?: Record<string, unknown>;
+  /** DELETE statements (0010): the deleting transaction and the kept rows' seq range. */
+  txid?: number | string;
+  deleted?: [number, number];
 }
 
 export type FilterOp = "eq" | "neq" | "lt" | "lte" | "gt" | "gte" | "in";
@@ -62,7 +65,21 @@ export async function publishedTables(db: Database): Promise<Set<string>> {
 }
 
 export async function syncTriggers(db: Database): Promise<void> {
-  await db.query("select realtime.engram_sync_change_triggers()");
+  await db.query("select realtime.engram_sync_change_triggers(), realtime.engram_sync_delete_triggers()");
+}
+
+/**
+ * Whether a role may SELECT from a table (false for a role that does not exist);
+ * null when there is no such table, which the publication check reports instead.
+ */
+export async function canSelect(db: Database, role: string, schema: string, table: string): Promise<boolean | null> {
+  const [row] = await db.query<{ allowed: boolean | null }>(
+    `select case when to_regclass(format('%I.%I', $2::text, $3::text)) is null then null
+                 when not exists (select 1 from pg_roles where rolname = $1) then false
+                 else has_table_privilege($1, format('%I.%I', $2::text, $3::text), 'SELECT') end as allowed`,
+    [role, schema, table],
+  );
+  return row?.allowed ?? null;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -210,16 +227,16 @@ export async function channelPermissions(
   let result: Permissions | null = null;
   await db
     .transaction(async (tx) => {
-      const inserted = await tx.query<{ id: number; extension: string }>(
+      const inserted = await tx.query<{ id: string; extension: string }>(
         `insert into realtime.messages (topic, extension, private, payload, event)
          values ($1, 'broadcast', true, '{}', 'authorization_check'), ($1, 'presence', true, '{}', 'authorization_check')
-         returning id, extension`,
+         returning id::text as id, extension`,
         [subTopic],
       );
       await setRequestContext(tx, { role, claims });
       await tx.query("select set_config('realtime.topic', $1, true)", [subTopic]);
       const readable = await tx.query<{ extension: string }>(
-        "select extension from realtime.messages where id = any($1::bigint[])",
+        "select extension from realtime.messages where id::text = any($1::text[])",
         [inserted.map((row) => row.id)],
       );
       const canWrite = async (extension: string) => {

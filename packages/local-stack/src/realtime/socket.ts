@@ -8,6 +8,7 @@ import {
   ALL_PERMISSIONS,
   type ChangeEvent,
   type Column,
+  canSelect,
   channelPermissions,
   type Filter,
   keyMatches,
@@ -19,6 +20,7 @@ import {
   syncTriggers,
   tableColumns,
 } from "./changes.js";
+import { clearDeleted, forgetDeleted, loadDeleted, type TableShape, tableShape, visibleDeletes } from "./deletes.js";
 import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, type Frame, FrameError } from "./protocol.js";
 
 export const REALTIME_PATH = "/realtime/v1/websocket";
@@ -128,12 +130,64 @@ function createRealtime(stack: Stack) {
   // Changes are delivered one at a time, in commit order.
   let queue: Promise<void> = Promise.resolve();
   const columnCache = new Map<string, Column[]>();
+  const shapeCache = new Map<string, TableShape>();
+  /** The last transaction whose deleted rows were looked at; its kept rows go once another one's arrive. */
+  let lastDeleteTxid: string | null = null;
   const listening = (async () => {
     await syncTriggers(stack.db);
+    await clearDeleted(stack.db);
     stopListening = await listenForChanges(stack.db, (change) => {
+      // Any committed change may have changed who may read a private channel.
+      recheckPrivateChannels();
       queue = queue.then(() => deliverChange(change)).catch((error) => stack.log(`realtime: ${String(error)}`));
     });
   })().catch((error) => stack.log(`realtime: change capture unavailable: ${String(error)}`));
+
+  /** Serialised re-checks of private channels: one runs at a time, requests meanwhile coalesce into one more. */
+  let recheck: Promise<void> = Promise.resolve();
+  let recheckRunning = false;
+  let recheckWanted = false;
+  function recheckPrivateChannels() {
+    recheckWanted = true;
+    if (recheckRunning) return;
+    recheckRunning = true;
+    recheck = (async () => {
+      while (recheckWanted && !closed) {
+        recheckWanted = false;
+        await reauthorisePrivateChannels();
+      }
+    })()
+      .catch((error) => stack.log(`realtime: private channel re-check failed: ${String(error)}`))
+      .finally(() => {
+        recheckRunning = false;
+      });
+  }
+
+  /**
+   * Supabase checks a private channel only at join and token refresh; here every
+   * committed change re-runs the check (one per topic and identity), and a channel
+   * that may no longer read is shut down as Realtime shuts down a revoked one.
+   */
+  async function reauthorisePrivateChannels() {
+    const groups = new Map<string, Channel[]>();
+    for (const members of topics.values()) {
+      for (const channel of members) {
+        if (!channel.private) continue;
+        const key = JSON.stringify([channel.topic, channel.role, channel.claims]);
+        groups.set(key, [...(groups.get(key) ?? []), channel]);
+      }
+    }
+    for (const channels of groups.values()) {
+      const first = channels[0] as Channel;
+      const subTopic = first.topic.slice(9);
+      const permissions = await channelPermissions(stack.db, subTopic, first.role, first.claims);
+      for (const channel of channels) {
+        if (permissions.readBroadcast || permissions.readPresence) channel.permissions = permissions;
+        else
+          shutDown(channel, `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`);
+      }
+    }
+  }
 
   function send(conn: Connection, frame: Frame) {
     if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame));
@@ -265,6 +319,15 @@ function createRealtime(stack: Stack) {
       if (typeof raw.table === "string") binding.table = raw.table;
       if (typeof raw.filter === "string") binding.filter = raw.filter;
       bindings.push(binding);
+      // Realtime refuses changes of a table the role may not read; wildcard bindings
+      // are checked per change instead (the read as the subscriber fails).
+      if (binding.table && binding.table !== "*" && binding.schema !== "*") {
+        if ((await canSelect(stack.db, verified.role, binding.schema, binding.table)) === false) {
+          return reply(conn, frame, "error", {
+            reason: `Unauthorized: You do not have permissions to read from this table: ${binding.schema}.${binding.table}`,
+          });
+        }
+      }
     }
     // A second join on the same topic replaces the first (realtime-js rejoins this way).
     const previous = conn.channels.get(frame.topic);
@@ -304,6 +367,7 @@ function createRealtime(stack: Stack) {
       await listening;
       await syncTriggers(stack.db);
       columnCache.clear();
+      shapeCache.clear();
       const published = await publishedTables(stack.db);
       const errors: string[] = [];
       for (const binding of channel.bindings) {
@@ -436,11 +500,16 @@ function createRealtime(stack: Stack) {
           event: "broadcast",
           payload: { type: "broadcast", event, payload: userPayload },
         });
-    for (const member of topics.get(topic) ?? []) {
-      if ((member === sender && !member.self) || member.private !== isPrivate || !member.permissions.readBroadcast)
-        continue;
-      if (member.conn.ws.readyState === member.conn.ws.OPEN) member.conn.ws.send(frame);
-    }
+    const deliver = () => {
+      for (const member of topics.get(topic) ?? []) {
+        if ((member === sender && !member.self) || member.private !== isPrivate || !member.permissions.readBroadcast)
+          continue;
+        if (member.conn.ws.readyState === member.conn.ws.OPEN) member.conn.ws.send(frame);
+      }
+    };
+    // A re-check under way may be about to shut a reader out: private broadcasts wait for it.
+    if (isPrivate && recheckRunning) void recheck.then(deliver);
+    else deliver();
   }
 
   function presence(channel: Channel, frame: Frame) {
@@ -517,8 +586,8 @@ function createRealtime(stack: Stack) {
     untrack(channel);
   }
 
-  async function deliverChange(change: ChangeEvent) {
-    if (closed) return;
+  /** Channels and bindings that listen for this change (before any RLS check). */
+  function listenersOf(change: ChangeEvent): Array<{ channel: Channel; binding: Binding }> {
     const subscribers: Array<{ channel: Channel; binding: Binding }> = [];
     for (const members of topics.values()) {
       for (const channel of members) {
@@ -531,26 +600,73 @@ function createRealtime(stack: Stack) {
         }
       }
     }
-    if (subscribers.length === 0) return;
-    const cacheKey = `${change.schema}.${change.table}`;
+    return subscribers;
+  }
+
+  async function columnsOf(schema: string, table: string): Promise<Column[]> {
+    const cacheKey = `${schema}.${table}`;
     let columns = columnCache.get(cacheKey);
     if (!columns) {
-      columns = await tableColumns(stack.db, change.schema, change.table);
+      columns = await tableColumns(stack.db, schema, table);
       columnCache.set(cacheKey, columns);
     }
+    return columns;
+  }
+
+  /**
+   * One DELETE statement's rows, each sent only to channels whose role and claims
+   * could select it (deletes.ts), with the old primary key as Supabase sends it.
+   */
+  async function deliverDeletes(change: ChangeEvent & { deleted: [number, number] }) {
+    const txid = String(change.txid);
+    // A transaction's notifications arrive together, so an earlier one's kept rows are no longer needed.
+    if (lastDeleteTxid !== null && lastDeleteTxid !== txid) await forgetDeleted(stack.db, [lastDeleteTxid]);
+    lastDeleteTxid = txid;
+    const subscribers = listenersOf(change);
+    if (subscribers.length === 0) return;
+    const { batch, transaction } = await loadDeleted(stack.db, txid, change.deleted[0], change.deleted[1]);
+    for (const row of transaction) {
+      if (!shapeCache.has(row.table)) shapeCache.set(row.table, await tableShape(stack.db, row.schema, row.name));
+    }
+    const channels = [...new Set(subscribers.map(({ channel }) => channel))];
+    const seen = await visibleDeletes(stack.db, transaction, batch, shapeCache, channels);
+    const columns = await columnsOf(change.schema, change.table);
+    const primaryKey = batch[0] ? (shapeCache.get(batch[0].table)?.primaryKey ?? []) : [];
+    for (const row of batch) {
+      const key = Object.fromEntries(primaryKey.map((column) => [column, row.row[column]]));
+      for (const [index, channel] of channels.entries()) {
+        if (!seen[index]?.has(row.seq)) continue;
+        const ids = subscribers
+          .filter((entry) => entry.channel === channel && keyMatches(key, entry.binding.parsed))
+          .map((entry) => entry.binding.id);
+        if (ids.length === 0) continue;
+        const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
+        push(channel, "postgres_changes", {
+          ids: [...new Set(ids)],
+          data: { ...data, columns, errors: null, old_record: key },
+        });
+      }
+    }
+  }
+
+  async function deliverChange(change: ChangeEvent) {
+    if (closed) return;
+    if (change.type === "DELETE") {
+      // 0006's per-row DELETE notices carry no old row to check: only 0010's statement-level ones count.
+      if (change.deleted) await deliverDeletes(change as ChangeEvent & { deleted: [number, number] });
+      return;
+    }
+    const subscribers = listenersOf(change);
+    if (subscribers.length === 0) return;
+    const columns = await columnsOf(change.schema, change.table);
     // Per channel: the ids of its bindings that match, and the record it may see.
     const perChannel = new Map<Channel, { ids: number[]; record: Payload | null }>();
     for (const { channel, binding } of subscribers) {
-      let record: Payload | null = null;
-      if (change.type === "DELETE") {
-        if (!keyMatches(change.old ?? {}, binding.parsed)) continue;
-      } else {
-        record = await readAs(stack.db, change, channel.role, channel.claims, binding.parsed).catch((error) => {
-          stack.log(`realtime: cannot check ${change.schema}.${change.table} for a subscriber: ${String(error)}`);
-          return null;
-        });
-        if (!record) continue;
-      }
+      const record = await readAs(stack.db, change, channel.role, channel.claims, binding.parsed).catch((error) => {
+        stack.log(`realtime: cannot check ${change.schema}.${change.table} for a subscriber: ${String(error)}`);
+        return null;
+      });
+      if (!record) continue;
       const entry = perChannel.get(channel) ?? { ids: [], record };
       if (!entry.ids.includes(binding.id)) entry.ids.push(binding.id);
       entry.record ??= record;
@@ -565,11 +681,10 @@ function createRealtime(stack: Stack) {
         columns,
         errors: null,
       };
-      if (change.type !== "DELETE") data.record = record;
+      data.record = record;
       // Without REPLICA IDENTITY FULL Postgres logs only the old key: UPDATE has no old
-      // record in Supabase's payload and DELETE has just the primary key.
+      // record in Supabase's payload (and DELETE just the primary key, see deliverDeletes).
       if (change.type === "UPDATE") data.old_record = {};
-      if (change.type === "DELETE") data.old_record = change.old ?? {};
       push(channel, "postgres_changes", { ids, data });
     }
   }
@@ -592,6 +707,7 @@ function createRealtime(stack: Stack) {
       hubs.delete(stack);
       await listening;
       await queue.catch(() => undefined);
+      await recheck;
       await stopListening?.();
       topics.clear();
     },

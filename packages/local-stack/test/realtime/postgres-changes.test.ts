@@ -133,24 +133,36 @@ describe("postgres_changes", () => {
     expect(seen.updates).toEqual([]);
   });
 
-  it("filters DELETE on the old primary key only and skips RLS for it, as Supabase does", async () => {
+  it("filters DELETE on the old primary key and sends it only to subscribers who could see the row", async () => {
+    const aliceClient = await client(alice.token);
     const bobClient = await client(bob.token);
-    const deletes = collector<Change>();
+    const aliceDeletes = collector<Change>();
+    const bobChanges = collector<Change>();
     const id = await insertNote(alice.id, "to delete");
     const other = await insertNote(alice.id, "other");
-    await subscribe(
-      bobClient
-        .channel("deletes")
+    const deletesOf = (name: string, c: SupabaseClient, into: ReturnType<typeof collector<Change>>) =>
+      c
+        .channel(name)
         .on("postgres_changes", { event: "DELETE", schema: "public", table: "rt_notes", filter: `id=eq.${id}` }, (p) =>
-          deletes.push(p as Change),
-        ),
+          into.push(p as Change),
+        );
+    await subscribe(deletesOf("deletes-alice", aliceClient, aliceDeletes));
+    await subscribe(
+      deletesOf("deletes-bob", bobClient, bobChanges).on(
+        "postgres_changes",
+        { event: "INSERT", schema: "public", table: "rt_notes" },
+        (p) => bobChanges.push(p as Change),
+      ),
     );
-    await sleep(100);
     await stack.stack.db.query("delete from public.rt_notes where id = any($1)", [[id, other]]);
-    await deletes.waitFor(1);
-    await sleep(200);
-    expect(deletes.items).toHaveLength(1);
-    expect(deletes.items[0]).toMatchObject({ eventType: "DELETE", old: { id } });
+    await aliceDeletes.waitFor(1);
+    // Bob's own insert comes after the delete on his socket: had the delete been sent to him, it would be first.
+    const bobs = await insertNote(bob.id, "after the delete");
+    await bobChanges.waitFor(1);
+    expect(aliceDeletes.items).toHaveLength(1);
+    expect(aliceDeletes.items[0]).toMatchObject({ eventType: "DELETE", old: { id } });
+    expect(bobChanges.items).toHaveLength(1);
+    expect(bobChanges.items[0]).toMatchObject({ eventType: "INSERT", new: { id: bobs } });
   });
 
   it("uses the token from setAuth, and anon sees nothing under RLS", async () => {
