@@ -113,11 +113,14 @@ const matrix: Cell[] = [
 
   // Members read co-members' membership rows; "invite, change roles, remove
   // members": owner only (never creating a second owner); "leave deck":
-  // editors and viewers, not the owner ("transfer first").
+  // editors and viewers, not the owner ("transfer first"). Nobody adds a
+  // member directly, not even the owner: user ids are visible (owner_id,
+  // created_by), so that would pull anyone into a deck without their consent.
+  // Users join by accepting an invite (accept_invite) or by creating the deck.
   ...row("deck_members", "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
   ...row("deck_members", "select", "public deck",     EMPTY,   EMPTY,     NA,      NA,      NA),
-  ...row("deck_members", "insert", "private deck",    PERM,    RLS,       RLS,     RLS,     ALLOWED),
-  ...row("deck_members", "insert", "public deck",     PERM,    RLS,       NA,      NA,      NA),
+  ...row("deck_members", "insert", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("deck_members", "insert", "public deck",     PERM,    PERM,      NA,      NA,      NA),
   ...row("deck_members", "update", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
   ...row("deck_members", "delete", "private deck",    PERM,    NOOP,      NOOP,    NOOP,    ALLOWED),
   ...row("deck_members", "delete", "own membership",  NA,      NA,        ALLOWED, ALLOWED, NOOP),
@@ -709,7 +712,7 @@ describe("membership rules beyond the matrix", () => {
         () => world.stranger.id,
         "viewer",
       ),
-      RLS,
+      PERM,
     );
   });
 
@@ -722,7 +725,7 @@ describe("membership rules beyond the matrix", () => {
         () => world.stranger.id,
         "viewer",
       ),
-      RLS,
+      PERM,
     );
   });
 
@@ -735,7 +738,20 @@ describe("membership rules beyond the matrix", () => {
         () => world.newcomer.id,
         "owner",
       ),
-      RLS,
+      PERM,
+    );
+  });
+
+  test("the owner cannot pull a user into a deck without their consent", async () => {
+    await expectOutcome(
+      db,
+      world.owner,
+      addMember(
+        () => world.privateDeck.id,
+        () => world.newcomer.id,
+        "viewer",
+      ),
+      PERM,
     );
   });
 
@@ -874,7 +890,7 @@ describe("service_role bypasses RLS", () => {
 
   test("service_role reads invites of a deck it does not own", async () => {
     const result = await probeAs(db, service, (tx) =>
-      tx.query("select id from deck_invites where deck_id = $1", [world.privateDeck.id]),
+      tx.query("select id from deck_invites where id = $1", [world.privateDeck.inviteId]),
     );
     expect(result).toEqual({ ok: true, value: [{ id: world.privateDeck.inviteId }] });
   });

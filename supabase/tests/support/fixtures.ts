@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "@engram/local-stack";
 import { expect } from "vitest";
 import { type Actor, actAs, createUser, probeAs, service } from "./database.js";
+import { addMember } from "./study-fixtures.js";
 
 export type User = Actor & { kind: "user" };
 
@@ -55,23 +56,20 @@ export async function buildWorld(db: Database): Promise<World> {
   const { privateDeck, publicDeck } = await actAs(db, owner, async (tx) => {
     const privateDeck = await createDeckWithNote(tx, "Organic chemistry", false, "Benzene formula", "C6H6");
     const publicDeck = await createDeckWithNote(tx, "World capitals", true, "Capital of France", "Paris");
-    for (const [member, role] of [
-      [editor, "editor"],
-      [viewer, "viewer"],
-      [classmate, "viewer"],
-    ] as const) {
-      await tx.query("insert into deck_members (deck_id, user_id, role) values ($1, $2, $3)", [
-        privateDeck.id,
-        member.id,
-        role,
-      ]);
-    }
     const [invite] = await tx.query<{ id: string }>("select id from create_invite($1, 'viewer')", [privateDeck.id]);
     return {
       privateDeck: { ...privateDeck, inviteId: must(invite).id, mediaPath: `${privateDeck.id}/benzene.png` },
       publicDeck: { ...publicDeck, mediaPath: `${publicDeck.id}/eiffel-tower.png` },
     };
   });
+
+  for (const [member, role] of [
+    [editor, "editor"],
+    [viewer, "viewer"],
+    [classmate, "viewer"],
+  ] as const) {
+    await addMember(db, owner, privateDeck.id, member, role);
+  }
 
   const strangersClone = await actAs(db, stranger, async (tx) => {
     const [clone] = await tx.query<{ id: string }>("select clone_deck($1) as id", [publicDeck.id]);

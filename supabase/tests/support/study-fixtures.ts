@@ -60,7 +60,10 @@ export async function createDeck(db: Database, owner: User, options: DeckOptions
   return only(rows, "deck").id;
 }
 
-/** `owner` adds `member` to the deck, as the members screen does. */
+/**
+ * `member` joins the deck the only way there is: `owner` creates a one-use
+ * invite with `role` and `member` accepts it.
+ */
 export async function addMember(
   db: Database,
   owner: User,
@@ -68,9 +71,11 @@ export async function addMember(
   member: User,
   role: "editor" | "viewer" = "viewer",
 ): Promise<void> {
-  await actAs(db, owner, (tx) =>
-    tx.query("insert into deck_members (deck_id, user_id, role) values ($1, $2, $3)", [deckId, member.id, role]),
-  );
+  const token = await actAs(db, owner, async (tx) => {
+    const rows = await tx.query<{ token: string }>("select token from create_invite($1, $2, 1, 1)", [deckId, role]);
+    return only(rows, "invite").token;
+  });
+  await actAs(db, member, (tx) => tx.query("select accept_invite($1)", [token]));
 }
 
 export type NoteInput =
