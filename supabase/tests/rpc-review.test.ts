@@ -124,12 +124,12 @@ describe("record_review", () => {
   test("stores no log when the new schedule cannot be stored (one transaction)", async () => {
     const card = await newCard();
     const before = await stateOf(db, alice.id, card);
-    // review_logs accepts any stability; card_states does not, so the log is
-    // written first and must disappear with the failed schedule update.
+    // reps is kept only in card_states, whose constraint refuses a negative
+    // count; the log is written first and must disappear with the failed update.
     const error = await failure(
-      actAs(db, alice, (tx) => recordReview(tx, { cardId: card, expectedVersion: 0, stability: -1 })),
+      actAs(db, alice, (tx) => recordReview(tx, { cardId: card, expectedVersion: 0, reps: -1 })),
     );
-    expect(error).toMatchObject({ code: "23514", constraint: "card_states_stability_range" });
+    expect(error).toMatchObject({ code: "23514", constraint: "card_states_reps_range" });
     expect(await logsOf(db, alice.id, card)).toEqual([]);
     expect(await stateOf(db, alice.id, card)).toEqual(before);
   });
@@ -199,6 +199,7 @@ describe("record_review", () => {
   });
 
   const soon = () => new Date(Date.now() + 10 * 60_000);
+  const maxIntervalMs = 36_500 * 86_400_000;
   test.each<{ what: string; input: Partial<ReviewInput>; detail: string }>([
     { what: "a rating of 0", input: { rating: 0 }, detail: "rating" },
     { what: "a rating of 5", input: { rating: 5 }, detail: "rating" },
@@ -211,6 +212,29 @@ describe("record_review", () => {
       what: "a next due before the answer",
       input: { reviewedAt: "2026-03-02T10:00:00Z", due: "2026-03-02T09:00:00Z" },
       detail: "schedule",
+    },
+    // Values FSRS never produces: non-finite, out of range, or due past the maximum interval.
+    { what: "a stability of NaN", input: { stability: Number.NaN }, detail: "stability" },
+    { what: "an infinite stability", input: { stability: Number.POSITIVE_INFINITY }, detail: "stability" },
+    { what: "a stability of 1e308", input: { stability: 1e308 }, detail: "stability" },
+    { what: "a negative stability", input: { stability: -1 }, detail: "stability" },
+    { what: "a difficulty of NaN", input: { difficulty: Number.NaN }, detail: "difficulty" },
+    { what: "a difficulty over 10", input: { difficulty: 10.5 }, detail: "difficulty" },
+    { what: "scheduled_days over 36,500", input: { scheduledDays: 36_501 }, detail: "scheduled_days" },
+    { what: "negative elapsed_days", input: { elapsedDays: -1 }, detail: "elapsed_days" },
+    { what: "negative learning_steps", input: { learningSteps: -1 }, detail: "learning_steps" },
+    {
+      what: "a due date in year 9999",
+      input: { reviewedAt: "2026-03-02T10:00:00Z", due: "9999-12-31T00:00:00Z" },
+      detail: "due",
+    },
+    {
+      what: "a due date one second past 36,500 days after the answer",
+      input: {
+        reviewedAt: "2026-03-02T10:00:00Z",
+        due: new Date(Date.parse("2026-03-02T10:00:00Z") + maxIntervalMs + 1000),
+      },
+      detail: "due",
     },
   ])("refuses $what with 22023 naming the argument, storing nothing", async ({ input, detail }) => {
     const card = await newCard();
@@ -285,6 +309,77 @@ describe("record_review", () => {
     const card = await newCard();
     const result = await probeAs(db, anon, (tx) => recordReview(tx, { cardId: card, expectedVersion: 0 }));
     expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
+  });
+});
+
+describe("schedules FSRS cannot produce", () => {
+  test("record_review accepts the bounds themselves: stability 36,500, difficulty 10, due 36,500 days after the answer", async () => {
+    const card = await newCard();
+    const reviewedAt = "2026-03-02T10:00:00Z";
+    const due = new Date(Date.parse(reviewedAt) + 36_500 * 86_400_000);
+    const stored = await actAs(db, alice, (tx) =>
+      recordReview(tx, {
+        cardId: card,
+        expectedVersion: 0,
+        reviewedAt,
+        state: "review",
+        due,
+        stability: 36_500,
+        difficulty: 10,
+        scheduledDays: 36_500,
+      }),
+    );
+    expect(stored).toMatchObject({ stability: 36_500, difficulty: 10, scheduled_days: 36_500, due });
+  });
+
+  test.each([
+    ["card_states_stability_range", "update card_states set stability = 'NaN' where user_id = $1 and card_id = $2"],
+    [
+      "card_states_stability_range",
+      "update card_states set stability = 'Infinity' where user_id = $1 and card_id = $2",
+    ],
+    [
+      "card_states_due_range",
+      "update card_states set last_review = now(), due = '9999-01-01' where user_id = $1 and card_id = $2",
+    ],
+    ["card_states_due_range", "update card_states set due = 'infinity' where user_id = $1 and card_id = $2"],
+  ])("the table itself refuses what no RPC may store (%s)", async (constraint, sql) => {
+    const card = await newCard();
+    const error = await failure(db.query(sql, [alice.id, card]));
+    expect(error).toMatchObject({ code: "23514", constraint });
+  });
+
+  test.each([
+    ["review_logs_stability_range", "'NaN'::float8", "5"],
+    ["review_logs_stability_range", "1e308", "5"],
+    ["review_logs_difficulty_range", "3", "'NaN'::float8"],
+  ])("review_logs refuses an impossible schedule (%s)", async (constraint, stability, difficulty) => {
+    const card = await newCard();
+    const error = await failure(
+      db.query(
+        `insert into review_logs (user_id, card_id, client_review_id, rating, state, due, stability, difficulty,
+           elapsed_days, scheduled_days, reviewed_at, duration_ms, previous)
+         values ($1, $2, gen_random_uuid(), 3, 'new', now(), ${stability}, ${difficulty}, 0, 1, now(), 1000, '{}')`,
+        [alice.id, card],
+      ),
+    );
+    expect(error).toMatchObject({ code: "23514", constraint });
+  });
+
+  test("undo_review refuses to restore an impossible schedule (23514), changing nothing", async () => {
+    const card = await newCard();
+    const clientReviewId = randomUUID();
+    await actAs(db, alice, (tx) => recordReview(tx, { cardId: card, clientReviewId, expectedVersion: 0 }));
+    // A log whose saved schedule was tampered with (say, by an import) must not put it back.
+    await db.query(
+      `update review_logs set previous = previous || '{"stability": 1e308}' where user_id = $1 and client_review_id = $2`,
+      [alice.id, clientReviewId],
+    );
+    const before = await stateOf(db, alice.id, card);
+    const error = await failure(actAs(db, alice, (tx) => undoReview(tx, clientReviewId)));
+    expect(error).toMatchObject({ code: "23514", constraint: "card_states_stability_range" });
+    expect(await stateOf(db, alice.id, card)).toEqual(before);
+    expect(await logsOf(db, alice.id, card)).toHaveLength(1);
   });
 });
 
