@@ -49,6 +49,10 @@ export default defineConfig({
         manualChunks(id) {
           if (/\/node_modules\/(react|react-dom|react-router|scheduler|@tanstack)\//.test(id)) return "react";
           if (id.includes("/node_modules/@supabase/")) return "supabase";
+          // The rich-text editor (TipTap over ProseMirror) loads only with the note editor, never up front.
+          if (/\/node_modules\/(@tiptap\/|prosemirror-|orderedmap|rope-sequence|w3c-keyname|linkifyjs)/.test(id)) {
+            return "editor";
+          }
           if (id.includes("/node_modules/")) return "vendor";
           return undefined;
         },

@@ -61,3 +61,15 @@ function isIssue(value: unknown): value is { field: string; message: string } {
     typeof (value as { message?: unknown }).message === "string"
   );
 }
+
+/** Why an image or sound could not be added to a card (PRODUCT §5 media limits). */
+export function mediaUploadMessage(error: unknown): string {
+  const code = errorCode(error);
+  if (code === "quota-exceeded") return "This file is over 10 MB. Choose a smaller one.";
+  if (code === "validation") {
+    return error instanceof EngramError && error.rule === "svg"
+      ? "This SVG has nothing to draw."
+      : "This file type can't be used. Use an image (PNG, JPEG, GIF, WebP, SVG) or a sound (MP3, OGG, M4A, WAV).";
+  }
+  return messages[code];
+}

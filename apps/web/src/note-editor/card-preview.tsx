@@ -1,0 +1,55 @@
+/**
+ * Every card the note will make, front and back, drawn by the study screen's
+ * own CardView. It follows the fields a moment after typing stops.
+ */
+import { cardOrdinals, type Note } from "@engram/core";
+import { useEffect, useId, useState } from "react";
+import { CardView } from "../card-view/card-view.js";
+import { describeKeys, noteEditorShortcuts } from "./shortcuts.js";
+
+const previewDelayMs = 200;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+function cardName(note: Note, ordinal: number, count: number): string {
+  if (note.kind === "cloze") return `Card ${ordinal} (c${ordinal})`;
+  if (note.kind === "basic_reversed") return ordinal === 1 ? "Card 1: front → back" : "Card 2: back → front";
+  return count === 1 ? "Card 1" : `Card ${ordinal}`;
+}
+
+export function CardPreview({ deckId, note }: { deckId: string; note: Note }) {
+  const shown = useDebounced(note, previewDelayMs);
+  const ordinals = cardOrdinals(shown);
+  const headingId = useId();
+  return (
+    <section className="card-preview" aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        Preview{" "}
+        <span className="card-preview-count">{ordinals.length === 1 ? "1 card" : `${ordinals.length} cards`}</span>
+      </h3>
+      {ordinals.length === 0 ? (
+        <p className="empty">
+          {shown.kind === "cloze"
+            ? `No cards yet: select words in Text and press ${describeKeys(noteEditorShortcuts.cloze.keys)} to make a cloze deletion.`
+            : "No cards yet."}
+        </p>
+      ) : (
+        <ol className="card-preview-list">
+          {ordinals.map((ordinal) => (
+            <li key={ordinal} className="card-preview-item" aria-label={cardName(shown, ordinal, ordinals.length)}>
+              <p className="card-preview-name">{cardName(shown, ordinal, ordinals.length)}</p>
+              <CardView deckId={deckId} note={shown} ordinal={ordinal} revealed />
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Images and sounds in a field. The field's HTML names them relative to the
+ * deck (`<img src="cat.png">`, `<audio controls src="a.mp3">`), exactly as the
+ * cards store them; in the editor they are shown from the deck's storage
+ * through the shared signed-link hook, as the study screen shows them.
+ */
+import Image from "@tiptap/extension-image";
+import { mergeAttributes, Node, NodeViewWrapper, type ReactNodeViewProps, ReactNodeViewRenderer } from "@tiptap/react";
+import { useMediaUrl } from "../card-view/card-view.js";
+
+export interface MediaOptions {
+  deckId: string;
+}
+
+function displayName(src: string): string {
+  try {
+    return decodeURIComponent(src);
+  } catch {
+    return src;
+  }
+}
+
+/** Only names inside the deck are shown; a remote link never loads (cards drop it too). */
+const isDeckFile = (src: string) => src !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith("/");
+
+function ImageView({ node, selected, extension }: ReactNodeViewProps) {
+  const src = String(node.attrs.src ?? "");
+  const alt = typeof node.attrs.alt === "string" ? node.attrs.alt : "";
+  const url = useMediaUrl((extension.options as MediaOptions).deckId, isDeckFile(src) ? displayName(src) : "");
+  return (
+    <NodeViewWrapper as="span" className={`editor-media${selected ? " is-selected" : ""}`} data-drag-handle="">
+      {url ? (
+        <img src={url} alt={alt || displayName(src)} draggable={false} />
+      ) : (
+        <span className="editor-media-placeholder">
+          {isDeckFile(src) ? "Loading image…" : "Image not stored in this deck"}
+        </span>
+      )}
+    </NodeViewWrapper>
+  );
+}
+
+function AudioView({ node, selected, extension }: ReactNodeViewProps) {
+  const src = String(node.attrs.src ?? "");
+  const url = useMediaUrl((extension.options as MediaOptions).deckId, isDeckFile(src) ? displayName(src) : "");
+  return (
+    <NodeViewWrapper className={`editor-media editor-audio${selected ? " is-selected" : ""}`} data-drag-handle="">
+      {url ? (
+        // biome-ignore lint/a11y/useMediaCaption: users' own recordings come without captions.
+        <audio controls src={url} aria-label={`Sound ${displayName(src)}`} />
+      ) : (
+        <span className="editor-media-placeholder">Loading sound {displayName(src)}…</span>
+      )}
+    </NodeViewWrapper>
+  );
+}
+
+export const MediaImage = Image.extend<MediaOptions & Parameters<typeof Image.configure>[0]>({
+  addOptions() {
+    return { ...(this.parent?.() as object), deckId: "" } as never;
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(ImageView);
+  },
+});
+
+/** `<audio controls src="name.mp3">`: one sound, a leaf of its own line. */
+export const MediaAudio = Node.create<MediaOptions>({
+  name: "audio",
+  group: "block",
+  atom: true,
+  draggable: true,
+  addOptions() {
+    return { deckId: "" };
+  },
+  addAttributes() {
+    return {
+      src: {
+        default: null,
+        parseHTML: (element) => element.getAttribute("src") ?? element.querySelector("source")?.getAttribute("src"),
+      },
+    };
+  },
+  parseHTML() {
+    return [{ tag: "audio" }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ["audio", mergeAttributes({ controls: "" }, HTMLAttributes)];
+  },
+  addNodeView() {
+    return ReactNodeViewRenderer(AudioView);
+  },
+});

@@ -1,0 +1,157 @@
+/**
+ * The note editor, shared by the deck screen (add, edit) and the study screen
+ * (E edits the card in place). Load it lazily: it is the only module that
+ * brings in the editor library.
+ *
+ * A Radix dialog rather than the native one: Escape and clicks outside must be
+ * refusable, to ask before unsaved changes are lost.
+ */
+import { isNoteKind } from "@engram/core";
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { useQuery } from "@tanstack/react-query";
+import { X } from "lucide-react";
+import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
+import { errorMessage } from "../errors/messages.js";
+import { useEngramQueries } from "../session/factories.js";
+import { Loading } from "../shell/loading.js";
+import { DiscardDialog } from "./discard-dialog.js";
+import type { NoteDraft } from "./note-draft.js";
+import { NoteForm, rememberedKind } from "./note-form.js";
+import { isSaveKey } from "./shortcuts.js";
+import "./note-editor.css";
+
+export interface NoteEditorDialogProps {
+  deckId: string;
+  /** The note to edit; without it the dialog adds notes. */
+  noteId?: string;
+  onClose: () => void;
+  /** Called after every save: each note added, or the edited note (whose dialog then closes). */
+  onSaved?: (noteId: string) => void;
+}
+
+type StoredFields = { front?: unknown; back?: unknown; text?: unknown; extra?: unknown };
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+export function NoteEditorDialog({ deckId, noteId, onClose, onSaved }: NoteEditorDialogProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const dirty = useRef(false);
+  const [confirming, setConfirming] = useState(false);
+  const onDirtyChange = useCallback((value: boolean) => {
+    dirty.current = value;
+  }, []);
+
+  const requestClose = () => {
+    if (dirty.current) setConfirming(true);
+    else onClose();
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (confirming || !isSaveKey(event)) return;
+    event.preventDefault();
+    formRef.current?.requestSubmit();
+  };
+
+  const title = noteId ? "Edit note" : "Add note";
+  return (
+    <RadixDialog.Root open onOpenChange={(open) => !open && requestClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="note-editor-overlay" />
+        <RadixDialog.Content
+          className="note-editor"
+          aria-describedby={undefined}
+          onKeyDown={onKeyDown}
+          // The first field takes focus itself once its editor exists.
+          onOpenAutoFocus={(event) => event.preventDefault()}
+          onEscapeKeyDown={(event) => {
+            // The link prompt closes itself on Escape; the note stays open.
+            if (event.target instanceof Element && event.target.closest("[data-keeps-escape]")) event.preventDefault();
+          }}
+        >
+          <header className="note-editor-header">
+            <RadixDialog.Title>{title}</RadixDialog.Title>
+            <button type="button" className="icon-button" aria-label="Close" onClick={requestClose}>
+              <X aria-hidden />
+            </button>
+          </header>
+          {noteId ? (
+            <EditNote
+              deckId={deckId}
+              noteId={noteId}
+              formRef={formRef}
+              onDirtyChange={onDirtyChange}
+              onCancel={requestClose}
+              onSaved={(id) => {
+                onSaved?.(id);
+                onClose();
+              }}
+            />
+          ) : (
+            <NewNote
+              deckId={deckId}
+              formRef={formRef}
+              onDirtyChange={onDirtyChange}
+              onCancel={requestClose}
+              onSaved={(id) => onSaved?.(id)}
+            />
+          )}
+          {confirming && (
+            <DiscardDialog
+              adding={!noteId}
+              onKeep={() => setConfirming(false)}
+              onDiscard={() => {
+                setConfirming(false);
+                onClose();
+              }}
+            />
+          )}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+interface BodyProps {
+  deckId: string;
+  formRef: React.RefObject<HTMLFormElement | null>;
+  onDirtyChange: (dirty: boolean) => void;
+  onCancel: () => void;
+  onSaved: (noteId: string) => void;
+}
+
+function NewNote(props: BodyProps) {
+  const initial = useMemo<NoteDraft>(
+    () => ({ kind: rememberedKind(), first: "", second: "", tags: [], pendingTag: "" }),
+    [],
+  );
+  return <NoteForm {...props} initial={initial} />;
+}
+
+function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
+  const note = useQuery({ ...useEngramQueries().notes.detail(noteId), staleTime: 0 });
+  const initial = useMemo<NoteDraft | null>(() => {
+    if (!note.data || !isNoteKind(note.data.kind)) return null;
+    const fields = (note.data.fields ?? {}) as StoredFields;
+    const cloze = note.data.kind === "cloze";
+    return {
+      kind: note.data.kind,
+      first: text(cloze ? fields.text : fields.front),
+      second: text(cloze ? fields.extra : fields.back),
+      tags: note.data.tags ?? [],
+      pendingTag: "",
+    };
+  }, [note.data]);
+
+  if (note.isError) {
+    return (
+      <p role="alert" className="error-summary">
+        {errorMessage(note.error)}
+      </p>
+    );
+  }
+  // Keyed on the note's id only: a refetch while editing must not throw away what is typed.
+  return initial ? (
+    <NoteForm key={noteId} {...props} noteId={noteId} initial={initial} />
+  ) : (
+    <Loading label="Loading the note…" />
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The note's fields, tags and live preview, checked by core's rules before
+ * saving. Adding keeps the dialog open for the next note (Anki's Add window);
+ * editing saves and hands back.
+ */
+import type { NoteKind } from "@engram/core";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { ErrorSummary } from "../forms/error-summary.js";
+import { type FormErrors, noErrors } from "../forms/form-errors.js";
+import { SubmitButton } from "../forms/submit-button.js";
+import { useEngramMutations } from "../session/factories.js";
+import { CardPreview } from "./card-preview.js";
+import { KindChoice } from "./kind-choice.js";
+import { checkDraft, draftInput, draftNote, fieldsOf, type NoteDraft, saveErrors } from "./note-draft.js";
+import { RichField } from "./rich-field.js";
+import { ShortcutHelp } from "./shortcut-help.js";
+import { TagsInput } from "./tags-input.js";
+
+const lastKindKey = "engram.note-editor.kind";
+
+export function rememberedKind(): NoteKind {
+  const kind = localStorage.getItem(lastKindKey);
+  return kind === "basic_reversed" || kind === "cloze" ? kind : "basic";
+}
+
+interface NoteFormProps {
+  deckId: string;
+  noteId?: string | undefined;
+  initial: NoteDraft;
+  formRef: React.RefObject<HTMLFormElement | null>;
+  onDirtyChange: (dirty: boolean) => void;
+  onCancel: () => void;
+  onSaved: (noteId: string) => void;
+}
+
+export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCancel, onSaved }: NoteFormProps) {
+  const mutations = useEngramMutations();
+  const create = useMutation(mutations.notes.create());
+  const update = useMutation(mutations.notes.update());
+  const saving = create.isPending || update.isPending;
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  // A new generation of field editors after each added note: empty, the first one focused.
+  const [generation, setGeneration] = useState(0);
+  const [added, setAdded] = useState(0);
+  const baseline = useRef(initial);
+
+  const dirty = JSON.stringify(draft) !== JSON.stringify(baseline.current);
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+
+  const change = (patch: Partial<NoteDraft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    if (added > 0) setAdded(0);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const problems = checkDraft(draft);
+    setErrors(problems ?? noErrors);
+    if (problems) return;
+    const input = draftInput(draft);
+    if (noteId) {
+      update.mutate(
+        { noteId, input },
+        { onSuccess: (note) => onSaved(note.id), onError: (error) => setErrors(saveErrors(error)) },
+      );
+      return;
+    }
+    create.mutate(
+      { deckId, input },
+      {
+        onSuccess: (note) => {
+          localStorage.setItem(lastKindKey, draft.kind);
+          const next: NoteDraft = { ...draft, first: "", second: "", tags: input.tags, pendingTag: "" };
+          baseline.current = next;
+          setDraft(next);
+          setGeneration((count) => count + 1);
+          setAdded((count) => count + 1);
+          onSaved(note.id);
+        },
+        onError: (error) => setErrors(saveErrors(error)),
+      },
+    );
+  };
+
+  const [firstField, secondField] = fieldsOf(draft.kind);
+  return (
+    <form ref={formRef} noValidate onSubmit={submit} className="note-form">
+      <div className="note-form-columns">
+        <div className="note-form-fields">
+          <ErrorSummary errors={errors} formRef={formRef} />
+          {!noteId && <KindChoice kind={draft.kind} onChange={(kind) => change({ kind })} />}
+          <RichField
+            key={`first-${generation}`}
+            deckId={deckId}
+            name={firstField.name}
+            label={firstField.label}
+            initialHtml={draft.first}
+            error={errors.fields[firstField.name]}
+            cloze={draft.kind === "cloze"}
+            autoFocus
+            onChange={(first) => change({ first })}
+          />
+          <RichField
+            key={`second-${generation}`}
+            deckId={deckId}
+            name={secondField.name}
+            label={secondField.label}
+            initialHtml={draft.second}
+            error={errors.fields[secondField.name]}
+            onChange={(second) => change({ second })}
+          />
+          <TagsInput
+            tags={draft.tags}
+            pending={draft.pendingTag}
+            error={errors.fields.tags}
+            onChange={(tags, pendingTag) => change({ tags, pendingTag })}
+          />
+        </div>
+        <CardPreview deckId={deckId} note={draftNote(draft)} />
+      </div>
+      <div className="note-form-footer">
+        <ShortcutHelp />
+        <p role="status" className="note-form-status">
+          {added > 0 ? "Note added" : ""}
+        </p>
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <SubmitButton pending={saving} pendingLabel="Saving…">
+            Save
+          </SubmitButton>
+        </div>
+      </div>
+    </form>
+  );
+}
