@@ -1,7 +1,17 @@
 import { describe, expect, test } from "vitest";
+import * as active from "#sanitizer";
+import { canonicalHtml } from "./html-test-support";
 import { hasContent, safeMediaSrc, sanitizeCardHtml, stripMarkup } from "./sanitize";
 
 const base = "https://project.supabase.co/storage/v1/object/public/media/deck-1/";
+
+/** Compared by meaning: see html-test-support.ts. */
+const expectClean = (html: string, expected: string, options = {}) =>
+  expect(canonicalHtml(sanitizeCardHtml(html, options))).toBe(canonicalHtml(expected));
+
+test("this run uses the sanitiser its environment selects: DOMPurify in a browser, sanitize-html elsewhere", () => {
+  expect("createDomSanitizers" in active).toBe(typeof window !== "undefined");
+});
 
 describe("sanitizeCardHtml", () => {
   test("keeps ordinary formatting, lists, tables and ruby", () => {
@@ -24,13 +34,21 @@ describe("sanitizeCardHtml", () => {
   });
 
   test("removes javascript: links but keeps the text", () => {
-    expect(sanitizeCardHtml('<a href="javascript:alert(1)">x</a>')).toBe(
-      '<a rel="noopener noreferrer" target="_blank">x</a>',
-    );
+    expectClean('<a href="javascript:alert(1)">x</a>', '<a rel="noopener noreferrer" target="_blank">x</a>');
+    expectClean('<a href=" java\tscript:alert(1)">x</a>', '<a rel="noopener noreferrer" target="_blank">x</a>');
+  });
+
+  test("refuses protocol-relative and unknown-scheme links, keeps relative and mailto ones", () => {
+    const link = (href: string) => `<a rel="noopener noreferrer" target="_blank"${href}>x</a>`;
+    expectClean('<a href="//e.org/x">x</a>', link(""));
+    expectClean('<a href="data:text/html,x">x</a>', link(""));
+    expectClean('<a href="notes.html">x</a>', link(' href="notes.html"'));
+    expectClean('<a href="mailto:a@e.org">x</a>', link(' href="mailto:a@e.org"'));
   });
 
   test("opens links in a new tab without an opener", () => {
-    expect(sanitizeCardHtml('<a href="https://example.org" target="_self" rel="opener">x</a>')).toBe(
+    expectClean(
+      '<a href="https://example.org" target="_self" rel="opener">x</a>',
       '<a href="https://example.org" target="_blank" rel="noopener noreferrer">x</a>',
     );
   });
@@ -41,12 +59,16 @@ describe("sanitizeCardHtml", () => {
     ).toBe("ok");
   });
 
+  test("drops data and aria attributes and ids, which could clobber or mislead the app's own DOM", () => {
+    expect(sanitizeCardHtml('<div id="root" data-x="1" aria-hidden="true">x</div>')).toBe("<div>x</div>");
+  });
+
   test("keeps a relative image: a file in the deck's media", () => {
-    expect(sanitizeCardHtml('<img src="paris map.png" alt="map">')).toBe('<img src="paris map.png" alt="map" />');
+    expectClean('<img src="paris map.png" alt="map">', '<img src="paris map.png" alt="map" />');
   });
 
   test("keeps an image under the media base URL", () => {
-    expect(sanitizeCardHtml(`<img src="${base}a.png">`, { mediaBaseUrl: base })).toBe(`<img src="${base}a.png" />`);
+    expectClean(`<img src="${base}a.png">`, `<img src="${base}a.png" />`, { mediaBaseUrl: base });
   });
 
   test("drops a remote image entirely", () => {
@@ -54,21 +76,22 @@ describe("sanitizeCardHtml", () => {
   });
 
   test("drops srcset, which could load remote images", () => {
-    expect(sanitizeCardHtml('<img src="a.png" srcset="https://e.org/b.png 2x">')).toBe('<img src="a.png" />');
+    expectClean('<img src="a.png" srcset="https://e.org/b.png 2x">', '<img src="a.png" />');
   });
 
   test("keeps audio with sources from the deck's media", () => {
-    expect(sanitizeCardHtml('<audio controls><source src="word.mp3" type="audio/mpeg"></audio>')).toBe(
+    expectClean(
+      '<audio controls><source src="word.mp3" type="audio/mpeg"></audio>',
       '<audio controls><source src="word.mp3" type="audio/mpeg" /></audio>',
     );
   });
 
   test("drops a remote audio source", () => {
-    expect(sanitizeCardHtml('<audio controls src="http://e.org/a.mp3"></audio>')).toBe("<audio controls></audio>");
+    expectClean('<audio controls src="http://e.org/a.mp3"></audio>', "<audio controls></audio>");
   });
 
   test("keeps only the answer id on hr", () => {
-    expect(sanitizeCardHtml('<hr id="answer"><hr id="app-root">')).toBe('<hr id="answer" /><hr />');
+    expectClean('<hr id="answer"><hr id="app-root">', '<hr id="answer" /><hr />');
   });
 
   test("drops ids elsewhere", () => {
