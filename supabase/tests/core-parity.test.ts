@@ -1,8 +1,10 @@
 import {
   basicFieldsSchema,
   clozeFieldsSchema,
+  clozeNesting,
   clozeOrdinals,
   deckNameSchema,
+  limits,
   stripMarkup,
   studyDay,
   tagsSchema,
@@ -79,6 +81,9 @@ describe("cloze numbers", () => {
     "{{c1::x {{c99999999999::y}}",
     "{{c2::b}} {{c1::a}} {{c2::again}}",
     "{{c1::outer {{c2::inner {{c3::deepest}}}} tail}}",
+    "{{c9::{{c1::a {{c2::b}}}}",
+    "{{c1::{{c1::{{c1::{{c2::x}}",
+    "{{c1::a {{c3000000000::b {{c2::c}}}} d}}",
     ...generatedClozeTexts(1500),
   ];
 
@@ -91,6 +96,19 @@ describe("cloze numbers", () => {
       .map((text, i) => ({ text, sql: fromSql[i], core: clozeOrdinals(text) }))
       .filter((row) => JSON.stringify(row.sql) !== JSON.stringify(row.core));
     expect(mismatches).toEqual([]);
+  });
+
+  test("the database measures the same nesting depth as @engram/core", async () => {
+    const fromSql = await sqlMap<number>(
+      "select private.cloze_nesting(t) as value from unnest($1::text[]) with ordinality as u(t, i) order by i",
+      texts,
+    );
+    const mismatches = texts
+      .map((text, i) => ({ text: text.slice(0, 80), sql: fromSql[i], core: clozeNesting(text) }))
+      .filter((row) => row.sql !== row.core);
+    expect(mismatches).toEqual([]);
+    // The examples reach past the limit, so the comparison covers it.
+    expect(Math.max(...texts.map(clozeNesting))).toBeGreaterThan(limits.clozeNestingDepth);
   });
 });
 

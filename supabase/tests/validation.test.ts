@@ -93,6 +93,44 @@ describe("notes", () => {
   test("refuses cloze text over 20,000 characters", () =>
     expectRefused(insertNote, [deckId, "cloze", cloze(`{{c1::a}}${"x".repeat(20000)}`), []], "notes_field_length"));
 
+  // A note's numbers become cards and schedules for every member, so one
+  // note with thousands of numbers (or nested thousands deep) would stall
+  // the server. The largest such notes a field can hold are refused.
+  const numbered = (count: number) => Array.from({ length: count }, (_, i) => `{{c${i + 1}::a}}`).join("");
+  const nested = (depth: number) =>
+    `${Array.from({ length: depth }, (_, i) => `{{c${i + 1}::`).join("")}x${"}}".repeat(depth)}`;
+
+  test.each([
+    ["501 cloze numbers", numbered(501), "notes_cloze_numbers_limit"],
+    ["a full field of cloze numbers (1,600 and more)", numbered(1700).slice(0, 20000), "notes_cloze_numbers_limit"],
+    ["deletions nested 51 deep", `${"{{c1::".repeat(51)}x${"}}".repeat(51)}`, "notes_cloze_nesting_limit"],
+    ["1,500 numbered deletions nested inside one another", nested(1500), "notes_cloze_nesting_limit"],
+  ])("refuses a cloze note with %s, making no cards", async (_, text, constraint) => {
+    const [before] = await db.query<{ count: string }>("select count(*) from cards where deck_id = $1", [deckId]);
+    await expectRefused(insertNote, [deckId, "cloze", cloze(text), []], constraint);
+    const [after] = await db.query<{ count: string }>("select count(*) from cards where deck_id = $1", [deckId]);
+    expect(after).toEqual(before);
+  });
+
+  test("refuses an edit that adds a 501st cloze number", async () => {
+    const [note] = await db.query<{ id: string }>(
+      "insert into notes (deck_id, kind, fields) values ($1, 'cloze', $2) returning id",
+      [deckId, cloze(numbered(500))],
+    );
+    await expectRefused(
+      "update notes set fields = $2 where id = $1",
+      [note?.id, cloze(numbered(501))],
+      "notes_cloze_numbers_limit",
+    );
+    const [cards] = await db.query<{ count: number }>("select count(*)::int as count from cards where note_id = $1", [
+      note?.id,
+    ]);
+    expect(cards?.count).toBe(500);
+  });
+
+  test("accepts 500 cloze numbers nested up to 50 deep", () =>
+    expectAccepted(insertNote, [deckId, "cloze", cloze(`${numbered(450)} ${nested(50)}`), []]));
+
   test("accepts fields of exactly 20,000 characters", () =>
     expectAccepted(insertNote, [deckId, "basic", basic("q".repeat(20000), "a".repeat(20000)), []]));
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { clozeOrdinals, parseCloze } from "./cloze";
+import { clozeNesting, clozeOrdinals, parseCloze } from "./cloze";
 
 describe("parseCloze", () => {
   test("finds a single deletion with its offsets", () => {
@@ -109,5 +109,43 @@ describe("clozeOrdinals", () => {
 
   test("is empty when there is no valid deletion", () => {
     expect(clozeOrdinals("{{c0::a}} {{c1::b")).toEqual([]);
+  });
+});
+
+describe("clozeNesting", () => {
+  test("is 0 without a deletion and 1 for deletions side by side", () => {
+    expect(clozeNesting("plain {{c1::never closed")).toBe(0);
+    expect(clozeNesting("{{c1::a}} {{c2::b}}")).toBe(1);
+  });
+
+  test("counts the deepest chain of deletions inside one another", () => {
+    expect(clozeNesting("{{c1::a {{c2::b}} {{c3::c {{c4::d}}}}}} {{c5::e}}")).toBe(3);
+  });
+
+  test("leaves out openings that never close, around closed deletions", () => {
+    expect(clozeNesting("{{c1::{{c1::{{c1::{{c2::x}}")).toBe(1);
+    expect(clozeNesting("{{c9::{{c1::a {{c2::b}}}}")).toBe(2);
+  });
+
+  test("counts a deletion numbered above 2147483647, which nests like any other", () => {
+    expect(clozeNesting("{{c1::a {{c3000000000::b {{c2::c}}}} d}}")).toBe(3);
+  });
+});
+
+describe("worst-case texts", () => {
+  // Work grows with the length of the text only, so the largest texts a note
+  // can hold parse in one pass; these pin the results, a benchmark the time.
+  test("parses a field full of distinct numbers", () => {
+    let text = "";
+    for (let n = 1; text.length < 19_990; n += 1) text += `{{c${n}::a}}`;
+    const ordinals = clozeOrdinals(text);
+    expect(ordinals.length).toBeGreaterThan(1500);
+    expect(ordinals.at(-1)).toBe(ordinals.length);
+  });
+
+  test("parses deletions nested 3,000 deep", () => {
+    const text = `${"{{c1::".repeat(3000)}x${"}}".repeat(3000)}`;
+    expect(clozeNesting(text)).toBe(3000);
+    expect(parseCloze(text)).toHaveLength(3000);
   });
 });

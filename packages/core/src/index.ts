@@ -1,5 +1,5 @@
 export type { ClozeDeletion } from "./cloze";
-export { clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
+export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
 export { avatarTypes, defaults, limits, mediaTypes } from "./limits";
 export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";

@@ -7,6 +7,14 @@ export const limits = {
   deckDescription: 2000,
   displayName: 80,
   fieldLength: 20000,
+  /**
+   * Bounds on what one cloze note may hold, far above real notes (Anki users
+   * rarely pass a few dozen numbers or nest more than two or three deep), so
+   * that no single note can make hundreds of thousands of cards and
+   * schedules or nest without end.
+   */
+  clozeNumbersPerNote: 500,
+  clozeNestingDepth: 50,
   tagsPerNote: 50,
   tagLength: 64,
   maxDurationMs: 3_600_000,

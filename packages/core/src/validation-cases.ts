@@ -21,6 +21,27 @@ function clozeOfLength(length: number): string {
   return cloze + "a".repeat(length - cloze.length);
 }
 
+/** `count` deletions numbered 1 to `count`, side by side. */
+function numberedClozes(count: number): string {
+  return Array.from({ length: count }, (_, index) => `{{c${index + 1}::a}}`).join(" ");
+}
+
+/** Deletions nested `depth` deep, numbered `1` or, with `distinct`, 1 to `depth` from the outside in. */
+function nestedClozes(depth: number, distinct = false): string {
+  const openings = Array.from({ length: depth }, (_, index) => `{{c${distinct ? index + 1 : 1}::`);
+  return `${openings.join("")}x${"}}".repeat(depth)}`;
+}
+
+/** Side-by-side deletions with a new number each, as many as fit in `length` characters. */
+function numberedClozesUpTo(length: number): string {
+  let text = "";
+  for (let n = 1; ; n += 1) {
+    const next = `{{c${n}::a}}`;
+    if (text.length + next.length > length) return text;
+    text += next;
+  }
+}
+
 export const validationCases: {
   deckName: CaseList<string>;
   tags: CaseList<string[]>;
@@ -112,6 +133,12 @@ export const validationCases: {
       `{{c${2 ** 31 - 1}::largest number}}`,
       "{{c1::a {{c3000000000::too big to be a card}} b}}",
       clozeOfLength(limits.fieldLength),
+      numberedClozes(limits.clozeNumbersPerNote),
+      nestedClozes(limits.clozeNestingDepth),
+      // Many deletions sharing a number make one card.
+      "{{c1::a}}".repeat(2000),
+      // Openings never closed are text, so they do not count towards the depth.
+      `${"{{c1::".repeat(limits.clozeNestingDepth + 10)}{{c2::x}}`,
     ],
     invalid: [
       { value: "", rule: "no deletion" },
@@ -129,6 +156,13 @@ export const validationCases: {
       { value: `{{c${2 ** 31}::too big}}`, rule: "number above 2147483647" },
       { value: "{{c1::a {{c3000000000::b}}", rule: "unclosed (a too-big number still takes the }})" },
       { value: clozeOfLength(limits.fieldLength + 1), rule: "too long" },
+      { value: numberedClozes(limits.clozeNumbersPerNote + 1), rule: "too many cloze numbers" },
+      { value: numberedClozesUpTo(limits.fieldLength), rule: "too many cloze numbers (a full field of them)" },
+      { value: nestedClozes(limits.clozeNestingDepth + 1), rule: "nested too deep" },
+      {
+        value: nestedClozes(1500, true),
+        rule: "nested too deep, with too many numbers",
+      },
     ],
   },
 };

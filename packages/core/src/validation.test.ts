@@ -109,6 +109,20 @@ describe("notes", () => {
     );
   });
 
+  test("a cloze text with too many numbers says how to fix it", () => {
+    const text = Array.from({ length: 501 }, (_, i) => `{{c${i + 1}::a}}`).join("");
+    expect(firstError(clozeFieldsSchema.safeParse({ text, extra: "" }))).toBe(
+      "A note can have at most 500 cloze numbers; split it into several notes.",
+    );
+  });
+
+  test("a cloze text nested too deep names the limit", () => {
+    const text = `${"{{c1::".repeat(51)}x${"}}".repeat(51)}`;
+    expect(firstError(clozeFieldsSchema.safeParse({ text, extra: "" }))).toBe(
+      "Cloze deletions can be nested at most 50 deep.",
+    );
+  });
+
   test("cloze extra defaults to empty", () => {
     expect(clozeFieldsSchema.parse({ text: "{{c1::a}}" })).toEqual({ text: "{{c1::a}}", extra: "" });
   });

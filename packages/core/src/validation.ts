@@ -7,7 +7,7 @@
  * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
  */
 import { z } from "zod";
-import { clozeOrdinals } from "./cloze";
+import { clozeNesting, clozeOrdinals } from "./cloze";
 import { defaults, limits } from "./limits";
 import { noteKinds } from "./notes";
 import { hasContent } from "./sanitize";
@@ -81,10 +81,16 @@ export const basicFieldsSchema = z.object({
 });
 
 export const clozeFieldsSchema = z.object({
-  text: limitedText(limits.fieldLength, `The text can be at most ${limits.fieldLength} characters.`).refine(
-    (text) => clozeOrdinals(text).length > 0,
-    "Add at least one cloze deletion, like {{c1::answer}}.",
-  ),
+  text: limitedText(limits.fieldLength, `The text can be at most ${limits.fieldLength} characters.`)
+    .refine((text) => clozeOrdinals(text).length > 0, "Add at least one cloze deletion, like {{c1::answer}}.")
+    .refine(
+      (text) => clozeOrdinals(text).length <= limits.clozeNumbersPerNote,
+      `A note can have at most ${limits.clozeNumbersPerNote} cloze numbers; split it into several notes.`,
+    )
+    .refine(
+      (text) => clozeNesting(text) <= limits.clozeNestingDepth,
+      `Cloze deletions can be nested at most ${limits.clozeNestingDepth} deep.`,
+    ),
   extra: limitedText(limits.fieldLength, `The extra field can be at most ${limits.fieldLength} characters.`).default(
     "",
   ),
