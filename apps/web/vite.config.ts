@@ -46,14 +46,19 @@ export default defineConfig({
     rollupOptions: {
       output: {
         // Libraries change less often than the app: separate files stay cached across releases.
+        // Only libraries every page needs are named; the rest stay with the lazy screens that
+        // import them, so a chunk shared with a screen never drags its libraries into the entry.
         manualChunks(id) {
-          if (/\/node_modules\/(react|react-dom|react-router|scheduler|@tanstack)\//.test(id)) return "react";
+          if (
+            /\/node_modules\/(react|react-dom|react-router|scheduler|@tanstack\/(react-query|query-core))\//.test(id)
+          ) {
+            return "react";
+          }
           if (id.includes("/node_modules/@supabase/")) return "supabase";
           // The rich-text editor (TipTap over ProseMirror) loads only with the note editor, never up front.
           if (/\/node_modules\/(@tiptap\/|prosemirror-|orderedmap|rope-sequence|w3c-keyname|linkifyjs)/.test(id)) {
             return "editor";
           }
-          if (id.includes("/node_modules/")) return "vendor";
           return undefined;
         },
       },

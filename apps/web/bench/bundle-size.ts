@@ -1,0 +1,93 @@
+/**
+ * What a first visit to each route downloads: the production build's entry
+ * plus the route's lazy chunk, with every chunk they import statically, as
+ * JavaScript gzipped. Read from Vite's manifest of a fresh build.
+ *
+ *   pnpm exec tsx bench/bundle-size.ts
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build, type Manifest } from "vite";
+
+const appDir = fileURLToPath(new URL("../", import.meta.url));
+
+/** Each route and the modules its first visit loads beyond the entry (the router's lazy imports). */
+const routes: { name: string; path: string; modules: string[] }[] = [
+  { name: "landing (signed out)", path: "/", modules: ["src/home/home-page.tsx", "src/home/landing.tsx"] },
+  { name: "dashboard", path: "/", modules: ["src/home/home-page.tsx", "src/home/dashboard.tsx"] },
+  { name: "decks", path: "/decks", modules: ["src/decks/decks-page.tsx"] },
+  { name: "deck screen", path: "/decks/:deckId", modules: ["src/deck/deck-page.tsx"] },
+  { name: "study", path: "/study", modules: ["src/study/study-page.tsx"] },
+];
+
+/** The chunk files of `keys` and everything they import statically. */
+function closure(manifest: Manifest, keys: string[]): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the build's manifest`);
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return files;
+}
+
+async function main() {
+  const outDir = await mkdtemp(join(tmpdir(), "engram-bundle-"));
+  try {
+    // The build inlines these; the values only have to look right.
+    process.env.VITE_SUPABASE_URL ??= "http://127.0.0.1:54321";
+    process.env.VITE_SUPABASE_ANON_KEY ??= "bundle-size";
+    await build({
+      root: appDir,
+      configFile: join(appDir, "vite.config.ts"),
+      mode: "production",
+      logLevel: "warn",
+      build: { outDir, emptyOutDir: true, manifest: true },
+    });
+    const manifest = JSON.parse(await readFile(join(outDir, ".vite/manifest.json"), "utf8")) as Manifest;
+    const gzipped = new Map<string, number>();
+    const sizeOf = async (file: string) => {
+      let size = gzipped.get(file);
+      if (size === undefined) {
+        size = gzipSync(await readFile(join(outDir, file)), { level: 9 }).length;
+        gzipped.set(file, size);
+      }
+      return size;
+    };
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+    const entry = closure(manifest, ["index.html"]);
+    let entryBytes = 0;
+    for (const file of entry) entryBytes += await sizeOf(file);
+    console.log(`entry (every route): ${kb(entryBytes)} JS gzipped in ${entry.size} files`);
+    for (const file of [...entry].sort()) console.log(`  ${file.padEnd(44)} ${kb(await sizeOf(file))}`);
+    console.log("");
+    console.log(`${"route".padEnd(22)} ${"path".padEnd(16)} ${"JS gzipped".padStart(11)}  files`);
+    for (const route of routes) {
+      const present = route.modules.filter((key) => manifest[key]);
+      if (present.length === 0) {
+        console.log(`${route.name.padEnd(22)} ${route.path.padEnd(16)} ${"not built".padStart(11)}`);
+        continue;
+      }
+      const files = closure(manifest, ["index.html", ...present]);
+      let bytes = 0;
+      for (const file of files) bytes += await sizeOf(file);
+      const extra = [...files].filter((file) => !entry.has(file)).map((file) => file.replace(/^assets\//, ""));
+      console.log(
+        `${route.name.padEnd(22)} ${route.path.padEnd(16)} ${kb(bytes).padStart(11)}  entry + ${extra.join(", ")}`,
+      );
+    }
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+await main();
