@@ -149,7 +149,8 @@ test("bold and italic by shortcut are stored as strong and em; Escape asks befor
   await page.keyboard.type(" and ");
   await press("Control+I");
   await page.keyboard.type("slanted");
-  expect(await editor.getByRole("button", { name: "Italic" }).getAttribute("aria-pressed")).toBe("true");
+  const frontTools = editor.getByRole("toolbar", { name: "Front formatting" });
+  expect(await frontTools.getByRole("button", { name: "Italic" }).getAttribute("aria-pressed")).toBe("true");
   await press("Control+I");
   await field(editor, "Back").click();
   await page.keyboard.type("answer");
@@ -176,7 +177,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   await editor
     .getByLabel("Image or sound for Front")
     .setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
-  const frontImage = field(editor, "Front").locator("img");
+  const frontImage = field(editor, "Front").locator(".editor-media img");
   await frontImage.waitFor();
   await expect.poll(() => frontImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
 
@@ -191,7 +192,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
     },
     [...png],
   );
-  await field(editor, "Back").locator("img").waitFor();
+  await field(editor, "Back").locator(".editor-media img").waitFor();
 
   // The preview shows both from the deck's storage, as a study card would.
   const previewImages = editor.locator(".card-preview img");
@@ -208,7 +209,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
     .getByLabel("Image or sound for Back")
     .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await editor.getByRole("alert").filter({ hasText: "This file type can't be used" }).waitFor();
-  expect(await field(editor, "Back").locator("img").count()).toBe(1);
+  expect(await field(editor, "Back").locator(".editor-media img").count()).toBe(1);
 
   await press("Control+Enter");
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
@@ -305,7 +306,7 @@ test("editing a studied note keeps its cards' schedules", async () => {
 
   await signInWithPassword(page, account, `/decks/${deckId}`);
   await page.getByRole("button", { name: "Capital of Spain", exact: true }).click();
-  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const editor = dialog("Edit note");
   await field(editor, "Back").getByText("Barcelona").waitFor();
   expect(await editor.getByRole("radiogroup").count()).toBe(0);

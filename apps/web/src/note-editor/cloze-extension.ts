@@ -17,6 +17,9 @@ export function nextClozeNumber(text: string, sameNumber: boolean): number {
 /** Wraps the selection; returns false (nothing done) when the editor is read-only. */
 export function wrapInCloze(editor: Editor, sameNumber: boolean): boolean {
   if (!editor.isEditable) return false;
+  // The browser reports selection changes a moment late (selectionchange); a fast Shift+Arrow then
+  // this shortcut must wrap what is selected on screen, so read the DOM's selection first.
+  (editor.view as unknown as { domObserver?: { flush?: () => void } }).domObserver?.flush?.();
   const number = nextClozeNumber(editor.state.doc.textContent, sameNumber);
   const opening = `{{c${number}::`;
   const { from, to, empty } = editor.state.selection;
