@@ -4,7 +4,7 @@
  */
 import { type NoteSort, noteSorts } from "@engram/sdk";
 import type { NotePagesParams } from "@engram/sdk/query";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router";
 
 export type NoteKindFilter = "basic" | "basic_reversed" | "cloze";
@@ -22,6 +22,8 @@ export const kindLabels: Record<NoteKindFilter, string> = {
   basic_reversed: "Basic and reversed",
   cloze: "Cloze",
 };
+
+const urlNames = { search: "q", tag: "tag", kind: "kind", sort: "sort" } as const;
 
 export interface BrowserParams {
   search: string;
@@ -43,22 +45,24 @@ export function useBrowserParams() {
     };
   }, [searchParams]);
 
+  // Two changes in a row (clear the search, then type a tag) must build on each
+  // other, not both on the URL of the last render.
+  const latest = useRef(searchParams);
+  useEffect(() => {
+    latest.current = searchParams;
+  }, [searchParams]);
+
   const update = useCallback(
     (patch: Partial<BrowserParams>) => {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          const names: Record<keyof BrowserParams, string> = { search: "q", tag: "tag", kind: "kind", sort: "sort" };
-          for (const [key, value] of Object.entries(patch) as [keyof BrowserParams, string][]) {
-            const name = names[key];
-            if (!value || (key === "sort" && value === "newest")) next.delete(name);
-            else next.set(name, value);
-          }
-          return next;
-        },
-        // Typing in the search box replaces the entry instead of filling the history.
-        { replace: true },
-      );
+      const next = new URLSearchParams(latest.current);
+      for (const [key, value] of Object.entries(patch) as [keyof BrowserParams, string][]) {
+        const name = urlNames[key];
+        if (!value || (key === "sort" && value === "newest")) next.delete(name);
+        else next.set(name, value);
+      }
+      latest.current = next;
+      // Typing in the search box replaces the entry instead of filling the history.
+      setSearchParams(next, { replace: true });
     },
     [setSearchParams],
   );

@@ -13,7 +13,7 @@ import { listOptions, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
 import { DeleteNotesDialog } from "./bulk-dialogs.js";
 import { DeckHeader } from "./deck-header.js";
-import { NoteEditorSlot, noteEditorAvailable } from "./note-editor-slot.js";
+import { NoteEditorSlot } from "./note-editor-slot.js";
 import { NoteFilters } from "./note-filters.js";
 import { NoteList } from "./note-list.js";
 import { firstFieldText } from "./plain-text.js";
@@ -30,8 +30,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   usePageTitle(deck.name);
   const queries = useEngramQueries();
   const queryClient = useQueryClient();
-  const editable = canEdit(role) && noteEditorAvailable;
-  const mayChange = canEdit(role);
+  const editable = canEdit(role);
   const [params, setParams] = useBrowserParams();
   const options = useMemo(() => listOptions(params), [params]);
   const { sort: _sort, ...filter } = options;
@@ -147,7 +146,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             ? "Loading notes…"
             : `${numberFormat.format(total)} ${total === 1 ? "note" : "notes"}${filtered ? " match" : ""}`}
         </p>
-        {mayChange && selected.length > 0 ? (
+        {editable && selected.length > 0 ? (
           <BulkBar
             deckId={deck.id}
             selected={selected}
@@ -186,7 +185,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             total={total}
             hasMore={pages.hasNextPage}
             loadMore={loadMore}
-            editable={mayChange}
+            editable={editable}
             selected={selection.selected}
             expanded={expanded}
             activeIndex={Math.min(activeIndex, Math.max(0, notes.length - 1))}
@@ -194,7 +193,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             onActiveIndex={setActiveIndex}
             onSelect={selection.toggle}
             onToggle={toggleExpanded}
-            {...(editable ? { onEdit: (noteId: string) => openEditor(noteId) } : {})}
+            onEdit={(noteId: string) => openEditor(noteId)}
             onDelete={setDeleting}
           />
         )}
@@ -228,7 +227,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           }
         />
       ) : null}
-      {helpOpen ? <ShortcutsDialog canEdit={mayChange} onClose={() => setHelpOpen(false)} /> : null}
+      {helpOpen ? <ShortcutsDialog canEdit={editable} onClose={() => setHelpOpen(false)} /> : null}
     </div>
   );
 }

@@ -40,7 +40,7 @@ export function NoteCards({
 }: {
   note: Note;
   editable: boolean;
-  onEdit?: (() => void) | undefined;
+  onEdit: () => void;
   onDelete: () => void;
 }) {
   const cards = useNoteCards(note.id);
@@ -66,7 +66,9 @@ export function NoteCards({
           </thead>
           <tbody>
             {cards.data.map((card) => {
-              const suspended = card.schedule?.suspended ?? false;
+              // While the change is on its way, the box shows what was asked for.
+              const asked = suspendCards.isPending && suspendCards.variables.cardIds.includes(card.id);
+              const suspended = asked ? suspendCards.variables.suspended : (card.schedule?.suspended ?? false);
               const name = cardName(note, card);
               return (
                 <tr key={card.id}>
@@ -103,11 +105,9 @@ export function NoteCards({
       {suspendCards.isError ? <p role="alert">{errorMessage(suspendCards.error)}</p> : null}
       {editable ? (
         <div className="note-actions">
-          {onEdit ? (
-            <button type="button" className="button secondary small" onClick={onEdit}>
-              <Pencil aria-hidden="true" /> Edit
-            </button>
-          ) : null}
+          <button type="button" className="button secondary small" onClick={onEdit}>
+            <Pencil aria-hidden="true" /> Edit
+          </button>
           <button type="button" className="button danger-outline small" onClick={onDelete}>
             <Trash2 aria-hidden="true" /> Delete
           </button>

@@ -22,8 +22,7 @@ export interface NoteListProps {
   onActiveIndex: (index: number) => void;
   onSelect: (index: number, range: boolean) => void;
   onToggle: (noteId: string) => void;
-  /** Absent when the editor is not available or the user cannot edit. */
-  onEdit?: (noteId: string) => void;
+  onEdit: (noteId: string) => void;
   onDelete: (note: Note) => void;
 }
 
@@ -76,7 +75,13 @@ export function NoteList(props: NoteListProps) {
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move between the rows' own buttons.
-    <div ref={scrollRef} className="note-scroll" onKeyDown={onKeyDown}>
+    <div
+      ref={scrollRef}
+      className="note-scroll"
+      onKeyDown={onKeyDown}
+      // A short list takes only its rows' height; a long one a screenful and scrolls.
+      style={{ height: `min(${virtualizer.getTotalSize() + 2}px, max(24rem, 100vh - 22rem))` }}
+    >
       <ul aria-label="Notes" className="note-list" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const note = notes[item.index];
@@ -101,7 +106,7 @@ export function NoteList(props: NoteListProps) {
                   onSelect={(event: MouseEvent<HTMLInputElement>) => props.onSelect(item.index, event.shiftKey)}
                   onToggle={() => props.onToggle(note.id)}
                   onFocusRow={() => props.onActiveIndex(item.index)}
-                  {...(props.onEdit ? { onEdit: () => props.onEdit?.(note.id) } : {})}
+                  onEdit={() => props.onEdit(note.id)}
                   onDelete={() => props.onDelete(note)}
                 />
               ) : (

@@ -16,7 +16,7 @@ export interface NoteRowProps {
   onSelect: (event: MouseEvent<HTMLInputElement>) => void;
   onToggle: () => void;
   onFocusRow: () => void;
-  onEdit?: () => void;
+  onEdit: () => void;
   onDelete: () => void;
 }
 
@@ -72,12 +72,7 @@ export function NoteRow(props: NoteRowProps) {
       </div>
       {expanded ? (
         <div id={detailsId}>
-          <NoteCards
-            note={note}
-            editable={editable}
-            {...(props.onEdit ? { onEdit: props.onEdit } : {})}
-            onDelete={props.onDelete}
-          />
+          <NoteCards note={note} editable={editable} onEdit={props.onEdit} onDelete={props.onDelete} />
         </div>
       ) : null}
     </div>

@@ -1,0 +1,154 @@
+/**
+ * The deck screen with 10,000 notes, in Chromium against the production build:
+ * time from navigation to the first rows on screen, and from the last
+ * keystroke of a search to its results. Prints median and p95; targets are
+ * < 300 ms and < 150 ms.
+ *
+ *   pnpm exec tsx bench/deck-screen.ts
+ */
+import { randomUUID } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
+import { chromium, type Page } from "playwright-core";
+import { startAppServer } from "../e2e/support/app-server.js";
+
+const noteCount = 10_000;
+const loads = 10;
+const words = ["apple", "river", "stone", "cloud", "tiger", "piano", "garden", "silver", "window", "planet"];
+
+/** Node 20 has no WebSocket; this script's client never opens realtime. */
+class NoRealtime {
+  constructor() {
+    throw new Error("no realtime in the benchmark's Node client");
+  }
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return `median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)}, n=${sorted.length})`;
+}
+
+async function seed(stackUrl: string, serviceRoleKey: string) {
+  const admin = createClient(stackUrl, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: NoRealtime as never },
+  });
+  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
+  const password = `pw-${randomUUID()}`;
+  const { data: created, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+  if (error || !created.user) throw error ?? new Error("no user");
+  const userId = created.user.id;
+  const { data: deck, error: deckError } = await admin
+    .from("decks")
+    .insert({ owner_id: userId, name: "Ten thousand notes" })
+    .select("id")
+    .single();
+  if (deckError || !deck) throw deckError ?? new Error("no deck");
+  const started = performance.now();
+  const base = Date.now() - noteCount * 1000;
+  for (let at = 0; at < noteCount; at += 1000) {
+    const rows = Array.from({ length: Math.min(1000, noteCount - at) }, (_, offset) => {
+      const i = at + offset;
+      return {
+        deck_id: deck.id,
+        kind: "basic" as const,
+        fields: { front: `<p>kw${i} ${words[i % 10]} ${words[(i * 7) % 10]}</p>`, back: `answer ${i}` },
+        tags: [`group${i % 20}`],
+        created_by: userId,
+        created_at: new Date(base + i * 1000).toISOString(),
+      };
+    });
+    const { error: insertError } = await admin.from("notes").insert(rows);
+    if (insertError) throw insertError;
+  }
+  console.log(`seeded ${noteCount} notes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { deckId: deck.id, email, password };
+}
+
+/** performance.now() (since navigation start) at the first frame that shows a note row. */
+async function firstRowsAt(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(
+    () => (document.querySelector(".note-text") ? performance.now() : 0),
+    null,
+    {
+      polling: "raf",
+      timeout: 30_000,
+    },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+async function main() {
+  console.log("starting the stack and building the app…");
+  const server = await startAppServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  try {
+    const { deckId, email, password } = await seed(server.stackUrl, server.serviceRoleKey);
+    const context = await browser.newContext({ baseURL: server.appUrl, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto("/sign-in");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("heading", { name: "Your decks" }).waitFor();
+
+    // Warm-up: the browser caches the app's chunks as a returning user has them.
+    await page.goto(`/decks/${deckId}`);
+    await firstRowsAt(page);
+
+    const firstRows: number[] = [];
+    for (let i = 0; i < loads; i += 1) {
+      await page.goto(`/decks/${deckId}`, { waitUntil: "commit" });
+      firstRows.push(await firstRowsAt(page));
+    }
+    const total = await page.locator(".list-summary").textContent();
+    console.log(`list shows: ${total}`);
+
+    await page.evaluate(() => {
+      document.addEventListener(
+        "keydown",
+        () => {
+          (window as unknown as { lastKeyAt: number }).lastKeyAt = performance.now();
+        },
+        true,
+      );
+    });
+    const searches: number[] = [];
+    const search = page.getByLabel("Search notes");
+    for (let i = 0; i < loads; i += 1) {
+      // Half the searches find one note, half find a thousand.
+      const term = i % 2 === 0 ? `kw${1234 + i * 777}` : (words[i] ?? "apple");
+      const expected = i % 2 === 0 ? "1 note match" : null;
+      await search.fill("");
+      await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "10,000 notes");
+      await search.click();
+      await page.keyboard.type(term, { delay: 30 });
+      const handle = await page.waitForFunction(
+        ({ term: typed, expected: wanted }) => {
+          const summary = document.querySelector(".list-summary")?.textContent ?? "";
+          const first = document.querySelector(".note-text")?.textContent ?? "";
+          const done = wanted
+            ? summary === wanted && first.includes(typed)
+            : summary.endsWith("match") && first.includes(typed);
+          return done ? performance.now() - (window as unknown as { lastKeyAt: number }).lastKeyAt : 0;
+        },
+        { term, expected },
+        { polling: "raf", timeout: 30_000 },
+      );
+      searches.push((await handle.jsonValue()) as number);
+    }
+
+    console.log(`navigation → first rows visible: ${stats(firstRows)}  (target < 300 ms)`);
+    console.log(`last keystroke → search results visible: ${stats(searches)}  (target < 150 ms)`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
