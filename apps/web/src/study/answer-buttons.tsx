@@ -24,11 +24,11 @@ export function AnswerButtons({
           type="button"
           className={`answer-button ${button.className}`}
           aria-keyshortcuts={button.key}
-          aria-label={`${button.name}, next in ${intervals[button.rating].label}`}
           onClick={() => onRate(button.rating)}
         >
-          <span className="answer-interval">{intervals[button.rating].label}</span>
+          {/* The name first, so it leads the accessible name ("Good 10m 3"); CSS puts the interval above. */}
           <span className="answer-name">{button.name}</span>
+          <span className="answer-interval">{intervals[button.rating].label}</span>
           <kbd className="answer-key">{button.key}</kbd>
         </button>
       ))}

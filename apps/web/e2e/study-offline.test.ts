@@ -1,0 +1,54 @@
+import type { Page } from "playwright-core";
+import { expect, test } from "vitest";
+import { basicNotes, cardArea, countsText, openStudy, reviewLogs, seedDeck, setNewPerDay } from "./study-fixtures.js";
+import { newAccount } from "./support/accounts.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+
+const browser = browserPerFile();
+
+const front = (page: Page, text: string) => cardArea(page).locator(".card-view-front").getByText(text, { exact: true });
+
+async function answerEasy(page: Page, n: number) {
+  await front(page, `Question ${n}`).waitFor();
+  await page.keyboard.press("Space");
+  await cardArea(page).locator(".card-view-back").getByText(`Answer ${n}`, { exact: true }).waitFor();
+  await page.keyboard.press("4");
+}
+
+test("offline: 20 answers, a reload without a connection, then each answer reaches the server exactly once", async () => {
+  const page = await openPage(browser());
+  const account = await newAccount("offline");
+  await setNewPerDay(account.id, 25);
+  const deckId = await seedDeck(account.id, "Offline", basicNotes(25));
+  await openStudy(page, account, deckId);
+  await front(page, "Question 1").waitFor();
+  // The app shell must be cached by the service worker before the connection goes.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+  await answerEasy(page, 1);
+  await answerEasy(page, 2);
+  await expect.poll(async () => (await reviewLogs(account.id)).length, { timeout: 15_000 }).toBe(2);
+
+  await page.context().setOffline(true);
+  for (let n = 3; n <= 22; n++) await answerEasy(page, n);
+  await front(page, "Question 23").waitFor();
+  await page.getByText("20 answers waiting to sync", { exact: false }).waitFor();
+  await screenshot(page, "study-offline");
+
+  // A reload without a connection: the service worker serves the app, IndexedDB the queue and the answers.
+  await page.reload();
+  await front(page, "Question 23").waitFor();
+  await page.getByText("20 answers waiting to sync", { exact: false }).waitFor();
+  expect(await countsText(page)).toBe("3 New 0 Learning 0 Review");
+  expect((await reviewLogs(account.id)).length).toBe(2);
+
+  await page.context().setOffline(false);
+  await expect.poll(async () => (await reviewLogs(account.id)).length, { timeout: 30_000 }).toBe(22);
+  const logs = await reviewLogs(account.id);
+  expect(new Set(logs.map((log) => log.client_review_id)).size).toBe(22);
+  expect(new Set(logs.map((log) => log.card_id)).size).toBe(22);
+  await page.getByText("waiting to sync", { exact: false }).waitFor({ state: "hidden" });
+  // The session goes on with the cards left.
+  await answerEasy(page, 23);
+  await front(page, "Question 24").waitFor();
+});

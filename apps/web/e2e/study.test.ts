@@ -1,0 +1,265 @@
+import { Rating } from "@engram/core";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, test } from "vitest";
+import {
+  answerButton,
+  basicNotes,
+  cardArea,
+  countsText,
+  engramFor,
+  openStudy,
+  reviewLogs,
+  seedDeck,
+  setDue,
+  showAnswer,
+} from "./study-fixtures.js";
+import { type Account, newAccount } from "./support/accounts.js";
+import { axeViolationsInBothThemes } from "./support/axe.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+
+const browser = browserPerFile();
+let page: Page;
+let account: Account;
+
+beforeEach(async () => {
+  page = await openPage(browser());
+  account = await newAccount("study");
+});
+
+const front = (text: string) => cardArea(page).locator(".card-view-front").getByText(text, { exact: true });
+const back = (text: string) => cardArea(page).locator(".card-view-back").getByText(text, { exact: true });
+
+async function expectCounts(text: string) {
+  await expect.poll(() => countsText(page)).toBe(text);
+}
+
+/** Space reveals, then the digit answers; waits for the answer side in between. */
+async function answer(key: "1" | "2" | "3" | "4", backText: string) {
+  await page.keyboard.press("Space");
+  await back(backText).waitFor();
+  await page.keyboard.press(key);
+}
+
+test("by keyboard alone: reveal, answer with the intervals shown, undo, learning cards come back, summary", async () => {
+  const deckId = await seedDeck(account.id, "Capitals", basicNotes(3));
+  await openStudy(page, account, deckId);
+  await front("Question 1").waitFor();
+  await expectCounts("3 New 0 Learning 0 Review");
+  expect(await back("Answer 1").count()).toBe(0);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "study-front");
+
+  await page.keyboard.press("Space");
+  await back("Answer 1").waitFor();
+  // A new card: Again in a minute, Good in ten (the first learning steps), Easy in days.
+  expect(await answerButton(page, "Again").innerText()).toContain("1m");
+  expect(await answerButton(page, "Good").innerText()).toContain("10m");
+  expect(await answerButton(page, "Easy").innerText()).toMatch(/\dd/);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "study-revealed");
+
+  await page.keyboard.press("1");
+  await front("Question 2").waitFor();
+  await expectCounts("2 New 1 Learning 0 Review");
+  expect(await back("Answer 2").count()).toBe(0);
+
+  await page.keyboard.press("u");
+  await front("Question 1").waitFor();
+  await expectCounts("3 New 0 Learning 0 Review");
+
+  await answer("1", "Answer 1");
+  await front("Question 2").waitFor();
+  await answer("3", "Answer 2");
+  await front("Question 3").waitFor();
+  await expectCounts("1 New 2 Learning 0 Review");
+  await answer("4", "Answer 3");
+  // Nothing new is left: the learning card due first comes back within the session.
+  await front("Question 1").waitFor();
+  await expectCounts("0 New 2 Learning 0 Review");
+  await answer("4", "Answer 1");
+  await front("Question 2").waitFor();
+  await answer("4", "Answer 2");
+
+  const summary = page.getByRole("heading", { name: /You've finished for now/ });
+  await summary.waitFor();
+  expect(await page.getByText(/You answered 5 cards in/).isVisible()).toBe(true);
+  expect(await page.getByText(/Again 20% of the time/).isVisible()).toBe(true);
+  const table = page.getByRole("table", { name: "Answers by button" });
+  expect((await table.locator("td").allInnerTexts()).map(Number)).toEqual([1, 0, 1, 3]);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "study-summary");
+
+  // Every answer reached the server once; the undone one is not there.
+  await expect
+    .poll(async () => (await reviewLogs(account.id)).map((log) => log.rating), { timeout: 15_000 })
+    .toEqual([Rating.again, Rating.good, Rating.easy, Rating.easy, Rating.easy]);
+});
+
+test("keys are ignored while the shortcuts dialog is open; ? shows them", async () => {
+  const deckId = await seedDeck(account.id, "Keys", basicNotes(1));
+  await openStudy(page, account, deckId);
+  await front("Question 1").waitFor();
+  await page.keyboard.press("?");
+  const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await dialog.waitFor();
+  expect(await dialog.getByRole("row", { name: /Undo the last answer/ }).isVisible()).toBe(true);
+  await screenshot(page, "study-shortcuts");
+  await page.keyboard.press("r");
+  await page.keyboard.press("u");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  await page.keyboard.press("Enter");
+  await back("Answer 1").waitFor();
+});
+
+test("E edits the card's note in place and the card shows the new text", async () => {
+  const deckId = await seedDeck(account.id, "Edit", basicNotes(2));
+  await openStudy(page, account, deckId);
+  await front("Question 1").waitFor();
+  await page.keyboard.press("e");
+  const dialog = page.getByRole("dialog", { name: "Edit note" });
+  await dialog.waitFor();
+  const field = dialog.getByRole("textbox", { name: "Front" });
+  await expect.poll(() => field.innerText()).toBe("Question 1");
+  await field.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  // Typing digits and letters in the editor must not answer the card or undo.
+  await page.keyboard.type("Edited 1 question");
+  await page.keyboard.press("ControlOrMeta+Enter");
+  await dialog.waitFor({ state: "hidden" });
+  await front("Edited 1 question").waitFor();
+  await expectCounts("2 New 0 Learning 0 Review");
+  await page.keyboard.press("Space");
+  await back("Answer 1").waitFor();
+  await page.keyboard.press("3");
+  await front("Question 2").waitFor();
+});
+
+const pixelPng = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** A tenth of a second of silence: a WAV file Chromium plays. */
+function silentWav(): Uint8Array {
+  const samples = 800;
+  const buffer = Buffer.alloc(44 + samples);
+  buffer.write("RIFF", 0);
+  buffer.writeUInt32LE(36 + samples, 4);
+  buffer.write("WAVEfmt ", 8);
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(8000, 24);
+  buffer.writeUInt32LE(8000, 28);
+  buffer.writeUInt16LE(1, 32);
+  buffer.writeUInt16LE(8, 34);
+  buffer.write("data", 36);
+  buffer.writeUInt32LE(samples, 40);
+  buffer.fill(128, 44);
+  return new Uint8Array(buffer);
+}
+
+test("cloze blanks with their hint, images and sounds from the deck's storage; R replays", async () => {
+  const deckId = await seedDeck(account.id, "Media", [
+    { kind: "cloze", text: "{{c1::Paris::capital}} is in France" },
+    { front: 'What animal? <img src="cat.png" alt="A cat">', back: 'Cat <audio src="meow.wav"></audio>' },
+  ]);
+  const engram = await engramFor(account);
+  await engram.storage.uploadMedia(deckId, new Uint8Array(pixelPng), { name: "cat.png" });
+  await engram.storage.uploadMedia(deckId, silentWav(), { name: "meow.wav" });
+
+  await openStudy(page, account, deckId);
+  const blank = cardArea(page).locator(".card-view-front .cloze");
+  await blank.waitFor();
+  expect(await blank.innerText()).toBe("[capital]");
+  expect(await cardArea(page).locator(".card-view-front").innerText()).toBe("[capital] is in France");
+  await screenshot(page, "study-cloze-front");
+  await page.keyboard.press("Space");
+  expect(await cardArea(page).locator(".card-view-back .cloze").innerText()).toBe("Paris");
+  await page.keyboard.press("4");
+
+  const image = cardArea(page).getByRole("img", { name: "A cat" });
+  await image.waitFor();
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 })
+    .toBe(1);
+  expect(await image.getAttribute("src")).toContain(`/storage/v1/object/sign/media/${deckId}/cat.png`);
+
+  // Every play() call counted, whether or not the browser lets the sound start.
+  await page.evaluate(() => {
+    const counter = window as { plays?: number };
+    counter.plays = 0;
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      counter.plays = (counter.plays ?? 0) + 1;
+      return play.call(this);
+    };
+  });
+  const plays = () => page.evaluate(() => (window as { plays?: number }).plays ?? 0);
+  await page.keyboard.press("Space");
+  const audio = cardArea(page).locator(".card-view-back audio");
+  await audio.waitFor();
+  await expect.poll(() => audio.getAttribute("src")).toContain(`/media/${deckId}/meow.wav`);
+  // The answer side's sound plays as it is shown, and R plays it again.
+  await expect.poll(plays).toBe(1);
+  await page.keyboard.press("r");
+  await expect.poll(plays).toBe(2);
+  await screenshot(page, "study-media");
+});
+
+test("only learning cards not yet due: the screen says when the next one comes", async () => {
+  const deckId = await seedDeck(account.id, "Later", basicNotes(1));
+  const engram = await engramFor(account);
+  const [card] = await engram.study.queue({ deckId });
+  if (!card) throw new Error("the deck has a card");
+  await engram.study.recordReview({ card, rating: Rating.again, duration_ms: 1000 });
+  // Thirty minutes away: past the session's twenty-minute look-ahead.
+  await setDue(account.id, card.card_id, new Date(Date.now() + 30 * 60_000));
+
+  await openStudy(page, account, deckId);
+  await page.getByRole("heading", { name: /^Next card in (9|10) min$/ }).waitFor();
+  await expectCounts("0 New 1 Learning 0 Review");
+  await screenshot(page, "study-waiting");
+});
+
+test("nothing due says when the next review is; an empty deck says to add notes", async () => {
+  const deckId = await seedDeck(account.id, "Done", basicNotes(1));
+  const engram = await engramFor(account);
+  const [card] = await engram.study.queue({ deckId });
+  if (!card) throw new Error("the deck has a card");
+  await engram.study.recordReview({ card, rating: Rating.easy, duration_ms: 1000 });
+
+  await openStudy(page, account, deckId);
+  await page.getByRole("heading", { name: "Nothing due right now" }).waitFor();
+  await page.getByText(/^Next review (tomorrow at \d\d:\d\d|in \d+ days \(.+\))\.$/).waitFor();
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "study-nothing-due");
+
+  const emptyDeck = await seedDeck(account.id, "Empty", []);
+  await page.goto(`/decks/${emptyDeck}/study`);
+  await page.getByText("This deck has no cards to study yet. Add some notes to start.").waitFor();
+});
+
+test("two devices answer the same card: the one that came second is told why its answer did not count", async () => {
+  const deckId = await seedDeck(account.id, "Shared", basicNotes(1));
+  const other = await openPage(browser());
+  await openStudy(page, account, deckId);
+  await openStudy(other, account, deckId);
+  await front("Question 1").waitFor();
+  await other.locator(".card-view-front").getByText("Question 1").waitFor();
+
+  // The other device answers Easy first: the card moves days ahead.
+  await other.keyboard.press("Space");
+  await other.keyboard.press("4");
+  await expect.poll(async () => (await reviewLogs(account.id)).length, { timeout: 15_000 }).toBe(1);
+
+  await answer("3", "Answer 1");
+  const notice = page.getByText(/Answered on another device/);
+  await notice.waitFor({ timeout: 15_000 });
+  expect(await page.locator(".answered-elsewhere-notice").innerText()).toContain(
+    "“Question 1” was answered there first, so your answer here was not counted.",
+  );
+  await screenshot(page, "study-answered-elsewhere");
+  expect(await reviewLogs(account.id)).toEqual([expect.objectContaining({ rating: Rating.easy })]);
+});
