@@ -302,6 +302,9 @@ function createRealtime(stack: Stack) {
           reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${frame.topic.slice(9)}`,
         });
       }
+      // Re-checks follow committed changes, so published tables must be capturing them.
+      await listening;
+      await syncTriggers(stack.db);
     }
     const rawBindings = Array.isArray(config.postgres_changes) ? config.postgres_changes : [];
     const bindings: Binding[] = [];

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
+import { protectiveHeaders } from "./content.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
 
@@ -44,6 +45,7 @@ export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: 
     "content-type": text(metadata.mimetype, "application/octet-stream"),
     "cache-control": text(metadata.cacheControl, "no-cache"),
     "accept-ranges": "bytes",
+    ...protectiveHeaders,
   });
   if (typeof metadata.eTag === "string") headers.set("etag", metadata.eTag);
   const modified = new Date(text(metadata.lastModified, String(row.updated_at)));
@@ -78,8 +80,13 @@ export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: 
     end = Math.max(start, end);
     headers.set("content-range", `bytes ${start}-${end}/${size}`);
     headers.set("content-length", String(end - start + 1));
-    return new Response(bytes.subarray(start, end + 1), { status: 206, headers });
+    return new Response(bodyOf(bytes.subarray(start, end + 1)), { status: 206, headers });
   }
   headers.set("content-length", String(bytes.byteLength));
-  return new Response(bytes, { status: 200, headers });
+  return new Response(bodyOf(bytes), { status: 200, headers });
+}
+
+/** The bytes as a Response body without copying (a file read is backed by a plain ArrayBuffer). */
+function bodyOf(bytes: Buffer): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -5,6 +5,7 @@ import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { type Bucket, findBucket } from "./buckets.js";
+import { checkContent } from "./content.js";
 import type { Caller } from "./context.js";
 import { lockObject, ownerOf, transact } from "./context.js";
 import { errors } from "./errors.js";
@@ -146,8 +147,9 @@ export async function storeUpload(
   const bucket = await findBucket(stack.db, options.bucket);
   const upload = await readUpload(c, sizeLimitOf(stack, bucket));
   checkMimeType(bucket, upload.mimetype);
-  const metadata = objectMetadata(upload.bytes, upload.mimetype, upload.cacheControl);
-  const version = await files.write(options.bucket, options.key, upload.bytes);
+  const bytes = checkContent(upload.bytes, upload.mimetype);
+  const metadata = objectMetadata(bytes, upload.mimetype, upload.cacheControl);
+  const version = await files.write(options.bucket, options.key, bytes);
   const { owner, ownerId } = ownerOf(options.owner);
   let stored: { id: string; previous: string | null };
   try {

@@ -8,7 +8,12 @@ const post = (path: string, body: unknown, key = stack.anonKey, contentType = "a
   fetch(`${stack.url}/realtime/v1${path}`, {
     method: "POST",
     headers: { apikey: key, authorization: `Bearer ${key}`, "content-type": contentType },
-    body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
+    body:
+      typeof body === "string"
+        ? body
+        : body instanceof Uint8Array
+          ? new Blob([new Uint8Array(body)])
+          : JSON.stringify(body),
   });
 
 describe("HTTP broadcast API", () => {

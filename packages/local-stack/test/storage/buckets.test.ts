@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
-import { bytes, userClient } from "./helpers.js";
+import { bytes, png, userClient } from "./helpers.js";
 
 const stack = stackPerFile();
 let service: ReturnType<typeof clientFor>;
@@ -33,7 +33,7 @@ describe("buckets", () => {
     expect(updated).toEqual({ data: { message: "Successfully updated" }, error: null });
     expect((await service.storage.getBucket("crud")).data).toMatchObject({ public: true, file_size_limit: 2048 });
 
-    await service.storage.from("crud").upload("a.png", bytes("a"), { contentType: "image/png" });
+    await service.storage.from("crud").upload("a.png", png("a"), { contentType: "image/png" });
     const notEmpty = await service.storage.deleteBucket("crud");
     expect(notEmpty.error).toMatchObject({ status: 400, statusCode: "409" });
 

@@ -9,3 +9,6 @@ export async function userClient(stack: RunningStack) {
 }
 
 export const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A PNG signature followed by `rest`: bytes the server accepts as image/png. */
+export const png = (rest = "") => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...bytes(rest)]);

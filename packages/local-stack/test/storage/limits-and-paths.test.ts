@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
-import { bytes, userClient } from "./helpers.js";
+import { bytes, png, userClient } from "./helpers.js";
 
 const stack = stackPerFile({
   configure(config) {
@@ -73,7 +73,7 @@ describe("bucket limits", () => {
     expect(error).toMatchObject({ status: 400, statusCode: "413" });
     const small = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(bytes("small"));
+        controller.enqueue(png("small"));
         controller.close();
       },
     });
@@ -93,13 +93,13 @@ describe("bucket limits", () => {
   });
 
   it("accepts wildcard and exact MIME matches within the limit", async () => {
-    const png = await alice.client.storage.from("images").upload("ok.png", bytes("png"), { contentType: "image/png" });
-    expect(png.error).toBeNull();
+    const image = await alice.client.storage.from("images").upload("ok.png", png(), { contentType: "image/png" });
+    expect(image.error).toBeNull();
     const text = await alice.client.storage.from("images").upload("ok.txt", bytes("text"));
     expect(text.error).toBeNull();
     const multipart = await alice.client.storage
       .from("images")
-      .upload("ok.webp", new Blob([bytes("webp")], { type: "image/webp" }));
+      .upload("ok.webp", new Blob([bytes("RIFF\0\0\0\0WEBPVP8 ")], { type: "image/webp" }));
     expect(multipart.error).toBeNull();
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
-import { bytes, userClient } from "./helpers.js";
+import { bytes, png, userClient } from "./helpers.js";
 
 const stack = stackPerFile();
 let alice: Awaited<ReturnType<typeof userClient>>;
@@ -34,7 +34,7 @@ describe("upload and download", () => {
 
   it("uploads a Blob as multipart with the file under an empty field name", async () => {
     const path = `${alice.id}/photo.png`;
-    const blob = new Blob([bytes("png-bytes")], { type: "image/png" });
+    const blob = new Blob([png("x")], { type: "image/png" });
     const { error } = await alice.client.storage.from("documents").upload(path, blob, { cacheControl: "60" });
     expect(error).toBeNull();
     const info = await alice.client.storage.from("documents").info(path);
@@ -241,20 +241,20 @@ describe("roles", () => {
 describe("public buckets", () => {
   it("serves public objects by public URL without any key", async () => {
     const path = `${alice.id}/avatar.png`;
-    await alice.client.storage.from("avatars").upload(path, bytes("face"), { contentType: "image/png" });
+    await alice.client.storage.from("avatars").upload(path, png("face"), { contentType: "image/png" });
     const { data } = anon.storage.from("avatars").getPublicUrl(path);
     expect(data.publicUrl).toBe(`${stack.url}/storage/v1/object/public/avatars/${path}`);
     const response = await fetch(data.publicUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/png");
-    expect(await response.text()).toBe("face");
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(png("face"));
     const download = await fetch(`${data.publicUrl}?download=me.png`);
     expect(download.headers.get("content-disposition")).toContain("attachment");
   });
 
   it("gives public object info to anon without a policy check", async () => {
     const path = `${alice.id}/info.png`;
-    await alice.client.storage.from("avatars").upload(path, bytes("img"), { contentType: "image/png" });
+    await alice.client.storage.from("avatars").upload(path, png("img"), { contentType: "image/png" });
     // The gateway only opens /object/public and /object/sign without an apikey.
     const response = await fetch(`${stack.url}/storage/v1/object/info/public/avatars/${path}`, {
       headers: { apikey: stack.anonKey },
@@ -263,7 +263,7 @@ describe("public buckets", () => {
     expect(await response.json()).toMatchObject({
       name: path,
       bucket_id: "avatars",
-      size: 3,
+      size: 11,
       content_type: "image/png",
     });
   });
@@ -375,13 +375,13 @@ describe("remove, move, copy", () => {
 
   it("moves an object to another bucket", async () => {
     const storage = alice.client.storage.from("documents");
-    await storage.upload(`${alice.id}/mv/to-avatars.png`, bytes("img"), { contentType: "image/png" });
+    await storage.upload(`${alice.id}/mv/to-avatars.png`, png("img"), { contentType: "image/png" });
     const { error } = await service.storage
       .from("documents")
       .move(`${alice.id}/mv/to-avatars.png`, `${alice.id}/moved.png`, { destinationBucket: "avatars" });
     expect(error).toBeNull();
     const response = await fetch(`${stack.url}/storage/v1/object/public/avatars/${alice.id}/moved.png`);
-    expect(await response.text()).toBe("img");
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(png("img"));
     expect(response.headers.get("content-type")).toBe("image/png");
   });
 
