@@ -18,7 +18,11 @@ export interface RequestContext {
 /**
  * Sets the transaction-local settings PostgREST sets before running a request,
  * so RLS policies, auth.uid() and auth.jwt() see the caller. Also sets the
- * legacy per-claim settings that Supabase's helper functions read.
+ * legacy per-claim settings that Supabase's helper functions read, and the
+ * role's own statement_timeout (`alter role anon set statement_timeout`):
+ * `set role` does not apply a role's settings, so PostgREST applies the
+ * impersonated role's per transaction, and so does this. PGlite accepts the
+ * setting but cannot cancel a running statement (see the README).
  */
 export async function setRequestContext(tx: Queryable, context: RequestContext): Promise<void> {
   const statement = requestContextStatement(context);
@@ -34,7 +38,12 @@ const contextSql = `select set_config('role', $1, true),
             set_config('request.path', $7, true),
             set_config('request.headers', $8, true),
             case when $9::text is not null then set_config('search_path', $9, true) end,
-            case when $10 then set_config('transaction_read_only', 'on', true) end`;
+            case when $10 then set_config('transaction_read_only', 'on', true) end,
+            set_config('statement_timeout', coalesce(
+              (select substr(setting, length('statement_timeout=') + 1)
+                 from pg_catalog.pg_roles, unnest(rolconfig) as setting
+                where rolname::text = $1 and left(setting, 18) = 'statement_timeout='),
+              current_setting('statement_timeout')), true)`;
 
 /** A claim as the legacy `request.jwt.claim.*` settings hold it. */
 function claimText(value: unknown): string {
