@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
-import { bytes, png, userClient } from "./helpers.js";
+import { png, userClient } from "./helpers.js";
 
 const stack = stackPerFile();
 let service: ReturnType<typeof clientFor>;
