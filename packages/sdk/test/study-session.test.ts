@@ -478,4 +478,23 @@ describe("two devices of one user", () => {
     expect(mobile.getState().failures).toEqual([]);
     await Promise.all([laptop.close(), mobile.close()]);
   });
+
+  test("a card answered for days on another device leaves the session here even when it was back on screen", async () => {
+    const user = await signedIn("devices");
+    const deck = await deckWithCards(user, 1);
+    const phone = await secondDevice(user);
+    const laptop = await user.engram.study.session({ deckId: deck.id, scheduler, retry });
+    const mobile = await phone.study.session({ deckId: deck.id, scheduler, retry });
+    const card = currentId(laptop);
+
+    laptop.answer(Rating.easy);
+    await laptop.flush();
+    // Good puts the card in learning here, and as the only card it is shown again at once.
+    mobile.answer(Rating.good);
+    expect(currentId(mobile)).toBe(card);
+    await mobile.flush();
+    expect(mobile.getState()).toMatchObject({ current: null, done: true, counts: { new: 0, learning: 0, review: 0 } });
+    expect((await serverLogs(user.account.id)).map((log) => log.rating)).toEqual([Rating.easy]);
+    await Promise.all([laptop.close(), mobile.close()]);
+  });
 });

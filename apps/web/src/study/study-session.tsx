@@ -144,9 +144,11 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
         <NothingDue deckId={deckId} />
       )}
       <div className="study-tools">
-        <button type="button" className="button secondary small" onClick={undo} disabled={!state.canUndo}>
-          Undo <kbd>U</kbd>
-        </button>
+        {state.canUndo && (
+          <button type="button" className="button secondary small" onClick={undo}>
+            Undo <kbd>U</kbd>
+          </button>
+        )}
         {current && (
           <button type="button" className="button secondary small" onClick={() => setDialog("edit")}>
             Edit <kbd>E</kbd>

@@ -325,7 +325,9 @@ export class ReviewSession {
     } else if (event.type === "undone" && event.result) {
       this.reconcile(event.entry.id, event.result);
     } else if (event.type === "dropped") {
+      const answeredElsewhere = this.latestEntry.get(event.current.card_id) === event.entry.id;
       this.reconcile(event.entry.id, event.current);
+      if (answeredElsewhere) this.leaveUnlessLearning(event.current);
     }
     if (this.outbox) this.changed();
     this.notify(event);
@@ -348,6 +350,18 @@ export class ReviewSession {
       this.learning = this.learning.filter((card) => card.card_id !== server.card_id);
       if (isLearning(server.schedule)) this.insertLearning(update(inLearning));
     }
+  }
+
+  /**
+   * After another device's answer stood instead of this one's: the card left
+   * the queue there, so it leaves here too (else it would be shown and
+   * answered again), unless it is still in learning (reconcile kept it then).
+   */
+  private leaveUnlessLearning(server: ScheduledCard): void {
+    if (!this.outbox || isLearning(server.schedule)) return;
+    this.main = this.main.filter((card) => card.card_id !== server.card_id);
+    this.learning = this.learning.filter((card) => card.card_id !== server.card_id);
+    if (this.shown?.card.card_id === server.card_id) this.advance();
   }
 
   /** Learning cards due now first, then the queue in order, then learning cards due within 20 minutes. */
