@@ -1,6 +1,8 @@
 import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
+import { basicNotes, engramFor, seedDeck } from "./study-fixtures.js";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
+import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { decksHeading, signInWithPassword } from "./support/screens.js";
 
@@ -15,6 +17,21 @@ beforeEach(async () => {
 
 const deckList = () => page.getByRole("list", { name: "Decks" });
 const deckItem = (name: string) => deckList().getByRole("listitem", { name });
+
+async function cardIds(deckId: string): Promise<string[]> {
+  const { data, error } = await adminClient().from("cards").select("id").eq("deck_id", deckId).order("created_at");
+  if (error) throw error;
+  return data.map((card) => card.id);
+}
+
+async function scheduleCard(userId: string, cardId: string, state: "review", due: Date) {
+  const { error } = await adminClient()
+    .from("card_states")
+    .update({ state, due: due.toISOString(), stability: 4, difficulty: 5, scheduled_days: 3, reps: 2 })
+    .eq("user_id", userId)
+    .eq("card_id", cardId);
+  if (error) throw error;
+}
 
 async function createDeck(name: string) {
   await page.getByLabel("New deck name", { exact: true }).fill(name);
@@ -112,7 +129,77 @@ test("a deck shared with the user shows their role and no owner actions", async 
   const item = deckItem("Shared pharmacology");
   await item.waitFor();
   expect(await item.getByText("Viewer").isVisible()).toBe(true);
-  expect(await item.getByRole("button").count()).toBe(0);
+  // Leaving is the one thing a member may do to the deck itself.
+  expect(await item.getByRole("button").allInnerTexts()).toEqual(["Leave Shared pharmacology"]);
+});
+
+test("each deck shows today's new, learning and review counts, leads to its screen, and Study opens its session", async () => {
+  const spanish = await seedDeck(account.id, "Spanish verbs", basicNotes(4, "Verb"));
+  const resting = await seedDeck(account.id, "Resting deck", basicNotes(1, "Later"));
+  const [reviewCard] = await cardIds(spanish);
+  const [restingCard] = await cardIds(resting);
+  if (!reviewCard || !restingCard) throw new Error("the notes made no cards");
+  await scheduleCard(account.id, reviewCard, "review", new Date(Date.now() - 3_600_000));
+  await scheduleCard(account.id, restingCard, "review", new Date(Date.now() + 5 * 86_400_000));
+  const stats = await (await engramFor(account)).stats.decks();
+  const row = stats.find((deck) => deck.deck_id === spanish);
+
+  await signInWithPassword(page, account, "/decks");
+  const item = deckItem("Spanish verbs");
+  await item.getByRole("list", { name: "Due today" }).waitFor();
+  const shown = (await item.getByRole("list", { name: "Due today" }).innerText()).replace(/\s+/g, " ").trim();
+  expect(shown).toBe(`${row?.new_today} new 0 learning ${row?.due_count} review`);
+  expect(shown).toBe("3 new 0 learning 1 review");
+  // Nothing due: no Study button that would open an empty session, but words saying so.
+  expect(await deckItem("Resting deck").getByText("Nothing due").isVisible()).toBe(true);
+  expect(
+    await deckItem("Resting deck")
+      .getByRole("link", { name: /^Study/ })
+      .count(),
+  ).toBe(0);
+  await screenshot(page, "decks-counts");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  expect(await item.getByRole("link", { name: "Spanish verbs", exact: true }).getAttribute("href")).toBe(
+    `/decks/${spanish}`,
+  );
+  await item.getByRole("link", { name: "Study Spanish verbs" }).click();
+  await page.waitForURL((url) => url.pathname === `/decks/${spanish}/study`);
+  await page.goBack();
+  await deckItem("Spanish verbs").getByRole("link", { name: "Spanish verbs", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === `/decks/${spanish}`);
+});
+
+test("a member who joined by invite leaves the deck after confirming; the owner keeps it", async () => {
+  const owner = await newAccount("owner");
+  const deckId = await seedDeck(owner.id, "Shared history", basicNotes(2, "Date"));
+  const invite = await (await engramFor(owner)).invites.create(deckId, { role: "editor" });
+  await (await engramFor(account)).invites.accept(invite.token);
+
+  await signInWithPassword(page, account, "/decks");
+  const item = deckItem("Shared history");
+  await item.getByText("Editor").waitFor();
+  // A member studies the deck too: its new cards are counted for them.
+  await item.getByRole("list", { name: "Due today" }).getByText("2 new").waitFor();
+  expect(await item.getByRole("button", { name: /Rename|Delete/ }).count()).toBe(0);
+
+  await item.getByRole("button", { name: "Leave Shared history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Leave “Shared history”?" });
+  await dialog.waitFor();
+  await screenshot(page, "deck-leave-dialog");
+  await dialog.getByRole("button", { name: "Stay" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  expect(await item.isVisible()).toBe(true);
+
+  await item.getByRole("button", { name: "Leave Shared history" }).click();
+  await dialog.getByRole("button", { name: "Leave deck" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  await item.waitFor({ state: "detached" });
+  await page.getByText("No decks yet").waitFor();
+
+  const admin = adminClient();
+  const { data: members } = await admin.from("deck_members").select("user_id, role").eq("deck_id", deckId);
+  expect(members).toEqual([{ user_id: owner.id, role: "owner" }]);
 });
 
 test("the session survives a reload, kept in cookies", async () => {

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ErrorSummary } from "../forms/error-summary.js";
 import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
@@ -7,8 +7,17 @@ import { useCreateDeck } from "./use-decks.js";
 
 const fields = ["name"] as const;
 
-export function CreateDeckForm() {
+export function CreateDeckForm({ focusOnMount = false }: { focusOnMount?: boolean }) {
   const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (!focusOnMount) return;
+    // After the frame: the layout moves focus to <main> on every navigation, in an effect that runs after this one.
+    const frame = requestAnimationFrame(() =>
+      formRef.current?.querySelector<HTMLInputElement>("input[name=name]")?.focus(),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [focusOnMount]);
   const create = useCreateDeck();
   const [created, setCreated] = useState<string | null>(null);
   const errors = formErrors(create.error, fields);

@@ -1,26 +1,38 @@
 import type { MyDeck } from "@engram/sdk";
 import { useState } from "react";
+import { useLocation } from "react-router";
 import { errorMessage } from "../errors/messages.js";
 import { Loading } from "../shell/loading.js";
 import { usePageTitle } from "../shell/page-title.js";
 import { CreateDeckForm } from "./create-deck-form.js";
+import { dueCounts } from "./deck-counts.js";
 import { DeckItem } from "./deck-item.js";
 import { DeleteDeckDialog } from "./delete-deck-dialog.js";
+import { LeaveDeckDialog } from "./leave-deck-dialog.js";
 import { RenameDeckDialog } from "./rename-deck-dialog.js";
-import { useDecks } from "./use-decks.js";
+import { useDeckStats, useDecks } from "./use-decks.js";
+import "./decks.css";
 
-type Editing = { action: "rename" | "delete"; deck: MyDeck } | null;
+type Editing = { action: "rename" | "delete" | "leave"; deck: MyDeck } | null;
+
+/** Where "Create a deck" on the dashboard sends the user: the name field gets focus. */
+export interface DecksPageState {
+  createDeck?: boolean;
+}
 
 export function DecksPage() {
   usePageTitle("Decks");
   const decks = useDecks();
+  const stats = useDeckStats();
+  const location = useLocation();
   const [editing, setEditing] = useState<Editing>(null);
   const close = () => setEditing(null);
+  const statsByDeck = new Map(stats.data?.map((row) => [row.deck_id, row]));
 
   return (
     <div className="page">
       <h1>Your decks</h1>
-      <CreateDeckForm />
+      <CreateDeckForm focusOnMount={(location.state as DecksPageState | null)?.createDeck === true} />
       {decks.isPending ? (
         <Loading label="Loading your decks…" />
       ) : decks.isError ? (
@@ -38,14 +50,18 @@ export function DecksPage() {
             <DeckItem
               key={deck.id}
               deck={deck}
+              // A deck created a moment ago has no row until the figures refetch: nothing is due in it yet.
+              counts={stats.data ? dueCounts(statsByDeck.get(deck.id)) : undefined}
               onRename={(target) => setEditing({ action: "rename", deck: target })}
               onDelete={(target) => setEditing({ action: "delete", deck: target })}
+              onLeave={(target) => setEditing({ action: "leave", deck: target })}
             />
           ))}
         </ul>
       )}
       {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
       {editing?.action === "delete" ? <DeleteDeckDialog deck={editing.deck} onClose={close} /> : null}
+      {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
     </div>
   );
 }

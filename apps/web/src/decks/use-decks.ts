@@ -17,3 +17,12 @@ export function useUpdateDeck() {
 export function useRemoveDeck() {
   return useMutation(useEngramMutations().decks.remove());
 }
+
+export function useLeaveDeck() {
+  return useMutation(useEngramMutations().members.leave());
+}
+
+/** Today's figures per deck (due counts), by deck id. */
+export function useDeckStats() {
+  return useQuery(useEngramQueries().stats.decks());
+}

@@ -1,11 +1,20 @@
+import { lazy, Suspense } from "react";
 import { useSession } from "../session/session-context.js";
 import { Loading } from "../shell/loading.js";
-import { Dashboard } from "./dashboard.js";
 import { Landing } from "./landing.js";
+
+// Its own chunk: a signed-out visitor never downloads the dashboard.
+const Dashboard = lazy(() => import("./dashboard.js").then((module) => ({ default: module.Dashboard })));
 
 export function HomePage() {
   const session = useSession();
   if (session.status === "loading") return <Loading />;
-  if (session.status === "signed-in") return <Dashboard email={session.session.user.email ?? ""} />;
+  if (session.status === "signed-in") {
+    return (
+      <Suspense fallback={<Loading label="Loading your day…" />}>
+        <Dashboard />
+      </Suspense>
+    );
+  }
   return <Landing />;
 }
