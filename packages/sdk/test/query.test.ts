@@ -1,4 +1,4 @@
-import { MutationObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
+import { InfiniteQueryObserver, MutationObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, test, vi } from "vitest";
 import { engramKeys, engramMutations, engramQueries } from "../src/query/index.js";
 import { signedIn } from "./support/engram.js";
@@ -51,6 +51,34 @@ describe("React Query factories", () => {
       .catch((e) => e);
     expect(error).toMatchObject({ name: "EngramError", code: "validation", field: "name" });
     expect(queryClient.getQueryData(engramKeys.decks.list())).toBe(before);
+  });
+
+  test("a deck's notes page in as a list scrolls, under the deck's notes key, until the total is reached", async () => {
+    const { engram } = await signedIn();
+    const { queryClient, queries, mutations } = setup(engram);
+    const deck = await engram.decks.create({ name: "Paging" });
+    for (const front of ["a", "b", "c", "d", "e"]) {
+      await engram.notes.create(deck.id, { kind: "basic", fields: { front, back: "x" } });
+    }
+    const options = queries.notes.pages(deck.id, { sort: "oldest" }, 2);
+    expect(options.queryKey.slice(0, 3)).toEqual(engramKeys.notes.deck(deck.id));
+    const observer = new InfiniteQueryObserver(queryClient, options);
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(observer.getCurrentResult().isSuccess).toBe(true));
+    await observer.fetchNextPage();
+    const result = await observer.fetchNextPage();
+    const fronts = result.data?.pages.flatMap((page) => page.notes.map((n) => (n.fields as { front: string }).front));
+    expect(fronts).toEqual(["a", "b", "c", "d", "e"]);
+    expect(result.hasNextPage).toBe(false);
+
+    const ids = (await engram.notes.ids(deck.id)).ids.slice(0, 2);
+    await new MutationObserver(queryClient, mutations.cards.setSuspendedForNotes()).mutate({
+      noteIds: ids,
+      suspended: true,
+    });
+    const schedules = await engram.cards.schedules({ deckId: deck.id });
+    expect(schedules.filter((s) => s.suspended)).toHaveLength(2);
+    unsubscribe();
   });
 
   test("signing out clears every cached query", async () => {
