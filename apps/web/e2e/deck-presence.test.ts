@@ -57,9 +57,9 @@ test("two members see each other in the deck, who is editing which note, and eac
   await benPage.getByRole("button", { name: "Add note" }).click();
   const adder = benPage.getByRole("dialog", { name: "Add note" });
   await adder.waitFor();
-  await adder.getByLabel("Front").click();
+  await adder.getByRole("textbox", { name: "Front", exact: true }).click();
   await benPage.keyboard.type("tres");
-  await adder.getByLabel("Back").click();
+  await adder.getByRole("textbox", { name: "Back", exact: true }).click();
   await benPage.keyboard.type("three");
   await adder.getByRole("button", { name: "Save" }).click();
   await adder.getByText("Note added").waitFor();
