@@ -117,12 +117,17 @@ test("a user adds basic, reversed and cloze notes with the keyboard alone", asyn
   await press("Shift+ArrowRight", 5);
   await press("Control+Shift+C");
   expect(await field(editor, "Text").textContent()).toBe("{{c2::Paris}} is the capital of {{c1::France}}");
-  await editor.getByText("2 cards").waitFor();
+  // Each card hides its own deletion on the front.
+  const preview = editor.getByRole("region", { name: /Preview/ });
+  await preview.getByRole("listitem", { name: "Card 2 (c2)" }).getByText("[...] is the capital of France").waitFor();
+  await preview.getByRole("listitem", { name: "Card 1 (c1)" }).getByText("Paris is the capital of [...]").waitFor();
   expect(await editor.locator(".card-preview-item").count()).toBe(2);
   await screenshot(page, "note-editor-add-cloze");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await press("Control+Enter");
-  await expect.poll(async () => (await notesInDeck()).length).toBe(3);
+  await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
+  expect(await field(editor, "Text").textContent()).toBe("");
+  expect(await notesInDeck()).toHaveLength(3);
   const [, reversed, cloze] = await notesInDeck();
   expect(reversed).toMatchObject({ kind: "basic_reversed", cards: [{ ordinal: 1 }, { ordinal: 2 }] });
   expect(cloze?.kind).toBe("cloze");
@@ -194,9 +199,30 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   );
   await field(editor, "Back").locator(".editor-media img").waitFor();
 
+  // A file dropped on a field, as from the desktop.
+  await field(editor, "Front").evaluate(
+    (element, bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], "dropped.png", { type: "image/png" }));
+      const box = element.getBoundingClientRect();
+      const at = {
+        clientX: box.right - 10,
+        clientY: box.bottom - 10,
+        bubbles: true,
+        cancelable: true,
+        dataTransfer: data,
+      };
+      element.dispatchEvent(new DragEvent("dragenter", at));
+      element.dispatchEvent(new DragEvent("dragover", at));
+      element.dispatchEvent(new DragEvent("drop", at));
+    },
+    [...png],
+  );
+  await expect.poll(() => field(editor, "Front").locator(".editor-media img").count()).toBe(2);
+
   // The preview shows both from the deck's storage, as a study card would.
   const previewImages = editor.locator(".card-preview img");
-  await expect.poll(() => previewImages.count()).toBe(2);
+  await expect.poll(() => previewImages.count()).toBe(3);
   await expect
     .poll(() =>
       previewImages.evaluateAll((images: HTMLImageElement[]) => images.every((img) => img.naturalWidth === 2)),
@@ -214,14 +240,17 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   await press("Control+Enter");
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
   const { data: files } = await adminClient().storage.from("media").list(deckId);
-  expect(files?.map((file) => file.name).sort()).toEqual([
-    expect.stringMatching(/-pasted\.png$/),
-    expect.stringMatching(/-red\.png$/),
+  expect(files?.map((file) => file.name.replace(/^[0-9a-f]{8}-/, "")).sort()).toEqual([
+    "dropped.png",
+    "pasted.png",
+    "red.png",
   ]);
   const [note] = await notesInDeck();
   const fields = note?.fields as { front: string; back: string };
   // Stored by the file's name in the deck, never by a signed link.
-  expect(fields.front).toMatch(/^<p><img src="[0-9a-f]{8}-red\.png"><\/p>$/);
+  expect(fields.front).toMatch(
+    /^<p><img src="[0-9a-f]{8}-red\.png">(<\/p><p>)?<img src="[0-9a-f]{8}-dropped\.png"><\/p>$/,
+  );
   expect(fields.back).toMatch(/^<p>Red <img src="[0-9a-f]{8}-pasted\.png"><\/p>$/);
 });
 
@@ -259,6 +288,13 @@ test("the rules are shown beside each field and nothing is saved", async () => {
   expect(await field(editor, "Text").textContent()).toBe("No deletion here");
   expect(await notesInDeck()).toEqual([]);
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  // On a phone the fields and the preview stack, nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() => editor.evaluate((element) => element.scrollWidth <= element.clientWidth && element.clientWidth <= 390))
+    .toBe(true);
+  await screenshot(page, "note-editor-phone");
 });
 
 test("editing a studied note keeps its cards' schedules", async () => {

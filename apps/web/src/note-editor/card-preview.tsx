@@ -3,7 +3,7 @@
  * own CardView. It follows the fields a moment after typing stops.
  */
 import { cardOrdinals, type Note } from "@engram/core";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { CardView } from "../card-view/card-view.js";
 import { describeKeys, noteEditorShortcuts } from "./shortcuts.js";
 
@@ -25,7 +25,9 @@ function cardName(note: Note, ordinal: number, count: number): string {
 }
 
 export function CardPreview({ deckId, note }: { deckId: string; note: Note }) {
-  const shown = useDebounced(note, previewDelayMs);
+  // Keyed on the content: re-renders that change nothing (an error shown) do not restart the wait.
+  const shownKey = useDebounced(JSON.stringify(note), previewDelayMs);
+  const shown = useMemo(() => JSON.parse(shownKey) as Note, [shownKey]);
   const ordinals = cardOrdinals(shown);
   const headingId = useId();
   return (

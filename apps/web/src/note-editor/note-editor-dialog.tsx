@@ -46,6 +46,8 @@ export function NoteEditorDialog({ deckId, noteId, onClose, onSaved }: NoteEdito
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Keys pressed in the editor are its own: the screen behind (study answers, deck shortcuts) never sees them.
+    event.stopPropagation();
     if (confirming || !isSaveKey(event)) return;
     event.preventDefault();
     formRef.current?.requestSubmit();

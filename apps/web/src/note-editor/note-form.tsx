@@ -46,7 +46,9 @@ export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCa
   const [added, setAdded] = useState(0);
   const baseline = useRef(initial);
 
-  const dirty = JSON.stringify(draft) !== JSON.stringify(baseline.current);
+  // Only what was typed counts: switching the note type alone loses nothing.
+  const typed = ({ kind: _kind, ...content }: NoteDraft) => JSON.stringify(content);
+  const dirty = typed(draft) !== typed(baseline.current);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
 
   const change = (patch: Partial<NoteDraft>) => {
