@@ -8,6 +8,7 @@
  */
 import { setRequestContext } from "../database/request-context.js";
 import type { Database, Queryable } from "../database/types.js";
+import { type Filter, keyMatches } from "./changes.js";
 
 export interface DeletedRow {
   seq: number;
@@ -159,4 +160,42 @@ async function restore(tx: Queryable, table: string, shape: TableShape, rows: De
   const restored: number[] = [];
   if (rows.length > 1) for (const row of rows) if (await attempt([row])) restored.push(row.seq);
   return restored;
+}
+
+export interface DeleteListener<C extends Viewer> {
+  channel: C;
+  binding: { id: number; parsed: Filter | null };
+}
+
+/**
+ * What to send for one DELETE statement's rows (`range` of kept seqs): per row and
+ * channel that may see it, the matching binding ids and the old primary key, which
+ * is all Supabase sends (filters apply to that key, as there).
+ */
+export async function deleteDeliveries<C extends Viewer>(
+  db: Database,
+  txid: string,
+  range: [number, number],
+  listeners: Array<DeleteListener<C>>,
+  shapes: Map<string, TableShape>,
+): Promise<Array<{ channel: C; ids: number[]; key: Record<string, unknown> }>> {
+  const { batch, transaction } = await loadDeleted(db, txid, range[0], range[1]);
+  for (const row of transaction) {
+    if (!shapes.has(row.table)) shapes.set(row.table, await tableShape(db, row.schema, row.name));
+  }
+  const channels = [...new Set(listeners.map(({ channel }) => channel))];
+  const seen = await visibleDeletes(db, transaction, batch, shapes, channels);
+  const deliveries: Array<{ channel: C; ids: number[]; key: Record<string, unknown> }> = [];
+  for (const row of batch) {
+    const primaryKey = shapes.get(row.table)?.primaryKey ?? [];
+    const key = Object.fromEntries(primaryKey.map((column) => [column, row.row[column]]));
+    for (const [index, channel] of channels.entries()) {
+      if (!seen[index]?.has(row.seq)) continue;
+      const ids = listeners
+        .filter((listener) => listener.channel === channel && keyMatches(key, listener.binding.parsed))
+        .map((listener) => listener.binding.id);
+      if (ids.length > 0) deliveries.push({ channel, ids: [...new Set(ids)], key });
+    }
+  }
+  return deliveries;
 }

@@ -11,7 +11,6 @@ import {
   canSelect,
   channelPermissions,
   type Filter,
-  keyMatches,
   listenForChanges,
   type Permissions,
   parseFilter,
@@ -20,8 +19,9 @@ import {
   syncTriggers,
   tableColumns,
 } from "./changes.js";
-import { clearDeleted, forgetDeleted, loadDeleted, type TableShape, tableShape, visibleDeletes } from "./deletes.js";
+import { clearDeleted, deleteDeliveries, forgetDeleted, type TableShape } from "./deletes.js";
 import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, type Frame, FrameError } from "./protocol.js";
+import { createRevocationCheck } from "./revocation.js";
 
 export const REALTIME_PATH = "/realtime/v1/websocket";
 /** Largest broadcast or presence payload accepted (bytes of JSON); larger pushes get an error reply. */
@@ -138,56 +138,26 @@ function createRealtime(stack: Stack) {
     await clearDeleted(stack.db);
     stopListening = await listenForChanges(stack.db, (change) => {
       // Any committed change may have changed who may read a private channel.
-      recheckPrivateChannels();
+      revocation.request();
       queue = queue.then(() => deliverChange(change)).catch((error) => stack.log(`realtime: ${String(error)}`));
     });
   })().catch((error) => stack.log(`realtime: change capture unavailable: ${String(error)}`));
 
-  /** Serialised re-checks of private channels: one runs at a time, requests meanwhile coalesce into one more. */
-  let recheck: Promise<void> = Promise.resolve();
-  let recheckRunning = false;
-  let recheckWanted = false;
-  function recheckPrivateChannels() {
-    recheckWanted = true;
-    if (recheckRunning) return;
-    recheckRunning = true;
-    recheck = (async () => {
-      while (recheckWanted && !closed) {
-        recheckWanted = false;
-        await reauthorisePrivateChannels();
-      }
-    })()
-      .catch((error) => stack.log(`realtime: private channel re-check failed: ${String(error)}`))
-      .finally(() => {
-        recheckRunning = false;
-      });
-  }
-
-  /**
-   * Supabase checks a private channel only at join and token refresh; here every
-   * committed change re-runs the check (one per topic and identity), and a channel
-   * that may no longer read is shut down as Realtime shuts down a revoked one.
-   */
-  async function reauthorisePrivateChannels() {
-    const groups = new Map<string, Channel[]>();
-    for (const members of topics.values()) {
-      for (const channel of members) {
-        if (!channel.private) continue;
-        const key = JSON.stringify([channel.topic, channel.role, channel.claims]);
-        groups.set(key, [...(groups.get(key) ?? []), channel]);
-      }
-    }
-    for (const channels of groups.values()) {
-      const first = channels[0] as Channel;
-      const subTopic = first.topic.slice(9);
-      const permissions = await channelPermissions(stack.db, subTopic, first.role, first.claims);
-      for (const channel of channels) {
-        if (permissions.readBroadcast || permissions.readPresence) channel.permissions = permissions;
-        else
-          shutDown(channel, `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`);
-      }
-    }
-  }
+  const revocation = createRevocationCheck(stack.db, {
+    channels: function* () {
+      for (const members of topics.values()) yield* members;
+    },
+    apply(channel, permissions) {
+      if (permissions) channel.permissions = permissions;
+      else
+        shutDown(
+          channel,
+          `Unauthorized: You do not have permissions to read from this Channel topic: ${channel.topic.slice(9)}`,
+        );
+    },
+    stopped: () => closed,
+    log: (line) => stack.log(line),
+  });
 
   function send(conn: Connection, frame: Frame) {
     if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame));
@@ -511,7 +481,7 @@ function createRealtime(stack: Stack) {
       }
     };
     // A re-check under way may be about to shut a reader out: private broadcasts wait for it.
-    if (isPrivate && recheckRunning) void recheck.then(deliver);
+    if (isPrivate && revocation.running()) void revocation.settled().then(deliver);
     else deliver();
   }
 
@@ -625,30 +595,14 @@ function createRealtime(stack: Stack) {
     // A transaction's notifications arrive together, so an earlier one's kept rows are no longer needed.
     if (lastDeleteTxid !== null && lastDeleteTxid !== txid) await forgetDeleted(stack.db, [lastDeleteTxid]);
     lastDeleteTxid = txid;
-    const subscribers = listenersOf(change);
-    if (subscribers.length === 0) return;
-    const { batch, transaction } = await loadDeleted(stack.db, txid, change.deleted[0], change.deleted[1]);
-    for (const row of transaction) {
-      if (!shapeCache.has(row.table)) shapeCache.set(row.table, await tableShape(stack.db, row.schema, row.name));
-    }
-    const channels = [...new Set(subscribers.map(({ channel }) => channel))];
-    const seen = await visibleDeletes(stack.db, transaction, batch, shapeCache, channels);
+    const listeners = listenersOf(change);
+    if (listeners.length === 0) return;
+    const deliveries = await deleteDeliveries(stack.db, txid, change.deleted, listeners, shapeCache);
+    if (deliveries.length === 0) return;
     const columns = await columnsOf(change.schema, change.table);
-    const primaryKey = batch[0] ? (shapeCache.get(batch[0].table)?.primaryKey ?? []) : [];
-    for (const row of batch) {
-      const key = Object.fromEntries(primaryKey.map((column) => [column, row.row[column]]));
-      for (const [index, channel] of channels.entries()) {
-        if (!seen[index]?.has(row.seq)) continue;
-        const ids = subscribers
-          .filter((entry) => entry.channel === channel && keyMatches(key, entry.binding.parsed))
-          .map((entry) => entry.binding.id);
-        if (ids.length === 0) continue;
-        const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
-        push(channel, "postgres_changes", {
-          ids: [...new Set(ids)],
-          data: { ...data, columns, errors: null, old_record: key },
-        });
-      }
+    for (const { channel, ids, key } of deliveries) {
+      const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
+      push(channel, "postgres_changes", { ids, data: { ...data, columns, errors: null, old_record: key } });
     }
   }
 
@@ -710,7 +664,7 @@ function createRealtime(stack: Stack) {
       hubs.delete(stack);
       await listening;
       await queue.catch(() => undefined);
-      await recheck;
+      await revocation.settled();
       await stopListening?.();
       topics.clear();
     },
