@@ -3,6 +3,8 @@ export {
   applyMigrations,
   applyPlatform,
   applySeed,
+  migrationRole,
+  type PlatformOptions,
   type PrepareOptions,
   type PrepareResult,
   prepareDatabase,

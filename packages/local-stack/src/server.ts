@@ -30,6 +30,12 @@ export interface StartOptions {
   hostname?: string;
   jwtSecret?: string;
   seed?: boolean | "first-run";
+  /**
+   * Grant what migrations create in `public` to the API roles by default, as older
+   * hosted projects do (default). `false` behaves as a new hosted project: a table
+   * is denied to the API until a migration grants it.
+   */
+  exposeNewTables?: boolean;
   /** Adjusts the settings read from config.toml (tests use it to try other auth settings). */
   configure?: (config: StackConfig) => void;
   log?: (line: string) => void;
@@ -67,7 +73,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     location = dataDir ? join(dataDir, "db") : "memory";
     db = await openPglite(dataDir ? { dataDir: location } : {});
   }
-  await prepareDatabase(db, { supabaseDir, seed: options.seed ?? "first-run" });
+  await prepareDatabase(db, {
+    supabaseDir,
+    seed: options.seed ?? "first-run",
+    log,
+    ...(options.exposeNewTables === undefined ? {} : { exposeNewTables: options.exposeNewTables }),
+  });
 
   const hostname = options.hostname ?? "127.0.0.1";
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));

@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
     await admin.exec(`drop database if exists ${name}`);
     await admin.exec(`create database ${name}`);
     const db = openPostgres({ connectionString: withDatabase(url, name), max: 1 });
-    await prepareDatabase(db, { supabaseDir, seed: true });
+    await prepareDatabase(db, { supabaseDir, seed: true, exposeNewTables: false });
     await db.close();
     project.provide("postgresTemplate", name);
     project.provide("pgliteTemplate", "");
@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
   }
   const dir = await mkdtemp(join(tmpdir(), "engram-db-"));
   const db = await openPglite();
-  await prepareDatabase(db, { supabaseDir, seed: true });
+  await prepareDatabase(db, { supabaseDir, seed: true, exposeNewTables: false });
   const file = join(dir, "template.tar.gz");
   await writeFile(file, Buffer.from(await (await db.pglite.dumpDataDir("gzip")).arrayBuffer()));
   await db.close();

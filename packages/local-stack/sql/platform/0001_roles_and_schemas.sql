@@ -39,7 +39,5 @@ grant usage on schema public, extensions, graphql_public to anon, authenticated,
 grant usage on schema auth, storage, realtime to anon, authenticated, service_role;
 grant all on all functions in schema extensions to anon, authenticated, service_role;
 
--- New objects in public are exposed to the API roles, as on Supabase.
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+-- Whether new objects in public are exposed to the API roles is set for the role
+-- migrations run as (applyPlatform's exposeNewTables), after 0009 creates it.

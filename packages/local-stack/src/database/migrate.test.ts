@@ -12,12 +12,12 @@ afterEach(async () => {
   db = undefined;
 });
 
-/** A throwaway supabase/ folder with the given migrations and seed. */
-async function projectWith(migrations: Record<string, string>, seed = ""): Promise<string> {
+/** A throwaway supabase/ folder with the given migrations and seed (no seed.sql when null). */
+async function projectWith(migrations: Record<string, string>, seed: string | null = ""): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "engram-migrate-"));
   await mkdir(join(dir, "migrations"));
   for (const [file, sql] of Object.entries(migrations)) await writeFile(join(dir, "migrations", file), sql);
-  await writeFile(join(dir, "seed.sql"), seed);
+  if (seed !== null) await writeFile(join(dir, "seed.sql"), seed);
   return dir;
 }
 

@@ -1,15 +1,28 @@
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { platformSqlDir } from "../paths.js";
-import type { Database } from "./types.js";
+import type { Database, Queryable } from "./types.js";
 
 const migrationFile = /^(\d+)_(.*)\.sql$/;
 
-export interface PrepareOptions {
+export interface PlatformOptions {
+  /**
+   * Whether tables, sequences and functions that migrations create in `public`
+   * are granted to anon, authenticated and service_role by default, as on
+   * projects created before Supabase stopped doing so. New hosted projects do
+   * not: there a migration must grant what the API may use. Default: true.
+   */
+  exposeNewTables?: boolean;
+}
+
+export interface PrepareOptions extends PlatformOptions {
   /** The project's `supabase/` folder. */
   supabaseDir: string;
   /** Run `seed.sql` (default: only when this call applied the first migration). */
   seed?: boolean | "first-run";
+  /** Where warnings go (a missing seed.sql); default: console.warn. */
+  log?: (line: string) => void;
 }
 
 export interface PrepareResult {
@@ -20,27 +33,55 @@ export interface PrepareResult {
 
 /** Platform objects, then pending migrations, then the seed, as `supabase start` does. */
 export async function prepareDatabase(db: Database, options: PrepareOptions): Promise<PrepareResult> {
-  const platform = await applyPlatform(db);
+  const platform = await applyPlatform(db, options);
   const firstRun = !(await hasMigrationHistory(db));
   const migrations = await applyMigrations(db, join(options.supabaseDir, "migrations"));
   const seedMode = options.seed ?? "first-run";
-  const seeded = seedMode === true || (seedMode === "first-run" && firstRun);
-  if (seeded) await applySeed(db, join(options.supabaseDir, "seed.sql"));
+  const wantSeed = seedMode === true || (seedMode === "first-run" && firstRun);
+  const seeded = wantSeed && (await applySeed(db, join(options.supabaseDir, "seed.sql"), options.log));
   return { platform, migrations, seeded };
 }
 
-/** Applies the versioned platform scripts (roles, auth, storage, realtime) not yet applied. */
-export async function applyPlatform(db: Database): Promise<string[]> {
+/**
+ * Applies the versioned platform scripts (roles, auth, storage, realtime) not yet
+ * applied, then sets whether new objects in `public` are exposed to the API roles.
+ */
+export async function applyPlatform(db: Database, options: PlatformOptions = {}): Promise<string[]> {
   await db.exec(`
     create schema if not exists _local_stack;
     create table if not exists _local_stack.platform_migrations (
       name text primary key,
       applied_at timestamptz not null default now()
     );`);
-  return applyPending(db, platformSqlDir, "_local_stack.platform_migrations", "name");
+  const applied = await applyPending(db, platformSqlDir, "_local_stack.platform_migrations", "name");
+  const role = await migrationRole(db);
+  const change = options.exposeNewTables === false ? "revoke all on %s from" : "grant all on %s to";
+  await db.exec(
+    ["tables", "sequences", "functions"]
+      .map(
+        (kind) =>
+          `alter default privileges for role ${role} in schema public ${change.replace("%s", kind)} anon, authenticated, service_role;`,
+      )
+      .join("\n"),
+  );
+  return applied;
 }
 
-/** Applies `supabase/migrations/<version>_<name>.sql` files not yet recorded, each in its own transaction. */
+/**
+ * The role migrations and the seed run as: `postgres`, not a superuser, as on
+ * the platform (`platform_postgres` where postgres is the cluster's bootstrap
+ * superuser, which cannot be demoted: PGlite's only user).
+ */
+export async function migrationRole(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ role: string }>("select _local_stack.migration_role() as role");
+  if (!row) throw new Error("the platform scripts have not been applied");
+  return row.role;
+}
+
+/**
+ * Applies `supabase/migrations/<version>_<name>.sql` files not yet recorded, each
+ * in its own transaction as the CLI runs them: settings reset, as `postgres`.
+ */
 export async function applyMigrations(db: Database, dir: string): Promise<string[]> {
   await db.exec(`
     create schema if not exists supabase_migrations;
@@ -52,9 +93,47 @@ export async function applyMigrations(db: Database, dir: string): Promise<string
   return applyPending(db, dir, "supabase_migrations.schema_migrations", "version");
 }
 
-export async function applySeed(db: Database, file: string): Promise<void> {
-  const sql = await readFile(file, "utf8");
-  await db.transaction((tx) => tx.exec(sql));
+/**
+ * Runs `seed.sql` as the migrations run and records it in
+ * `supabase_migrations.seed_files`. A missing file is a warning, as in the CLI.
+ */
+export async function applySeed(
+  db: Database,
+  file: string,
+  log: (line: string) => void = console.warn,
+): Promise<boolean> {
+  let sql: string;
+  try {
+    sql = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    log(`WARN: no seed file found at ${file}; the database is not seeded.`);
+    return false;
+  }
+  await db.exec(`
+    create schema if not exists supabase_migrations;
+    create table if not exists supabase_migrations.seed_files (path text primary key, hash text not null);`);
+  await db.transaction(async (tx) => {
+    await runAsMigrationRole(tx, "seed.sql", sql);
+    await tx.query(
+      `insert into supabase_migrations.seed_files (path, hash) values ($1, $2)
+       on conflict (path) do update set hash = excluded.hash`,
+      ["supabase/seed.sql", createHash("sha256").update(sql).digest("hex")],
+    );
+  });
+  return true;
+}
+
+/** Runs one file's SQL the way the CLI does, in the caller's transaction; back to the stack's own role after. */
+async function runAsMigrationRole(tx: Queryable, file: string, sql: string): Promise<void> {
+  const role = await migrationRole(tx);
+  await tx.exec(`reset all; set local role ${role}; set local search_path = "$user", public, extensions;`);
+  try {
+    await tx.exec(sql);
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+  }
+  await tx.exec("reset role; reset search_path;");
 }
 
 async function hasMigrationHistory(db: Database): Promise<boolean> {
@@ -76,14 +155,15 @@ async function applyPending(db: Database, dir: string, table: string, key: "name
     if (done.has(id)) continue;
     const sql = await readFile(join(dir, file), "utf8");
     await db.transaction(async (tx) => {
-      try {
-        await tx.exec(sql);
-      } catch (error) {
-        throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
-      }
       if (key === "version") {
+        await runAsMigrationRole(tx, file, sql);
         await tx.query(`insert into ${table} (version, name, statements) values ($1, $2, $3)`, [version, name, [sql]]);
       } else {
+        try {
+          await tx.exec(sql);
+        } catch (error) {
+          throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+        }
         await tx.query(`insert into ${table} (name) values ($1)`, [id]);
       }
     });
