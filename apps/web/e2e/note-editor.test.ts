@@ -15,6 +15,25 @@ let page: Page;
 let account: Account;
 let deckId: string;
 
+/** A short silent WAV: 8-bit mono PCM at 8 kHz, 800 samples. */
+function wav(): Buffer {
+  const samples = 800;
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + samples, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, Buffer.alloc(samples, 128)]);
+}
+
 /** A 2×2 red PNG. */
 const png = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
@@ -158,7 +177,18 @@ test("bold and italic by shortcut are stored as strong and em; Escape asks befor
   expect(await frontTools.getByRole("button", { name: "Italic" }).getAttribute("aria-pressed")).toBe("true");
   await press("Control+I");
   await field(editor, "Back").click();
-  await page.keyboard.type("answer");
+  await page.keyboard.type("answer ");
+
+  // Ctrl+K asks for the address; only web and email links are taken.
+  await press("Control+K");
+  const address = editor.getByLabel("Link address");
+  await address.fill("javascript:alert(1)");
+  await press("Enter");
+  await editor.getByText("Use a web address starting with http:// or https://").waitFor();
+  await address.fill("https://en.wikipedia.org/wiki/Paris");
+  await press("Enter");
+  await address.waitFor({ state: "hidden" });
+  await field(editor, "Back").getByRole("link", { name: "https://en.wikipedia.org/wiki/Paris" }).waitFor();
 
   await press("Escape");
   const confirm = page.getByRole("alertdialog", { name: "Discard this note?" });
@@ -171,9 +201,9 @@ test("bold and italic by shortcut are stored as strong and em; Escape asks befor
   await editor.getByRole("button", { name: "Save" }).click();
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
   const [note] = await notesInDeck();
-  expect((note?.fields as { front: string } | undefined)?.front).toBe(
-    "<p>plain <strong>bold</strong> and <em>slanted</em></p>",
-  );
+  const fields = note?.fields as { front: string; back: string } | undefined;
+  expect(fields?.front).toBe("<p>plain <strong>bold</strong> and <em>slanted</em></p>");
+  expect(fields?.back).toMatch(/^<p>answer <a[^>]* href="https:\/\/en\.wikipedia\.org\/wiki\/Paris"[^>]*>/);
 });
 
 test("an image chosen with the picker and one pasted are uploaded and shown in the field and the preview", async () => {
@@ -237,10 +267,17 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   await editor.getByRole("alert").filter({ hasText: "This file type can't be used" }).waitFor();
   expect(await field(editor, "Back").locator(".editor-media img").count()).toBe(1);
 
+  // A sound: an audio player in the field, stored as <audio controls src="…">.
+  await editor
+    .getByLabel("Image or sound for Back")
+    .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: wav() });
+  await field(editor, "Back").locator("audio[src^='http']").waitFor();
+
   await press("Control+Enter");
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
   const { data: files } = await adminClient().storage.from("media").list(deckId);
   expect(files?.map((file) => file.name.replace(/^[0-9a-f]{8}-/, "")).sort()).toEqual([
+    "ding.wav",
     "dropped.png",
     "pasted.png",
     "red.png",
@@ -251,7 +288,9 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   expect(fields.front).toMatch(
     /^<p><img src="[0-9a-f]{8}-red\.png">(<\/p><p>)?<img src="[0-9a-f]{8}-dropped\.png"><\/p>$/,
   );
-  expect(fields.back).toMatch(/^<p>Red <img src="[0-9a-f]{8}-pasted\.png"><\/p>$/);
+  expect(fields.back).toMatch(
+    /^<p>Red <img src="[0-9a-f]{8}-pasted\.png"><\/p><audio controls="" src="[0-9a-f]{8}-ding\.wav"><\/audio>/,
+  );
 });
 
 test("the rules are shown beside each field and nothing is saved", async () => {
