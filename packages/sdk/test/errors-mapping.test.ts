@@ -138,7 +138,7 @@ describe("data codes", () => {
   test("conflict: a media file uploaded over one of the same name", async () => {
     const { engram } = await signedIn();
     const deck = await engram.decks.create({ name: "Pictures" });
-    const image = new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" });
+    const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], { type: "image/png" });
     await engram.storage.uploadMedia(deck.id, image, { name: "heart.png" });
     expect(await codeOf(engram.storage.uploadMedia(deck.id, image, { name: "heart.png" }))).toBe("conflict");
   });

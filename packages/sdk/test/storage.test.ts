@@ -35,7 +35,7 @@ describe("media", () => {
 
   test("without a name each upload gets its own, typed from the Blob", async () => {
     const { owner, deck } = await deckWithMembers();
-    const sound = new Blob([new Uint8Array([1, 2, 3])], { type: "audio/mpeg" });
+    const sound = new Blob([new Uint8Array([0x49, 0x44, 0x33, 4, 0])], { type: "audio/mpeg" }); // an ID3 header
     const first = await owner.engram.storage.uploadMedia(deck.id, sound);
     const second = await owner.engram.storage.uploadMedia(deck.id, sound);
     expect(first).not.toBe(second);
