@@ -72,7 +72,8 @@ test("a user creates, renames and deletes a deck", async () => {
   await deleteDialog.getByRole("button", { name: "Delete deck" }).click();
   await deleteDialog.waitFor({ state: "hidden" });
   expect(await deckItem("Anatomy").count()).toBe(0);
-  expect(await deckList().getByRole("listitem").count()).toBe(1);
+  // The decks themselves, not the lists of counts inside them.
+  expect(await deckList().locator(":scope > li").count()).toBe(1);
 
   // What the screen shows is what the database holds.
   const { data } = await adminClient().from("decks").select("name").eq("owner_id", account.id);
@@ -130,7 +131,8 @@ test("a deck shared with the user shows their role and no owner actions", async 
   await item.waitFor();
   expect(await item.getByText("Viewer").isVisible()).toBe(true);
   // Leaving is the one thing a member may do to the deck itself.
-  expect(await item.getByRole("button").allInnerTexts()).toEqual(["Leave Shared pharmacology"]);
+  expect(await item.getByRole("button").count()).toBe(1);
+  expect(await item.getByRole("button", { name: "Leave Shared pharmacology" }).isVisible()).toBe(true);
 });
 
 test("each deck shows today's new, learning and review counts, leads to its screen, and Study opens its session", async () => {
