@@ -384,7 +384,9 @@ test("editing a studied note keeps its cards' schedules", async () => {
   await page.getByRole("button", { name: "Edit", exact: true }).click();
   const editor = dialog("Edit note");
   await field(editor, "Back").getByText("Barcelona").waitFor();
-  expect(await editor.getByRole("radiogroup").count()).toBe(0);
+  // The type is shown, not offered: a note's type is chosen when it is added.
+  expect(await editor.getByRole("radio").count()).toBe(0);
+  expect(await editor.getByText("Note type: Basic and reversed").isVisible()).toBe(true);
   await field(editor, "Back").click();
   await press("Control+A");
   await page.keyboard.type("Madrid");

@@ -59,6 +59,11 @@ export const MediaImage = Image.extend<MediaOptions & Parameters<typeof Image.co
   addOptions() {
     return { ...(this.parent?.() as object), deckId: "" } as never;
   },
+  // Pasted pictures from elsewhere (a web page's remote links, data: URLs) would never show on a
+  // card, whose sanitiser drops them: only images named in the deck are taken in.
+  parseHTML() {
+    return [{ tag: "img[src]", getAttrs: (element) => (isDeckFile(element.getAttribute("src") ?? "") ? null : false) }];
+  },
   addNodeView() {
     return ReactNodeViewRenderer(ImageView);
   },

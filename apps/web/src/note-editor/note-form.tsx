@@ -12,7 +12,7 @@ import { SubmitButton } from "../forms/submit-button.js";
 import { useEngramMutations } from "../session/factories.js";
 import { CardPreview } from "./card-preview.js";
 import { KindChoice } from "./kind-choice.js";
-import { checkDraft, draftInput, draftNote, fieldsOf, type NoteDraft, saveErrors } from "./note-draft.js";
+import { checkDraft, draftInput, draftNote, fieldsOf, kindLabels, type NoteDraft, saveErrors } from "./note-draft.js";
 import { RichField } from "./rich-field.js";
 import { ShortcutHelp } from "./shortcut-help.js";
 import { TagsInput } from "./tags-input.js";
@@ -93,7 +93,13 @@ export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCa
       <div className="note-form-columns">
         <div className="note-form-fields">
           <ErrorSummary errors={errors} formRef={formRef} />
-          {!noteId && <KindChoice kind={draft.kind} onChange={(kind) => change({ kind })} />}
+          {noteId ? (
+            <p className="note-kind">
+              Note type: <strong>{kindLabels[draft.kind]}</strong>
+            </p>
+          ) : (
+            <KindChoice kind={draft.kind} onChange={(kind) => change({ kind })} />
+          )}
           <RichField
             key={`first-${generation}`}
             deckId={deckId}
