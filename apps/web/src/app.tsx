@@ -15,11 +15,11 @@ function createQueryClient() {
   });
 }
 
-export function App({ engram }: { engram: Engram }) {
+export function App({ loadEngram }: { loadEngram: () => Promise<Engram> }) {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(createRouter);
   return (
-    <EngramProvider engram={engram}>
+    <EngramProvider load={loadEngram}>
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
           <RouterProvider router={router} />

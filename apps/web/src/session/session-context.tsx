@@ -7,7 +7,8 @@
 import type { Session } from "@engram/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
-import { useEngram } from "./engram-context.js";
+import { useEngramSource } from "./engram-context.js";
+import { hasStoredSession } from "./stored-session.js";
 
 export type SessionState =
   | { status: "loading"; session: null }
@@ -17,11 +18,20 @@ export type SessionState =
 const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const engram = useEngram();
+  const { engram, load } = useEngramSource();
   const queryClient = useQueryClient();
-  const [state, setState] = useState<SessionState>({ status: "loading", session: null });
+  // No session cookie: signed out, known at once and without loading the SDK (see stored-session.ts).
+  const [state, setState] = useState<SessionState>(() =>
+    hasStoredSession() ? { status: "loading", session: null } : { status: "signed-out", session: null, expired: false },
+  );
 
   useEffect(() => {
+    if (hasStoredSession()) void load();
+  }, [load]);
+
+  // From the moment the SDK is loaded (at once with a session, or when a screen first needs it).
+  useEffect(() => {
+    if (!engram) return;
     let active = true;
     const unsubscribe = engram.auth.onSessionChange((event, session) => {
       if (session) {

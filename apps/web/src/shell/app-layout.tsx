@@ -1,7 +1,9 @@
+import { Suspense } from "react";
 import { NavLink, Outlet } from "react-router";
 import { useSession } from "../session/session-context.js";
 import { useExpiryRedirect } from "../session/use-expiry-redirect.js";
 import { useFocusOnNavigate } from "./focus-on-navigate.js";
+import { Loading } from "./loading.js";
 import { Logo } from "./logo.js";
 import { ThemeToggle } from "./theme-toggle.js";
 import { UserMenu } from "./user-menu.js";
@@ -34,7 +36,10 @@ export function AppLayout() {
         </div>
       </header>
       <main id="main" tabIndex={-1} className="main">
-        <Outlet />
+        {/* A screen opened before the SDK has loaded waits here for it (session/engram-context.tsx). */}
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );
