@@ -4,7 +4,7 @@
  * request to the stack delayed by 300 ms (CDP network emulation). The answer
  * is saved in the background, so the network should not be in this path.
  *
- *   pnpm exec tsx bench/answer-latency.ts
+ *   pnpm exec tsx --conditions=source bench/answer-latency.ts
  *
  * Prints p50 / p95 / max over 200 answers, the answers still waiting to be
  * sent when the last card was painted, and whether all 200 reached the server.
@@ -32,7 +32,12 @@ function percentile(sorted: number[], p: number): number {
 /** Records, in the page, keydown of 1–4 → the frame after the next card entered the DOM. */
 function installProbe(page: Page) {
   return page.evaluate(() => {
-    const probe = { samples: [] as number[], start: null as number | null };
+    const probe = {
+      samples: [] as number[],
+      inDom: [] as number[],
+      frame: [] as number[],
+      start: null as number | null,
+    };
     (window as unknown as { probe: typeof probe }).probe = probe;
     window.addEventListener(
       "keydown",
@@ -47,8 +52,10 @@ function installProbe(page: Page) {
       const start = probe.start;
       if (start === null) return;
       probe.start = null;
+      probe.inDom.push(performance.now() - start);
       // rAF runs just before the frame is painted; a message posted from it arrives just after.
       requestAnimationFrame(() => {
+        probe.frame.push(performance.now() - start);
         const channel = new MessageChannel();
         channel.port1.onmessage = () => probe.samples.push(performance.now() - start);
         channel.port2.postMessage(null);
@@ -71,6 +78,27 @@ function pendingInStore(page: Page): Promise<number> {
         };
       }),
   );
+}
+
+type Profile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+};
+
+function printHotspots(profile: Profile) {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfMs = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, index) => {
+    const frame = byNode.get(id)?.callFrame;
+    const name = frame
+      ? `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`
+      : "?";
+    selfMs.set(name, (selfMs.get(name) ?? 0) + (profile.timeDeltas?.[index] ?? 0) / 1000);
+  });
+  const top = [...selfMs].filter(([name]) => !name.startsWith("(idle)")).sort((a, b) => b[1] - a[1]);
+  console.log("page CPU by function (self time over the run):");
+  for (const [name, ms] of top.slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 }
 
 async function main() {
@@ -126,6 +154,13 @@ async function main() {
       uploadThroughput: -1,
     });
     await installProbe(page);
+    // BENCH_PROFILE=1 also prints where the page spends its time during the answers (CPU profile, self time).
+    const profiling = process.env.BENCH_PROFILE === "1";
+    if (profiling) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+      await cdp.send("Profiler.start");
+    }
 
     for (let i = 0; i < answers; i++) {
       await page.keyboard.press("Space");
@@ -136,8 +171,11 @@ async function main() {
         i,
       );
     }
-    const samples = await page.evaluate(() => (window as unknown as { probe: { samples: number[] } }).probe.samples);
+    const { samples, inDom, frame } = await page.evaluate(
+      () => (window as unknown as { probe: { samples: number[]; inDom: number[]; frame: number[] } }).probe,
+    );
     const pending = await pendingInStore(page);
+    if (profiling) printHotspots((await cdp.send("Profiler.stop")).profile);
 
     await cdp.send("Network.emulateNetworkConditions", {
       offline: false,
@@ -160,12 +198,15 @@ async function main() {
     const logs = await admin.from("review_logs").select("client_review_id").eq("user_id", userId).throwOnError();
     const distinct = new Set((logs.data ?? []).map((row) => row.client_review_id)).size;
 
-    const sorted = [...samples].sort((a, b) => a - b);
+    const summary = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return `p50 ${percentile(sorted, 50).toFixed(1)} ms   p95 ${percentile(sorted, 95).toFixed(1)} ms   max ${(sorted.at(-1) ?? Number.NaN).toFixed(1)} ms`;
+    };
     console.log(`queue at start: ${queued.replace(/\s+/g, " ")}; network latency ${latencyMs} ms`);
     console.log(`answer key → next card painted, ${samples.length} answers:`);
-    console.log(
-      `  p50 ${percentile(sorted, 50).toFixed(1)} ms   p95 ${percentile(sorted, 95).toFixed(1)} ms   max ${(sorted.at(-1) ?? Number.NaN).toFixed(1)} ms`,
-    );
+    console.log(`  painted (a message posted from requestAnimationFrame arrives): ${summary(samples)}`);
+    console.log(`  the frame that paints it starts (requestAnimationFrame):       ${summary(frame)}`);
+    console.log(`  the next card in the DOM (the app's own work, no frame wait):  ${summary(inDom)}`);
     console.log(`answers still waiting to be sent after the last card: ${pending}`);
     console.log(
       `review_logs on the server afterwards: ${stored} of ${answers} (${distinct} distinct client_review_id)`,

@@ -263,3 +263,22 @@ test("two devices answer the same card: the one that came second is told why its
   await screenshot(page, "study-answered-elsewhere");
   expect(await reviewLogs(account.id)).toEqual([expect.objectContaining({ rating: Rating.easy })]);
 });
+
+test("on a phone, taps reveal and answer; the answer buttons are big enough for a thumb", async () => {
+  const phone = await openPage(browser(), { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const deckId = await seedDeck(account.id, "Phone", basicNotes(2));
+  await openStudy(phone, account, deckId);
+  const phoneFront = (text: string) => cardArea(phone).locator(".card-view-front").getByText(text, { exact: true });
+  await phoneFront("Question 1").waitFor();
+  await showAnswer(phone).tap();
+  await cardArea(phone).locator(".card-view-back").getByText("Answer 1", { exact: true }).waitFor();
+  for (const name of ["Again", "Hard", "Good", "Easy"] as const) {
+    const box = await answerButton(phone, name).boundingBox();
+    expect(box?.height).toBeGreaterThanOrEqual(48);
+    expect(box?.width).toBeGreaterThanOrEqual(48);
+  }
+  await screenshot(phone, "study-phone-revealed");
+  await answerButton(phone, "Easy").tap();
+  await phoneFront("Question 2").waitFor();
+  await expect.poll(async () => (await reviewLogs(account.id)).map((log) => log.rating)).toEqual([Rating.easy]);
+});

@@ -8,7 +8,7 @@
  */
 import { createScheduler, type Scheduler } from "@engram/core";
 import { type Engram, EngramError, type ScheduledCard, type StudyCard } from "@engram/sdk";
-import { createStore, get, set, type UseStore, update } from "idb-keyval";
+import { createStore, delMany, entries, get, keys, set, type UseStore } from "idb-keyval";
 
 /** What the server stored for a card since the queue was read; `answered` false once the answer was undone. */
 type Stored = { card: ScheduledCard; answered: boolean };
@@ -17,8 +17,6 @@ type SavedQueue = {
   savedAt: Date;
   /** The cards as the server sent them. */
   cards: StudyCard[];
-  /** card_id → the server's schedule after each acknowledged answer or undo. */
-  stored: Record<string, Stored>;
   desiredRetention: number;
   params: readonly number[] | null;
 };
@@ -31,13 +29,22 @@ export type StudyInput = {
   fromDevice: boolean;
 };
 
-let database: UseStore | undefined;
-const store = () => {
-  database ??= createStore("engram-study", "queues");
-  return database;
+// idb-keyval keeps one object store per database, hence two databases. The
+// acknowledgements are one small entry per card, written as each arrives,
+// so the (large) queue is written once per day, never once per answer.
+let queues: UseStore | undefined;
+let acknowledged: UseStore | undefined;
+const queueStore = () => {
+  queues ??= createStore("engram-study", "queues");
+  return queues;
+};
+const storedStore = () => {
+  acknowledged ??= createStore("engram-study-answers", "stored");
+  return acknowledged;
 };
 
 const queueKey = (userId: string, deckId: string | undefined) => `${userId}:${deckId ?? "all"}`;
+const storedPrefix = (key: string) => `${key}|`;
 
 function isOffline(error: unknown): boolean {
   return error instanceof EngramError && error.code === "network";
@@ -45,7 +52,7 @@ function isOffline(error: unknown): boolean {
 
 async function readSaved(key: string): Promise<SavedQueue | undefined> {
   try {
-    return await get<SavedQueue>(key, store());
+    return await get<SavedQueue>(key, queueStore());
   } catch {
     // No IndexedDB (private mode in some browsers): study online only.
     return undefined;
@@ -57,11 +64,11 @@ async function fromServer(engram: Engram, deckId: string | undefined, key: strin
   const saved: SavedQueue = {
     savedAt: new Date(),
     cards,
-    stored: {},
     desiredRetention: scheduler.desiredRetention,
     params: scheduler.params,
   };
-  await set(key, saved, store()).catch(() => {
+  // The server's queue already reflects every acknowledged answer.
+  await Promise.all([set(key, saved, queueStore()), forgetStored(key)]).catch(() => {
     // Keeping the copy is a convenience; studying goes on without it.
   });
   return { cards, scheduler, savedAt: saved.savedAt, fromDevice: false };
@@ -71,10 +78,26 @@ async function fromServer(engram: Engram, deckId: string | undefined, key: strin
  * An answered card counts as answered ("learning" queue): the session shows it
  * again only while it is still in learning, as the server's queue would.
  */
-function fromSaved(saved: SavedQueue): StudyInput {
+async function forgetStored(key: string): Promise<void> {
+  const prefix = storedPrefix(key);
+  const old = (await keys<string>(storedStore())).filter((name) => name.startsWith(prefix));
+  if (old.length > 0) await delMany(old, storedStore());
+}
+
+async function readStored(key: string): Promise<Map<string, Stored>> {
+  const prefix = storedPrefix(key);
+  const found = new Map<string, Stored>();
+  for (const [name, value] of await entries<string, Stored>(storedStore()).catch(() => [])) {
+    if (name.startsWith(prefix)) found.set(value.card.card_id, value);
+  }
+  return found;
+}
+
+async function fromSaved(key: string, saved: SavedQueue): Promise<StudyInput> {
   const scheduler = createScheduler({ desiredRetention: saved.desiredRetention, params: saved.params });
+  const acknowledged = await readStored(key);
   const cards = saved.cards.map((card): StudyCard => {
-    const stored = saved.stored[card.card_id];
+    const stored = acknowledged.get(card.card_id);
     if (!stored) return card;
     const { schedule, version } = stored.card;
     return { ...card, schedule, version, queue: stored.answered ? "learning" : card.queue };
@@ -87,13 +110,13 @@ export async function loadStudyInput(engram: Engram, userId: string, deckId: str
   const key = queueKey(userId, deckId);
   if (typeof navigator !== "undefined" && navigator.onLine === false) {
     const saved = await readSaved(key);
-    if (saved) return fromSaved(saved);
+    if (saved) return fromSaved(key, saved);
   }
   try {
     return await fromServer(engram, deckId, key);
   } catch (error) {
     const saved = isOffline(error) ? await readSaved(key) : undefined;
-    if (saved) return fromSaved(saved);
+    if (saved) return fromSaved(key, saved);
     throw error;
   }
 }
@@ -105,13 +128,6 @@ export async function recordStored(
   card: ScheduledCard,
   answered: boolean,
 ): Promise<void> {
-  // update() reads and writes in one transaction, so acknowledgements arriving together all land.
-  await update<SavedQueue>(
-    queueKey(userId, deckId),
-    (saved) => {
-      if (!saved?.cards.some((candidate) => candidate.card_id === card.card_id)) return saved as SavedQueue;
-      return { ...saved, stored: { ...saved.stored, [card.card_id]: { card, answered } } };
-    },
-    store(),
-  ).catch(() => {});
+  const stored: Stored = { card, answered };
+  await set(`${storedPrefix(queueKey(userId, deckId))}${card.card_id}`, stored, storedStore()).catch(() => {});
 }

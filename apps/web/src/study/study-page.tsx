@@ -37,7 +37,7 @@ export function StudyPage() {
       )}
       {opening.status === "ready" && (
         <StudySession
-          key={opening.attempt}
+          key={`${deckId ?? "all"}:${opening.attempt}`}
           session={opening.session}
           cards={opening.cards}
           fromDevice={opening.fromDevice}
