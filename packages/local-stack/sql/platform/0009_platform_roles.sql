@@ -13,39 +13,58 @@ language sql stable as $$
     then 'platform_postgres' else 'postgres' end
 $$;
 
+-- Roles are shared by every database of a server, and several databases may be
+-- set up at once (one per test file): a role step another session has just
+-- taken leaves the same result, so its conflict errors are ignored.
+create or replace function _local_stack.role_step(p_sql text) returns void
+language plpgsql as $$
+begin
+  execute p_sql;
+exception
+  when unique_violation or duplicate_object then null;
+  when internal_error then
+    if sqlerrm not like 'tuple concurrently %' then raise; end if;
+end
+$$;
+
 do $$
 declare
   migrator text := _local_stack.migration_role();
   r record;
 begin
-  if not exists (select 1 from pg_roles where rolname = 'supabase_auth_admin') then
-    create role supabase_auth_admin login noinherit createrole;
+  for r in select * from (values
+      ('supabase_auth_admin', 'login noinherit createrole'),
+      ('supabase_storage_admin', 'login noinherit createrole'),
+      ('supabase_realtime_admin', 'nologin noinherit'),
+      ('dashboard_user', 'nologin createrole createdb replication'),
+      ('pgbouncer', 'login'),
+      (migrator, 'login')) as roles (name, options)
+    where not exists (select 1 from pg_roles where rolname = roles.name)
+  loop
+    perform _local_stack.role_step(format('create role %I %s', r.name, r.options));
+  end loop;
+  if exists (select 1 from pg_roles where rolname = migrator
+      and (rolsuper or not rolcreaterole or not rolcreatedb or not rolreplication or not rolbypassrls)) then
+    perform _local_stack.role_step(
+      format('alter role %I nosuperuser createrole createdb replication bypassrls login', migrator));
   end if;
-  if not exists (select 1 from pg_roles where rolname = 'supabase_storage_admin') then
-    create role supabase_storage_admin login noinherit createrole;
+  if not exists (select 1 from pg_db_role_setting where setrole = migrator::regrole and setdatabase = 0) then
+    perform _local_stack.role_step(
+      format('alter role %I set search_path = "$user", public, extensions', migrator));
   end if;
-  if not exists (select 1 from pg_roles where rolname = 'supabase_realtime_admin') then
-    create role supabase_realtime_admin nologin noinherit;
-  end if;
-  if not exists (select 1 from pg_roles where rolname = 'dashboard_user') then
-    create role dashboard_user nologin createrole createdb replication;
-  end if;
-  if not exists (select 1 from pg_roles where rolname = 'pgbouncer') then
-    create role pgbouncer login;
-  end if;
-  if not exists (select 1 from pg_roles where rolname = migrator) then
-    execute format('create role %I login', migrator);
-  end if;
-  execute format('alter role %I nosuperuser createrole createdb replication bypassrls login', migrator);
-  execute format('alter role %I set search_path = "$user", public, extensions', migrator);
   execute format('alter database %I set search_path = "$user", public, extensions', current_database());
 
   -- The API roles are postgres's to grant; Realtime's admin role is granted to it
   -- (that is what lets a migration put policies on realtime.messages). Membership
   -- in supabase_storage_admin stands in for supautils' policy_grants, which let
   -- postgres put policies on storage.objects on the platform.
-  execute format('grant anon, authenticated, service_role, authenticator to %I with admin option', migrator);
-  execute format('grant supabase_realtime_admin, supabase_storage_admin to %I', migrator);
+  if not pg_has_role(migrator, 'authenticator', 'member') then
+    perform _local_stack.role_step(
+      format('grant anon, authenticated, service_role, authenticator to %I with admin option', migrator));
+  end if;
+  if not pg_has_role(migrator, 'supabase_storage_admin', 'member') then
+    perform _local_stack.role_step(format('grant supabase_realtime_admin, supabase_storage_admin to %I', migrator));
+  end if;
 
   execute format('grant all on database %I to %I', current_database(), migrator);
   execute format('grant all on schema public, extensions to %I', migrator);
