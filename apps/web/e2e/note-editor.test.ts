@@ -402,3 +402,33 @@ test("editing a studied note keeps its cards' schedules", async () => {
   });
   expect(await schedules()).toEqual(before);
 });
+
+test("a save the server refuses says why and keeps what was typed", async () => {
+  const admin = adminClient();
+  const { data: note, error } = await admin
+    .from("notes")
+    .insert({
+      deck_id: deckId,
+      kind: "basic",
+      fields: { front: "<p>Capital of Peru</p>", back: "<p>Lima</p>" },
+      created_by: account.id,
+    })
+    .select("id")
+    .single();
+  if (error || !note) throw error ?? new Error("no note");
+
+  await signInWithPassword(page, account, `/decks/${deckId}`);
+  await page.getByRole("button", { name: "Capital of Peru", exact: true }).click();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  const editor = dialog("Edit note");
+  await field(editor, "Back").getByText("Lima").waitFor();
+  // Someone else deletes the note while it is open here.
+  expect((await admin.from("notes").delete().eq("id", note.id)).error).toBeNull();
+  await field(editor, "Back").click();
+  await page.keyboard.type(", on the coast");
+  await press("Control+Enter");
+
+  await editor.getByRole("alert").filter({ hasText: "This no longer exists, or it isn't shared with you." }).waitFor();
+  expect(await field(editor, "Back").textContent()).toBe("Lima, on the coast");
+  expect(await editor.isVisible()).toBe(true);
+});

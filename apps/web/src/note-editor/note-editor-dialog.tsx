@@ -143,7 +143,8 @@ function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
     };
   }, [note.data]);
 
-  if (note.isError) {
+  // A failed refetch (the note deleted meanwhile) keeps the form and what is typed; saving then says why.
+  if (note.isError && !initial) {
     return (
       <p role="alert" className="error-summary">
         {errorMessage(note.error)}
