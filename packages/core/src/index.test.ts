@@ -12,6 +12,7 @@ test("the public API is exactly the documented list", () => {
       "cardStates",
       "charLength",
       "clozeFieldsSchema",
+      "clozeNesting",
       "clozeOrdinals",
       "createScheduler",
       "dailyLimitSchema",
