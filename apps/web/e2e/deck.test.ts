@@ -77,6 +77,11 @@ test("the owner browses, searches, filters and sorts a deck, and the URL keeps t
   await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "10 notes match");
   expect(await page.getByLabel("Order").inputValue()).toBe("oldest");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  // On a phone the filters wrap and the rows keep their text, type and checkbox.
+  await page.setViewportSize({ width: 390, height: 800 });
+  expect(await noteRow(page, "cat").getByText("Basic").isVisible()).toBe(true);
+  await screenshot(page, "deck-phone");
 });
 
 test("an opened note shows its cards with state and due date, and a card is suspended and back", async () => {

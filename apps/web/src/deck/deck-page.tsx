@@ -1,15 +1,27 @@
 /** `/decks/:deckId`: the deck's header and its note browser, or a clear "not found". */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { errorMessage } from "../errors/messages.js";
+import { useEngramQueries } from "../session/factories.js";
 import { Loading } from "../shell/loading.js";
 import { usePageTitle } from "../shell/page-title.js";
+import { listOptions, useBrowserParams } from "./browser-params.js";
 import { DeckScreen } from "./deck-screen.js";
-import { useDeckAccess } from "./use-deck.js";
+import { pageSize, useDeckAccess } from "./use-deck.js";
 import "./deck.css";
 
 export function DeckPage() {
   const { deckId = "" } = useParams();
   const access = useDeckAccess(deckId);
+  const [params] = useBrowserParams();
+  const queries = useEngramQueries();
+  const queryClient = useQueryClient();
+  // The first page of notes is asked for alongside the deck, not after it:
+  // one round trip less before the first rows show.
+  useEffect(() => {
+    void queryClient.prefetchInfiniteQuery(queries.notes.pages(deckId, listOptions(params), pageSize));
+  }, [queryClient, queries, deckId, params]);
 
   if (access.status === "loading") return <Loading label="Loading the deck…" />;
   if (access.status === "error") {

@@ -35,10 +35,13 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const options = useMemo(() => listOptions(params), [params]);
   const { sort: _sort, ...filter } = options;
   const pages = useNotePages(deck.id, options);
-  const deckTotal = useQuery(queries.notes.list(deck.id, { limit: 1 })).data?.total;
+  const filtered = Boolean(options.search || options.tags || options.kind);
+  // Unfiltered, the list's own total is the deck's; a filtered view asks for the count apart.
+  const countAll = useQuery({ ...queries.notes.list(deck.id, { limit: 1 }), enabled: filtered });
   const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.notes) ?? [], [pages.data]);
   const noteIds = useMemo(() => notes.map((note) => note.id), [notes]);
   const total = pages.data?.pages[0]?.total ?? 0;
+  const deckTotal = filtered || pages.isPlaceholderData ? countAll.data?.total : pages.data?.pages[0]?.total;
 
   const profile = useProfile();
   const room = useDeckRoom(deck.id, role !== null && profile.isSuccess, {
@@ -123,8 +126,6 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   }, [pages.isFetchingNextPage, pages.fetchNextPage]);
 
   const selected = [...selection.selected];
-  const filtered = Boolean(options.search || options.tags || options.kind);
-
   return (
     <div className="page deck-page">
       <DeckHeader

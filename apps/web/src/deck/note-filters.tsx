@@ -1,21 +1,28 @@
 /** Search, tag, note type and order: each change goes to the URL, which the list reads. */
 import { noteSorts } from "@engram/sdk";
 import { Search } from "lucide-react";
-import { type Ref, useEffect, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { type BrowserParams, kindLabels, type NoteKindFilter, sortLabels } from "./browser-params.js";
 
 interface Props {
   params: BrowserParams;
   onChange: (patch: Partial<BrowserParams>) => void;
-  searchRef: Ref<HTMLInputElement>;
+  searchRef: RefObject<HTMLInputElement | null>;
 }
 
 export function NoteFilters({ params, onChange, searchRef }: Props) {
-  // The boxes keep what is typed; the URL follows, and a Back or a shared link sets the boxes.
+  // The boxes keep what is typed and the URL follows. The URL sets a box only
+  // while the user is not typing in it (Back, a shared link): replies to
+  // earlier keystrokes arriving late must not undo later ones.
   const [search, setSearch] = useState(params.search);
   const [tag, setTag] = useState(params.tag);
-  useEffect(() => setSearch(params.search), [params.search]);
-  useEffect(() => setTag(params.tag), [params.tag]);
+  const tagRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (document.activeElement !== searchRef.current) setSearch(params.search);
+  }, [params.search, searchRef]);
+  useEffect(() => {
+    if (document.activeElement !== tagRef.current) setTag(params.tag);
+  }, [params.tag]);
 
   return (
     <search aria-label="Notes" className="note-filters">
@@ -40,6 +47,7 @@ export function NoteFilters({ params, onChange, searchRef }: Props) {
       <div className="filter">
         <label htmlFor="note-tag">Tag</label>
         <input
+          ref={tagRef}
           id="note-tag"
           value={tag}
           autoComplete="off"
