@@ -133,16 +133,6 @@ function createRealtime(stack: Stack) {
   const shapeCache = new Map<string, TableShape>();
   /** The last transaction whose deleted rows were looked at; its kept rows go once another one's arrive. */
   let lastDeleteTxid: string | null = null;
-  const listening = (async () => {
-    await syncTriggers(stack.db);
-    await clearDeleted(stack.db);
-    stopListening = await listenForChanges(stack.db, (change) => {
-      // Any committed change may have changed who may read a private channel.
-      revocation.request();
-      queue = queue.then(() => deliverChange(change)).catch((error) => stack.log(`realtime: ${String(error)}`));
-    });
-  })().catch((error) => stack.log(`realtime: change capture unavailable: ${String(error)}`));
-
   const revocation = createRevocationCheck(stack.db, {
     channels: function* () {
       for (const members of topics.values()) yield* members;
@@ -158,6 +148,16 @@ function createRealtime(stack: Stack) {
     stopped: () => closed,
     log: (line) => stack.log(line),
   });
+
+  const listening = (async () => {
+    await syncTriggers(stack.db);
+    await clearDeleted(stack.db);
+    stopListening = await listenForChanges(stack.db, (change) => {
+      // Any committed change may have changed who may read a private channel.
+      revocation.request();
+      queue = queue.then(() => deliverChange(change)).catch((error) => stack.log(`realtime: ${String(error)}`));
+    });
+  })().catch((error) => stack.log(`realtime: change capture unavailable: ${String(error)}`));
 
   function send(conn: Connection, frame: Frame) {
     if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame));
