@@ -174,6 +174,9 @@ describe("schema cache", () => {
       create table public.late_table (id int primary key, label text);
       insert into public.late_table values (1, 'late');
       create function public.late_fn() returns int language sql as $$ select 7 $$;
+      -- Created by the connection's superuser, whose new objects get no default grants.
+      grant select on public.late_table to anon;
+      grant execute on function public.late_fn() to anon;
     `);
     const { data, error } = await db.from("late_table").select("label");
     expect(error).toBeNull();
