@@ -19,9 +19,23 @@ import { TagsInput } from "./tags-input.js";
 
 const lastKindKey = "engram.note-editor.kind";
 
+/** The type of the last note added here (Anki's Add window keeps it); Basic the first time. */
 export function rememberedKind(): NoteKind {
-  const kind = localStorage.getItem(lastKindKey);
-  return kind === "basic_reversed" || kind === "cloze" ? kind : "basic";
+  try {
+    const kind = localStorage.getItem(lastKindKey);
+    return kind === "basic_reversed" || kind === "cloze" ? kind : "basic";
+  } catch {
+    // Storage switched off in this browser: start from Basic each time.
+    return "basic";
+  }
+}
+
+function rememberKind(kind: NoteKind) {
+  try {
+    localStorage.setItem(lastKindKey, kind);
+  } catch {
+    // Nothing to keep it in; the next add starts from Basic.
+  }
 }
 
 interface NoteFormProps {
@@ -74,7 +88,7 @@ export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCa
       { deckId, input },
       {
         onSuccess: (note) => {
-          localStorage.setItem(lastKindKey, draft.kind);
+          rememberKind(draft.kind);
           const next: NoteDraft = { ...draft, first: "", second: "", tags: input.tags, pendingTag: "" };
           baseline.current = next;
           setDraft(next);
