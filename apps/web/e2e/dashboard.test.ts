@@ -116,6 +116,12 @@ test("the dashboard shows each deck's cards due today, the streak and the year's
   await screenshot(page, "dashboard");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
 
+  // On a phone: everything fits the width, the heatmap included.
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await screenshot(page, "dashboard-phone");
+  await page.setViewportSize({ width: 1024, height: 720 });
+
   // Each deck leads to its screen and its own study; Study all studies everything.
   expect(await deckRow("Anatomy").getByRole("link", { name: "Anatomy", exact: true }).getAttribute("href")).toBe(
     `/decks/${anatomy}`,
