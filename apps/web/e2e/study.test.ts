@@ -95,7 +95,7 @@ test("by keyboard alone: reveal, answer with the intervals shown, undo, learning
     .toEqual([Rating.again, Rating.good, Rating.easy, Rating.easy, Rating.easy]);
 });
 
-test("keys are ignored while the shortcuts dialog is open; ? shows them", async () => {
+test("keys are ignored while the shortcuts dialog is open; ? shows them; 2 answers Hard", async () => {
   const deckId = await seedDeck(account.id, "Keys", basicNotes(1));
   await openStudy(page, account, deckId);
   await front("Question 1").waitFor();
@@ -110,6 +110,10 @@ test("keys are ignored while the shortcuts dialog is open; ? shows them", async 
   await dialog.waitFor({ state: "hidden" });
   await page.keyboard.press("Enter");
   await back("Answer 1").waitFor();
+  // Nothing was answered or undone while the dialog was open; 2 answers Hard now.
+  expect(await reviewLogs(account.id)).toEqual([]);
+  await page.keyboard.press("2");
+  await expect.poll(async () => (await reviewLogs(account.id)).map((log) => log.rating)).toEqual([Rating.hard]);
 });
 
 test("E edits the card's note in place and the card shows the new text", async () => {
