@@ -78,14 +78,18 @@ async function firstRowsAt(page: Page): Promise<number> {
   return (await handle.jsonValue()) as number;
 }
 
-/** How long the server took (request sent → first byte) for the page's last request to the notes table. */
-async function lastNotesRequestMs(page: Page): Promise<number> {
+/**
+ * The page's requests to the notes table: when the last one was sent (ms since
+ * navigation start) and how long it took to answer. Cross-origin timing hides
+ * the server's own share, so this is the whole round trip.
+ */
+async function notesRequest(page: Page): Promise<{ sentAt: number; took: number }> {
   return page.evaluate(() => {
     const entries = performance
       .getEntriesByType("resource")
       .filter((entry) => entry.name.includes("/rest/v1/notes")) as PerformanceResourceTiming[];
     const last = entries.at(-1);
-    return last ? last.responseStart - last.requestStart : Number.NaN;
+    return last ? { sentAt: last.startTime, took: last.duration } : { sentAt: Number.NaN, took: Number.NaN };
   });
 }
 
@@ -112,11 +116,14 @@ async function main() {
     await firstRowsAt(page);
 
     const firstRows: number[] = [];
-    const firstRowsServer: number[] = [];
+    const notesSentAt: number[] = [];
+    const notesTook: number[] = [];
     for (let i = 0; i < loads; i += 1) {
       await page.goto(`/decks/${deckId}`, { waitUntil: "commit" });
       firstRows.push(await firstRowsAt(page));
-      firstRowsServer.push(await lastNotesRequestMs(page));
+      const request = await notesRequest(page);
+      notesSentAt.push(request.sentAt);
+      notesTook.push(request.took);
     }
     const total = await page.locator(".list-summary").textContent();
     console.log(`list shows: ${total}`);
@@ -162,14 +169,15 @@ async function main() {
           });
         });
       searches.push((await handle.jsonValue()) as number);
-      searchesServer.push(await lastNotesRequestMs(page));
+      searchesServer.push((await notesRequest(page)).took);
       console.log(`  search "${term}": ${(searches.at(-1) ?? 0).toFixed(0)} ms`);
     }
 
     console.log(`navigation → first rows visible: ${stats(firstRows)}  (target < 300 ms)`);
-    console.log(`  of which the notes request, sent → first byte: ${stats(firstRowsServer)}`);
+    console.log(`  the app sends the notes request at: ${stats(notesSentAt)}`);
+    console.log(`  the notes request's round trip: ${stats(notesTook)}`);
     console.log(`last keystroke → search results visible: ${stats(searches)}  (target < 150 ms)`);
-    console.log(`  of which the last notes request, sent → first byte: ${stats(searchesServer)}`);
+    console.log(`  the last search request's round trip: ${stats(searchesServer)}`);
     await context.close();
   } finally {
     await browser.close();
