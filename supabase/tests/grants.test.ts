@@ -1,4 +1,4 @@
-import type { Database } from "@engram/local-stack";
+import { type Database, migrationRole } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openTestDatabase } from "./support/database.js";
 import { openFreshDatabase } from "./support/fresh-database.js";
@@ -101,6 +101,26 @@ describe("what each API role may do with each table", () => {
       })
       .catch((error: { code?: string; message: string }) => error);
     expect(refused).toMatchObject({ code: "42501", message: "permission denied for table card_states" });
+  });
+});
+
+describe("the suite's databases", () => {
+  test("grant nothing new in public to the API roles by default, as a new hosted project", async () => {
+    const defaults = await db.query<{ acl: string }>(
+      "select defaclacl::text as acl from pg_default_acl where defaclnamespace = 'public'::regnamespace",
+    );
+    for (const { acl } of defaults) expect(acl).not.toMatch(/\b(anon|authenticated|service_role)=/);
+    const [unexposed] = await db.transaction(async (tx) => {
+      // Created as migrations create tables: as postgres.
+      await tx.exec(`set local role ${await migrationRole(tx)}; create table public.ungranted (id int)`);
+      const rows = await tx.query<{ anon: boolean; service_role: boolean }>(
+        `select has_table_privilege('anon', 'public.ungranted', 'select') as anon,
+                has_table_privilege('service_role', 'public.ungranted', 'select') as service_role`,
+      );
+      await tx.exec("drop table public.ungranted");
+      return rows;
+    });
+    expect(unexposed).toEqual({ anon: false, service_role: false });
   });
 });
 
