@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { Rating } from "@engram/core";
 import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
-import { basicNotes, engramFor, seedDeck } from "./study-fixtures.js";
+import { engramFor } from "./study-fixtures.js";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { basicNotes, seedDeck } from "./support/decks.js";
 import { decksHeading, signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();

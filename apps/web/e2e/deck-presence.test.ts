@@ -1,8 +1,9 @@
 import { expect, test } from "vitest";
-import { addMember, noteList, noteRow, seedDeck, setDisplayName, visibleFronts } from "./deck-fixtures.js";
+import { addMember, noteList, noteRow, setDisplayName, visibleFronts } from "./deck-fixtures.js";
 import { newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
 import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();

@@ -1,10 +1,11 @@
 import { createEngram, EngramError } from "@engram/sdk";
 import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
-import { addMember, noteList, noteRow, seedDeck, visibleFronts } from "./deck-fixtures.js";
+import { addMember, noteList, noteRow, visibleFronts } from "./deck-fixtures.js";
 import { type Account, adminClient, newAccount, nodeClient } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
 import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();

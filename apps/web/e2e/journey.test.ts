@@ -8,14 +8,9 @@ import { uniqueEmail } from "./support/accounts.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { tabTo } from "./support/keyboard.js";
 import { nextEmail } from "./support/mailbox.js";
+import { redPng } from "./support/media.js";
 
 const browser = browserPerFile();
-
-/** A 2×2 red PNG. */
-const png = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 test("a new learner signs up, writes two notes and studies them without touching the mouse", async () => {
   const page = await openPage(browser());
@@ -47,6 +42,9 @@ test("a new learner signs up, writes two notes and studies them without touching
   await press("a");
   const editor = page.getByRole("dialog", { name: "Add note" });
   await editor.waitFor();
+  // Typing starts once the caret is in the front field, as a person sees it there.
+  const front = editor.getByRole("textbox", { name: "Front", exact: true });
+  await expect.poll(() => front.evaluate((field) => field.contains(document.activeElement))).toBe(true);
   await page.keyboard.type("Powerhouse of the cell");
   await press("Tab");
   await press("Tab");
@@ -77,8 +75,8 @@ test("a new learner signs up, writes two notes and studies them without touching
   });
   await press("Enter");
   const chooser = await fileChooser;
-  await chooser.setFiles({ name: "heart.png", mimeType: "image/png", buffer: png });
-  await text.locator("img").waitFor();
+  await chooser.setFiles({ name: "heart.png", mimeType: "image/png", buffer: redPng });
+  await text.getByRole("img", { name: /heart\.png$/ }).waitFor();
   await text.focus();
   await press("Control+Enter");
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();

@@ -8,37 +8,13 @@ import { beforeEach, expect, test } from "vitest";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { redPng, silentWav } from "./support/media.js";
 import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();
 let page: Page;
 let account: Account;
 let deckId: string;
-
-/** A short silent WAV: 8-bit mono PCM at 8 kHz, 800 samples. */
-function wav(): Buffer {
-  const samples = 800;
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + samples, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, Buffer.alloc(samples, 128)]);
-}
-
-/** A 2×2 red PNG. */
-const png = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 beforeEach(async () => {
   page = await openPage(browser());
@@ -211,7 +187,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   await editor.getByRole("radio", { name: "Basic", exact: true }).check();
   await editor
     .getByLabel("Image or sound for Front")
-    .setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
+    .setInputFiles({ name: "red.png", mimeType: "image/png", buffer: redPng });
   const frontImage = field(editor, "Front").locator(".editor-media img");
   await frontImage.waitFor();
   await expect.poll(() => frontImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
@@ -225,7 +201,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
       data.items.add(new File([new Uint8Array(bytes)], "pasted.png", { type: "image/png" }));
       element.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     },
-    [...png],
+    [...redPng],
   );
   await field(editor, "Back").locator(".editor-media img").waitFor();
 
@@ -246,7 +222,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
       element.dispatchEvent(new DragEvent("dragover", at));
       element.dispatchEvent(new DragEvent("drop", at));
     },
-    [...png],
+    [...redPng],
   );
   await expect.poll(() => field(editor, "Front").locator(".editor-media img").count()).toBe(2);
 
@@ -270,7 +246,7 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   // A sound: an audio player in the field, stored as <audio controls src="…">.
   await editor
     .getByLabel("Image or sound for Back")
-    .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: wav() });
+    .setInputFiles({ name: "ding.wav", mimeType: "audio/wav", buffer: silentWav() });
   await field(editor, "Back").locator("audio[src^='http']").waitFor();
 
   await press("Control+Enter");

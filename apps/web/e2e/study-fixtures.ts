@@ -12,34 +12,6 @@ export async function engramFor(account: Account): Promise<Engram> {
   return createEngram(client as never);
 }
 
-export type Seed =
-  | { kind?: "basic" | "basic_reversed"; front: string; back: string }
-  | { kind: "cloze"; text: string; extra?: string };
-
-/** A deck of the account's holding these notes, oldest first (new cards are studied in that order). */
-export async function seedDeck(ownerId: string, name: string, notes: Seed[]): Promise<string> {
-  const admin = adminClient();
-  const { data: deck, error } = await admin.from("decks").insert({ owner_id: ownerId, name }).select("id").single();
-  if (error || !deck) throw error ?? new Error("no deck");
-  const start = Date.now() - notes.length * 1000;
-  const rows = notes.map((note, index) => ({
-    deck_id: deck.id,
-    kind: note.kind ?? "basic",
-    fields:
-      note.kind === "cloze" ? { text: note.text, extra: note.extra ?? "" } : { front: note.front, back: note.back },
-    created_by: ownerId,
-    created_at: new Date(start + index * 1000).toISOString(),
-  }));
-  for (let at = 0; at < rows.length; at += 500) {
-    const inserted = await admin.from("notes").insert(rows.slice(at, at + 500));
-    if (inserted.error) throw inserted.error;
-  }
-  return deck.id;
-}
-
-export const basicNotes = (count: number, prefix = "Question"): Seed[] =>
-  Array.from({ length: count }, (_, i) => ({ front: `${prefix} ${i + 1}`, back: `Answer ${i + 1}` }));
-
 /** The user's answers as the server stored them, oldest first. */
 export async function reviewLogs(userId: string) {
   const { data, error } = await adminClient()

@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { basicNotes, cardArea, countsText, openStudy, reviewLogs, seedDeck, setNewPerDay } from "./study-fixtures.js";
+import { cardArea, countsText, openStudy, reviewLogs, setNewPerDay } from "./study-fixtures.js";
 import { newAccount } from "./support/accounts.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { basicNotes, seedDeck } from "./support/decks.js";
 
 const browser = browserPerFile();
 

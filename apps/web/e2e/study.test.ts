@@ -3,19 +3,19 @@ import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
 import {
   answerButton,
-  basicNotes,
   cardArea,
   countsText,
   engramFor,
   openStudy,
   reviewLogs,
-  seedDeck,
   setDue,
   showAnswer,
 } from "./study-fixtures.js";
 import { type Account, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { basicNotes, seedDeck } from "./support/decks.js";
+import { redPng, silentWav } from "./support/media.js";
 
 const browser = browserPerFile();
 let page: Page;
@@ -139,39 +139,14 @@ test("E edits the card's note in place and the card shows the new text", async (
   await front("Question 2").waitFor();
 });
 
-const pixelPng = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-
-/** A tenth of a second of silence: a WAV file Chromium plays. */
-function silentWav(): Uint8Array {
-  const samples = 800;
-  const buffer = Buffer.alloc(44 + samples);
-  buffer.write("RIFF", 0);
-  buffer.writeUInt32LE(36 + samples, 4);
-  buffer.write("WAVEfmt ", 8);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(8000, 24);
-  buffer.writeUInt32LE(8000, 28);
-  buffer.writeUInt16LE(1, 32);
-  buffer.writeUInt16LE(8, 34);
-  buffer.write("data", 36);
-  buffer.writeUInt32LE(samples, 40);
-  buffer.fill(128, 44);
-  return new Uint8Array(buffer);
-}
-
 test("cloze blanks with their hint, images and sounds from the deck's storage; R replays", async () => {
   const deckId = await seedDeck(account.id, "Media", [
     { kind: "cloze", text: "{{c1::Paris::capital}} is in France" },
     { front: 'What animal? <img src="cat.png" alt="A cat">', back: 'Cat <audio src="meow.wav"></audio>' },
   ]);
   const engram = await engramFor(account);
-  await engram.storage.uploadMedia(deckId, new Uint8Array(pixelPng), { name: "cat.png" });
-  await engram.storage.uploadMedia(deckId, silentWav(), { name: "meow.wav" });
+  await engram.storage.uploadMedia(deckId, new Uint8Array(redPng), { name: "cat.png" });
+  await engram.storage.uploadMedia(deckId, new Uint8Array(silentWav()), { name: "meow.wav" });
 
   await openStudy(page, account, deckId);
   const blank = cardArea(page).locator(".card-view-front .cloze");
@@ -187,7 +162,7 @@ test("cloze blanks with their hint, images and sounds from the deck's storage; R
   await image.waitFor();
   await expect
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 })
-    .toBe(1);
+    .toBe(2);
   expect(await image.getAttribute("src")).toContain(`/storage/v1/object/sign/media/${deckId}/cat.png`);
 
   // Every play() call counted, whether or not the browser lets the sound start.

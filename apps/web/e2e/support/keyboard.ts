@@ -10,7 +10,11 @@ const isFocused = (target: Locator) => target.evaluate((element) => element === 
 export async function tabTo(
   page: Page,
   target: Locator,
-  { backwards = false, key = backwards ? "Shift+Tab" : "Tab", limit = 60 } = {},
+  {
+    backwards = false,
+    key = backwards ? "Shift+Tab" : "Tab",
+    limit = 60,
+  }: { backwards?: boolean; key?: string; limit?: number } = {},
 ): Promise<void> {
   await target.waitFor();
   for (let presses = 0; presses < limit; presses += 1) {

@@ -9,6 +9,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../errors/messages.js";
 import { useEngramQueries } from "../session/factories.js";
 import { usePageTitle } from "../shell/page-title.js";
+import { isTypingTarget } from "../ui/keys.js";
+import { ShortcutsDialog } from "../ui/shortcuts-dialog.js";
 import { listOptions, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
 import { DeleteNotesDialog } from "./bulk-dialogs.js";
@@ -17,8 +19,7 @@ import { NoteEditorSlot } from "./note-editor-slot.js";
 import { NoteFilters } from "./note-filters.js";
 import { NoteList } from "./note-list.js";
 import { firstFieldText } from "./plain-text.js";
-import { isTypingTarget, shortcutFor } from "./shortcuts.js";
-import { ShortcutsDialog } from "./shortcuts-dialog.js";
+import { shortcutFor, shortcuts } from "./shortcuts.js";
 import { canEdit, useDeckMutations, useNotePages, useProfile } from "./use-deck.js";
 import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
@@ -83,7 +84,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (isTypingTarget(event.target) || document.querySelector("dialog[open]")) return;
+      if (isTypingTarget(event.target)) return;
       const action = shortcutFor(event, editable);
       if (action === "search") {
         event.preventDefault();
@@ -228,7 +229,13 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           }
         />
       ) : null}
-      {helpOpen ? <ShortcutsDialog canEdit={editable} onClose={() => setHelpOpen(false)} /> : null}
+      {helpOpen ? (
+        <ShortcutsDialog
+          shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
+          caption="Keys and what they do on this screen"
+          onClose={() => setHelpOpen(false)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -31,11 +31,3 @@ export function shortcutFor(event: KeyboardEvent | React.KeyboardEvent, canEdit:
   const found = shortcuts.find((shortcut) => shortcut.keys.includes(event.key) && (canEdit || !shortcut.editorsOnly));
   return found?.action ?? null;
 }
-
-/** Typing in a field or working in a dialog: single-key shortcuts stay out of the way. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.closest("dialog[open], [role='dialog']")) return true;
-  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button", "submit"].includes(target.type);
-  return target.isContentEditable || ["TEXTAREA", "SELECT"].includes(target.tagName);
-}

@@ -1,7 +1,7 @@
 import type { DeckRole, MyDeck } from "@engram/sdk";
 import { LogOut, Pencil, Play, Trash2 } from "lucide-react";
 import { Link } from "react-router";
-import { DeckCounts, type DueCounts } from "./deck-counts.js";
+import { DueCountList, type DueCounts } from "../ui/due-counts.js";
 
 const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };
 
@@ -29,7 +29,7 @@ export function DeckItem({
         </h2>
         <span className={`role role-${deck.role}`}>{roleLabels[deck.role]}</span>
         {deck.description ? <p className="deck-description">{deck.description}</p> : null}
-        {counts ? <DeckCounts counts={counts} /> : null}
+        {counts ? <DueCountList counts={counts} /> : null}
       </div>
       <div className="deck-actions">
         {counts === undefined ? null : due > 0 ? (

@@ -7,8 +7,8 @@ import { useEngramQueries } from "../session/factories.js";
 import { LiveUpdates } from "../session/live-updates.js";
 import { Loading } from "../shell/loading.js";
 import { usePageTitle } from "../shell/page-title.js";
-import { type DueCounts, dueCounts, totalDue } from "./due-counts.js";
-import { DueDecks, DueNumbers } from "./due-decks.js";
+import { DueCountList, type DueCounts, dueCounts, totalDue } from "../ui/due-counts.js";
+import { DueDecks } from "./due-decks.js";
 import { Heatmap } from "./heatmap.js";
 import { formatDay } from "./heatmap-days.js";
 import "./dashboard.css";
@@ -92,7 +92,7 @@ function Overview({ decks, user }: { decks: DeckStats[]; user: UserStats }) {
               <p className="today-due-total">
                 <span className="today-due-number">{dueTotal}</span> {dueTotal === 1 ? "card" : "cards"} due today
               </p>
-              <DueNumbers counts={due} />
+              <DueCountList counts={due} />
               <Link className="button primary" to="/study">
                 <Play aria-hidden="true" /> Study all
               </Link>

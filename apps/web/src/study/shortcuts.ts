@@ -46,13 +46,6 @@ export function shortcutFor(event: KeyboardEvent): StudyAction | null {
   return shortcuts.find((shortcut) => shortcut.keys.includes(event.key))?.action ?? null;
 }
 
-/** Typing in a field or working in a dialog: single-key shortcuts stay out of the way. */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (document.querySelector("dialog[open], [role='dialog']")) return true;
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
-
 /** Space and Enter on a focused button or link press it; the key handler must not act twice. */
 export function isActivationOfFocused(event: KeyboardEvent): boolean {
   if (event.key !== " " && event.key !== "Enter") return false;

@@ -8,13 +8,13 @@ import type { ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { CardView } from "../card-view/card-view.js";
 import { useEngram } from "../session/engram-context.js";
+import { ShortcutsDialog } from "../ui/shortcuts-dialog.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
 import { NothingDue } from "./nothing-due.js";
 import { SessionCounts } from "./session-counts.js";
 import { SessionSummary } from "./session-summary.js";
-import { isRatingAction, ratingOf, type StudyAction } from "./shortcuts.js";
-import { ShortcutsDialog } from "./shortcuts-dialog.js";
+import { isRatingAction, ratingOf, type StudyAction, shortcuts } from "./shortcuts.js";
 import { SyncStatus } from "./sync-status.js";
 import { useStudyKeys } from "./use-study-keys.js";
 import { useSessionEvents, useSessionState, useTally } from "./use-study-session.js";
@@ -158,7 +158,13 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
           Shortcuts <kbd>?</kbd>
         </button>
       </div>
-      {dialog === "help" && <ShortcutsDialog onClose={() => setDialog(null)} />}
+      {dialog === "help" && (
+        <ShortcutsDialog
+          shortcuts={shortcuts}
+          caption="Keys and what they do while studying"
+          onClose={() => setDialog(null)}
+        />
+      )}
       {dialog === "edit" && current && (
         <Suspense fallback={null}>
           <NoteEditorDialog

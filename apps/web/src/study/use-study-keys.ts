@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { isActivationOfFocused, isTypingTarget, type StudyAction, shortcutFor } from "./shortcuts.js";
+import { isTypingTarget } from "../ui/keys.js";
+import { isActivationOfFocused, type StudyAction, shortcutFor } from "./shortcuts.js";
 
 /**
  * One keydown listener for the screen, reading the shortcut table. The latest

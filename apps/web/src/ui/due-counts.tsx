@@ -1,4 +1,6 @@
+/** Anki's three numbers of what is due today — new, learning, review — as the deck list and dashboard show them. */
 import type { DeckStats } from "@engram/sdk";
+import "./due-counts.css";
 
 export interface DueCounts {
   new: number;
@@ -20,3 +22,18 @@ export function dueCounts(stats: DeckStats | undefined): DueCounts {
 }
 
 export const totalDue = (counts: DueCounts) => counts.new + counts.learning + counts.review;
+
+const queues = ["new", "learning", "review"] as const;
+
+/** The three numbers, coloured as on the study screen. */
+export function DueCountList({ counts }: { counts: DueCounts }) {
+  return (
+    <ul className="due-counts" aria-label="Due today">
+      {queues.map((queue) => (
+        <li key={queue} className={`due-count ${queue}${counts[queue] === 0 ? " zero" : ""}`}>
+          <span className="due-count-value">{counts[queue]}</span> {queue}
+        </li>
+      ))}
+    </ul>
+  );
+}

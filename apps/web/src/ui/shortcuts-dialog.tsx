@@ -1,11 +1,27 @@
+/** The `?` help of a screen: its shortcut table, the same one its key handler reads (STYLE 25). */
 import { Dialog } from "../shell/dialog.js";
-import { shortcuts } from "./shortcuts.js";
+import "./shortcuts-dialog.css";
 
-export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+export interface ShortcutRow {
+  /** How the keys are written, e.g. "Space or Enter". */
+  label: string;
+  description: string;
+}
+
+export function ShortcutsDialog({
+  shortcuts,
+  caption,
+  onClose,
+}: {
+  shortcuts: readonly ShortcutRow[];
+  /** What the table is, for screen readers: "Keys and what they do while studying". */
+  caption: string;
+  onClose: () => void;
+}) {
   return (
     <Dialog title="Keyboard shortcuts" onClose={onClose}>
-      <table className="study-shortcuts">
-        <caption className="visually-hidden">Keys and what they do while studying</caption>
+      <table className="shortcut-table">
+        <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Key</th>
@@ -14,7 +30,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
         </thead>
         <tbody>
           {shortcuts.map((shortcut) => (
-            <tr key={shortcut.action}>
+            <tr key={shortcut.label}>
               <td>
                 <kbd>{shortcut.label}</kbd>
               </td>
