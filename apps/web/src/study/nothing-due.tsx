@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "react-router";
 import { useEngramQueries } from "../session/factories.js";
+import { LeaveStudy } from "./leave-study.js";
 import { nextDue } from "./next-due.js";
 
 /** Nothing to study now: says so, and when the next card will be due. */
@@ -27,11 +27,7 @@ export function NothingDue({ deckId }: { deckId: string | undefined }) {
               ? `Next review ${next.words}.`
               : `You've seen today's new cards. More new cards ${next.words}.`}
       </p>
-      <div className="study-state-actions">
-        <Link className="button secondary" to={deckId ? `/decks/${deckId}` : "/decks"}>
-          {deckId ? "Back to the deck" : "Your decks"}
-        </Link>
-      </div>
+      <LeaveStudy deckId={deckId} />
     </section>
   );
 }

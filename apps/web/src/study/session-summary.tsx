@@ -1,6 +1,6 @@
 import { Rating } from "@engram/core";
 import { useState } from "react";
-import { Link } from "react-router";
+import { LeaveStudy } from "./leave-study.js";
 
 const rows = [
   { rating: Rating.again, name: "Again" },
@@ -57,11 +57,7 @@ export function SessionSummary({
           </tr>
         </tbody>
       </table>
-      <div className="study-state-actions">
-        <Link className="button secondary" to={deckId ? `/decks/${deckId}` : "/decks"}>
-          {deckId ? "Back to the deck" : "Your decks"}
-        </Link>
-      </div>
+      <LeaveStudy deckId={deckId} />
     </section>
   );
 }
