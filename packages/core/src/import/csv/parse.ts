@@ -82,9 +82,10 @@ export function readAnkiHeaders(text: string): { anki: AnkiTextHeaders | null; b
   return { anki: found ? anki : null, body: rest };
 }
 
-function parseWith(body: string, delimiter?: Delimiter) {
+function parseWith(body: string, delimiter?: Delimiter, preview = 0) {
   return Papa.parse<string[]>(body, {
     delimiter: delimiter ?? "",
+    preview,
     delimitersToGuess: [...delimiters],
     skipEmptyLines: "greedy",
   });
@@ -96,16 +97,34 @@ function counts(rows: string[][]): Map<number, number> {
   return byWidth;
 }
 
-/** Papaparse guesses from a preview; prefer a delimiter that gives every row the same width. */
-function detect(body: string) {
-  const guessed = parseWith(body);
-  if (counts(guessed.data).size <= 1) return guessed;
-  for (const delimiter of delimiters) {
-    const result = parseWith(body, delimiter);
-    const widths = counts(result.data);
-    if (widths.size === 1 && !widths.has(1)) return result;
-  }
-  return guessed;
+/** Rows read to choose a delimiter. */
+const previewRows = 500;
+
+/**
+ * Papaparse guesses from a preview; among delimiters that give every row the
+ * same width (more than one column), the one least used as punctuation wins:
+ * "a, b" and "1,5" are text, not columns.
+ */
+function detect(body: string): Delimiter {
+  const guessed = parseWith(body, undefined, previewRows);
+  const sample = body.slice(0, 20_000);
+  const punctuation = (delimiter: Delimiter) =>
+    sample.split(`${delimiter} `).length - 1 + (delimiter === "," ? (sample.match(/\d,\d/g)?.length ?? 0) : 0);
+  const consistent = delimiters
+    .map((delimiter) => (delimiter === guessed.meta.delimiter ? guessed : parseWith(body, delimiter, previewRows)))
+    .filter((result) => {
+      const widths = counts(result.data);
+      return widths.size === 1 && !widths.has(1);
+    })
+    .map((result) => ({ result, score: punctuation(result.meta.delimiter as Delimiter) }));
+  const fallback = (delimiters as readonly string[]).includes(guessed.meta.delimiter)
+    ? (guessed.meta.delimiter as Delimiter)
+    : ",";
+  if (consistent.length === 0) return fallback;
+  const best = Math.min(...consistent.map(({ score }) => score));
+  const winners = consistent.filter(({ score }) => score === best);
+  const winner = (winners.find(({ result }) => result === guessed) ?? winners[0])?.result;
+  return (winner?.meta.delimiter as Delimiter | undefined) ?? fallback;
 }
 
 const numeric = /^[-+]?\d+([.,]\d+)?$/;
@@ -133,10 +152,8 @@ export function looksLikeHeader(first: string[], rest: string[][]): boolean {
 export function parseDelimited(text: string, options: ParseOptions = {}): ParsedDelimited {
   const { anki, body } = readAnkiHeaders(text.replace(/^\uFEFF/, ""));
   const delimiterWanted = options.delimiter ?? anki?.separator;
-  const result = delimiterWanted ? parseWith(body, delimiterWanted) : detect(body);
-  const delimiter = (delimiters as readonly string[]).includes(result.meta.delimiter)
-    ? (result.meta.delimiter as Delimiter)
-    : ",";
+  const delimiter = delimiterWanted ?? detect(body);
+  const result = parseWith(body, delimiter);
   const quoteErrors = result.errors.filter((error) => error.type === "Quotes");
   if (quoteErrors.length > 0) {
     const rows = [...new Set(quoteErrors.map((error) => (error.row ?? 0) + 1))];
