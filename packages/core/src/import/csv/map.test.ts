@@ -42,9 +42,23 @@ describe("mapColumns", () => {
     ]);
   });
 
-  it("escapes text when Anki says the file is not HTML", () => {
-    const parsed = parseDelimited("#separator:comma\n#html:false\na < b,yes\n");
-    expect(mapColumns(parsed, { front: 0, back: 1 }).notes[0]?.fields).toEqual({ front: "a &lt; b", back: "yes" });
+  it("escapes text and keeps line breaks when Anki says the file is not HTML", () => {
+    const parsed = parseDelimited('#separator:comma\n#html:false\na < b,"yes\nno"\n');
+    expect(mapColumns(parsed, { front: 0, back: 1 }).notes[0]?.fields).toEqual({
+      front: "a &lt; b",
+      back: "yes<br>no",
+    });
+  });
+
+  it("reads Anki's note type column and file-wide tags", () => {
+    const text = "#separator:tab\n#notetype column:1\n#tags:shared\nBasic\ta\tb\nCloze\t{{c1::c}}\td\n";
+    const parsed = parseDelimited(text);
+    const mapping = suggestMapping(parsed);
+    expect(mapping).toEqual({ kind: 0, front: 1, back: 2 });
+    expect(mapColumns(parsed, mapping).notes).toEqual([
+      { kind: "basic", fields: { front: "a", back: "b" }, tags: ["shared"] },
+      { kind: "cloze", fields: { text: "{{c1::c}}", extra: "d" }, tags: ["shared"] },
+    ]);
   });
 });
 

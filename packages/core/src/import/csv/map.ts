@@ -29,8 +29,13 @@ export function readKind(value: string): NoteKind | null {
   return kindNames[value.trim().toLowerCase()] ?? null;
 }
 
-function escapeHtml(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** Anki's `#html:false`: the text is plain, so it is escaped and its line breaks kept. */
+function plainToHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\r\n|\n|\r/g, "<br>");
 }
 
 export function mapColumns(parsed: ParsedDelimited, mapping: ColumnMapping): MappedNotes {
@@ -41,7 +46,7 @@ export function mapColumns(parsed: ParsedDelimited, mapping: ColumnMapping): Map
     const row1 = rowNumber(parsed, index);
     const cell = (column: number | undefined) => {
       const value = column === undefined ? "" : (row[column] ?? "");
-      return plain ? escapeHtml(value) : value;
+      return plain ? plainToHtml(value) : value;
     };
     const first = cell(mapping.text ?? mapping.front);
     let kind: NoteKind | null;
@@ -61,9 +66,9 @@ export function mapColumns(parsed: ParsedDelimited, mapping: ColumnMapping): Map
     } else {
       kind = mapping.text !== undefined || clozeOrdinals(first).length > 0 ? "cloze" : "basic";
     }
-    const tags = cell(mapping.tags)
-      .split(/\s+/u)
-      .filter((tag) => tag !== "");
+    const tags = [...(parsed.anki?.tags ?? []), ...(row[mapping.tags ?? -1] ?? "").split(/\s+/u)].filter(
+      (tag) => tag !== "",
+    );
     const fields =
       kind === "cloze"
         ? { text: cell(mapping.text ?? mapping.front), extra: cell(mapping.extra ?? mapping.back) }

@@ -104,6 +104,12 @@ describe("parseDelimited", () => {
     expect(error.rows).toEqual([3]);
   });
 
+  it("refuses a quote that is never closed", () => {
+    const error = errorOf(() => parseDelimited('front,back\na,b\n"c,d\ne,f\n'));
+    expect(error.code).toBe("corrupt-file");
+    expect(error.rows.length).toBeGreaterThan(0);
+  });
+
   it("reads a 10,000-row file", () => {
     const lines = ["front,back,tags"];
     for (let i = 0; i < 10_000; i += 1) lines.push(`question ${i},"answer, ${i}",t${i % 7}`);

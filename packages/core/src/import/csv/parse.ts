@@ -21,6 +21,8 @@ export type AnkiTextHeaders = {
   deckColumn?: number;
   guidColumn?: number;
   columns?: string[];
+  /** `#tags:` — tags every note gets. */
+  tags?: string[];
 };
 
 export type ParsedDelimited = {
@@ -77,6 +79,7 @@ export function readAnkiHeaders(text: string): { anki: AnkiTextHeaders | null; b
     else if (key === "notetype column" && column >= 0) anki.notetypeColumn = column;
     else if (key === "deck column" && column >= 0) anki.deckColumn = column;
     else if (key === "guid column" && column >= 0) anki.guidColumn = column;
+    else if (key === "tags") anki.tags = value.split(/\s+/u).filter((tag) => tag !== "");
     else if (key === "columns") anki.columns = value.split(anki.separator ?? "\t");
   }
   return { anki: found ? anki : null, body: rest };
