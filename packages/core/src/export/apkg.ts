@@ -77,8 +77,10 @@ export function ankiFieldHtml(html: string, mediaNames: ReadonlySet<string>): st
     });
 }
 
+/** The first field as Anki sorts and checksums it: markup stripped, image file names kept. */
 function sortText(html: string): string {
   return html
+    .replace(/<img\b[^>]*?\bsrc\s*=\s*["']([^"']+)["'][^>]*>/gi, " $1 ")
     .replace(/<[^>]*>/g, "")
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
