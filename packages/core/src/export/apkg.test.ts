@@ -157,6 +157,19 @@ describe("writeApkg", () => {
     expect(rows(db, "select ord from cards order by ord, id").map((card) => card.ord)).toEqual([0, 0, 0, 1, 1]);
   });
 
+  it("checksums the first field as Anki does", async () => {
+    const note = {
+      id: 1,
+      kind: "basic" as const,
+      fields: { front: "<b>Q: Hello</b>", back: "A" },
+      tags: [],
+      cards: [],
+    };
+    const { db } = await open(await writeApkg({ name: "D", notes: [note], media: [] }, { now }));
+    // The value Anki stored for a note whose first field is "Q: Hello" (fixtures/anki/collection.apkg).
+    expect(rows(db, "select sfld, csum from notes")).toEqual([{ sfld: "Q: Hello", csum: 3597636078 }]);
+  });
+
   it("writes the media map and numbered files that match it", async () => {
     const { files } = await open(await writeApkg(deck, { now }));
     const map = JSON.parse(strFromU8(files.media ?? new Uint8Array())) as Record<string, string>;
