@@ -4,6 +4,7 @@ import { unzipSync, zipSync } from "fflate";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { limits } from "../../limits";
+import { zstdFrameAllocation } from "./budget";
 import { AnkiImportError } from "./errors";
 import { readAnkiPackage } from "./read-package";
 
@@ -125,5 +126,22 @@ describe("bad packages", () => {
   it("refuses input over the import limit as too large without reading it", async () => {
     const error = await failure(readAnkiPackage(new Uint8Array(limits.importBytes + 1)));
     expect(error.code).toBe("too-large");
+  });
+});
+
+describe("zstd frame headers", () => {
+  it("refuses a frame declaring more than the maximum before allocating it", async () => {
+    const members = unzipSync(fixture("bg-hashtable.colpkg"));
+    // A single-segment frame (flags 0xe0: 8-byte content size) claiming 2^40 bytes.
+    const header = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const zip = zipSync({ ...members, "collection.anki21b": header });
+    expect((await failure(readAnkiPackage(zip))).code).toBe("too-large");
+  });
+
+  it("reads the window a real collection frame needs", () => {
+    const members = unzipSync(fixture("bg-hashtable.colpkg"));
+    const allocation = zstdFrameAllocation(members["collection.anki21b"] as Uint8Array);
+    expect(allocation).toBeGreaterThan(0);
+    expect(allocation).toBeLessThan(64 * 1024 * 1024);
   });
 });

@@ -10,6 +10,10 @@ export class ByteBudget {
 
   constructor(readonly max: number) {}
 
+  get remaining(): number {
+    return this.max - this.used;
+  }
+
   /** Counts `n` more bytes; throws too-large once the total passes the maximum. */
   take(n: number): void {
     this.used += n;
@@ -32,8 +36,37 @@ export function concatChunks(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/**
+ * The buffer a zstd frame makes its decoder allocate up front: its window, or its whole
+ * content size for a single-segment frame. Read from the header so a frame claiming
+ * gigabytes is refused before anything is allocated.
+ */
+export function zstdFrameAllocation(data: Uint8Array): number | undefined {
+  if (data.length < 6 || data[0] !== 0x28 || data[1] !== 0xb5 || data[2] !== 0x2f || data[3] !== 0xfd) return undefined;
+  const flags = data[4] ?? 0;
+  const singleSegment = (flags >> 5) & 1;
+  const dictionaryBytes = [0, 1, 2, 4][flags & 3] ?? 0;
+  const sizeFlag = flags >> 6;
+  const sizeBytes = sizeFlag ? 1 << sizeFlag : singleSegment;
+  let pos = 5 + (singleSegment ? 0 : 1) + dictionaryBytes;
+  let contentSize = 0;
+  for (let i = 0, scale = 1; i < sizeBytes; i++, scale *= 256) contentSize += (data[pos++] ?? 0) * scale;
+  if (sizeFlag === 1) contentSize += 256;
+  if (singleSegment) return contentSize;
+  const descriptor = data[5] ?? 0;
+  const base = 2 ** (10 + (descriptor >> 3));
+  return base + (base / 8) * (descriptor & 7);
+}
+
 /** Decompresses one zstd stream chunk by chunk, counting every output chunk against the budget. */
 export function zstdDecompress(data: Uint8Array, budget: ByteBudget, what: string): Uint8Array {
+  const allocation = zstdFrameAllocation(data);
+  if (allocation !== undefined && allocation > budget.remaining) {
+    throw new AnkiImportError(
+      "too-large",
+      `${what} declares ${allocation} bytes, more than the package may unpack to.`,
+    );
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   let ended = false;
