@@ -39,6 +39,8 @@ export type RawReview = {
   type: number;
 };
 export type RawCollection = {
+  /** Anki's scheduler version (1 or 2; v3 logs like v2). */
+  schedulerVersion: number;
   noteTypes: Map<number, RawNoteType>;
   decks: Map<number, string>;
   notes: RawNote[];
@@ -108,12 +110,27 @@ export function readCollection(db: Database): RawCollection {
       )
     : [];
   return {
+    schedulerVersion: schedulerVersion(db, tables),
     noteTypes: modern ? modernNoteTypes(db) : legacyNoteTypes(db),
     decks: tables.has("decks") ? modernDecks(db) : legacyDecks(db),
     notes,
     cards,
     revlog,
   };
+}
+
+/** Legacy collections keep it in col.conf, schema 18 in the config table; absent means v1. */
+function schedulerVersion(db: Database, tables: Set<string>): number {
+  try {
+    if (tables.has("config")) {
+      const value = rows(db, "select val from config where key = 'schedVer'")[0]?.[0];
+      return value === undefined ? 2 : Number(JSON.parse(str(value)));
+    }
+    const conf = JSON.parse(str(rows(db, "select conf from col limit 1")[0]?.[0])) as { schedVer?: number };
+    return Number(conf.schedVer ?? 1);
+  } catch {
+    return 2;
+  }
 }
 
 function colJson(db: Database, column: "models" | "decks"): Record<string, unknown> {

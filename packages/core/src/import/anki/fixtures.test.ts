@@ -36,6 +36,17 @@ const cases: [string, AnkiPackage["format"]][] = [
 
 const skippedCount = (pkg: AnkiPackage, reason: string) => pkg.skipped.find((s) => s.reason === reason)?.count ?? 0;
 
+describe("a v1 scheduler collection (collection.apkg)", () => {
+  it("maps three-button learning answers to again, good and easy", async () => {
+    const pkg = await readAnkiPackage(new Uint8Array(readFileSync(`${fixtures}collection.apkg`)));
+    const learning: Record<number, number> = {};
+    for (const review of pkg.reviews.filter((r) => r.type === 0))
+      learning[review.rating] = (learning[review.rating] ?? 0) + 1;
+    expect(learning).toEqual({ 1: 105, 3: 536, 4: 413 });
+    expect(pkg.reviews.filter((r) => r.type === 1 && r.rating === 2)).toHaveLength(32);
+  });
+});
+
 describe.each(cases)("%s", (file, format) => {
   const expected = JSON.parse(readFileSync(`${fixtures}expected/${file}.json`, "utf8")) as Expected;
   let pkg: AnkiPackage;

@@ -39,7 +39,12 @@ export async function readAnkiPackage(bytes: Uint8Array, options: AnkiReadOption
     const skip = (reason: string, count = 1) => skippedCounts.set(reason, (skippedCounts.get(reason) ?? 0) + count);
 
     const notes = mapNotes(collection, skip);
-    const reviews = readReviews(collection.revlog, new Set(collection.cards.map((c) => c.id)), skip);
+    const reviews = readReviews(
+      collection.revlog,
+      new Set(collection.cards.map((c) => c.id)),
+      collection.schedulerVersion,
+      skip,
+    );
     const { media, missing } = readMedia(zip, readMediaMap(zip, zstd, budget), zstd, budget);
     if (missing > 0) skip("missing-media", missing);
 
