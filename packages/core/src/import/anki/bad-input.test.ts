@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { unzipSync, zipSync } from "fflate";
 import initSqlJs from "sql.js";
@@ -143,5 +144,21 @@ describe("zstd frame headers", () => {
     const allocation = zstdFrameAllocation(members["collection.anki21b"] as Uint8Array);
     expect(allocation).toBeGreaterThan(0);
     expect(allocation).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe("sql.js loading", () => {
+  it("accepts the wasm bytes from the caller, as a browser worker passes them", async () => {
+    const wasmPath = createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm");
+    const wasm = readFileSync(wasmPath);
+    const wasmBinary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength);
+    const pkg = await readAnkiPackage(fixture("bg-hashtable.colpkg"), { wasmBinary });
+    expect(pkg.notes).toHaveLength(14);
+  });
+
+  it("accepts a locateFile for the wasm", async () => {
+    const wasmPath = createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm");
+    const pkg = await readAnkiPackage(fixture("bg-hashtable.colpkg"), { locateFile: () => wasmPath });
+    expect(pkg.format).toBe("anki21b");
   });
 });

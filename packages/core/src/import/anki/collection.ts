@@ -41,6 +41,8 @@ export type RawReview = {
 export type RawCollection = {
   /** Anki's scheduler version (1 or 2; v3 logs like v2). */
   schedulerVersion: number;
+  /** col.crt: review cards' `due` counts days from this day. */
+  createdAtSeconds: number;
   noteTypes: Map<number, RawNoteType>;
   decks: Map<number, string>;
   notes: RawNote[];
@@ -111,6 +113,7 @@ export function readCollection(db: Database): RawCollection {
     : [];
   return {
     schedulerVersion: schedulerVersion(db, tables),
+    createdAtSeconds: num(rows(db, "select crt from col limit 1")[0]?.[0]),
     noteTypes: modern ? modernNoteTypes(db) : legacyNoteTypes(db),
     decks: tables.has("decks") ? modernDecks(db) : legacyDecks(db),
     notes,

@@ -7,6 +7,7 @@ import type { AnkiPackage } from "./types";
 const fixtures = fileURLToPath(new URL("../../../../../../shared/fixtures/anki/", import.meta.url));
 
 type Expected = {
+  sched_ver: number;
   counts: {
     notes: number;
     cards: number;
@@ -59,6 +60,11 @@ describe.each(cases)("%s", (file, format) => {
 
   it("reads the real collection, not the dummy one", () => {
     expect(pkg.format).toBe(format);
+  });
+
+  it("reads the scheduler version and when the collection began", () => {
+    expect(pkg.collection.schedulerVersion).toBe(expected.sched_ver);
+    expect(pkg.collection.createdAt.getTime()).toBeGreaterThan(Date.UTC(2005, 0, 1));
   });
 
   it("finds every note and card", () => {

@@ -33,6 +33,7 @@ const rawCard = (id: number, nid: number, ord: number, queue = 0): RawCard => ({
 function collection(types: RawNoteType[], notes: [number, number, string[]][], cards: RawCard[]): RawCollection {
   return {
     schedulerVersion: 2,
+    createdAtSeconds: 0,
     noteTypes: new Map(types.map((t) => [t.id, t])),
     decks: new Map([[1, "Languages::Spanish"]]),
     notes: notes.map(([id, mid, fields]) => ({ id, guid: `g${id}`, mid, fields, tags: ["t"] })),

@@ -61,6 +61,10 @@ export async function readAnkiPackage(bytes: Uint8Array, options: AnkiReadOption
 
     return {
       format,
+      collection: {
+        createdAt: new Date(collection.createdAtSeconds * 1000),
+        schedulerVersion: collection.schedulerVersion,
+      },
       decks: [...collection.decks].map(([ankiDeckId, name]) => ({ ankiDeckId, name })),
       noteTypes,
       notes,

@@ -4,13 +4,20 @@ import { AnkiImportError } from "./errors";
 import type { AnkiReadOptions } from "./types";
 
 let defaultSqlJs: Promise<SqlJsStatic> | undefined;
+const bySource = new WeakMap<object, Promise<SqlJsStatic>>();
 
 function loadSqlJs(options: AnkiReadOptions): Promise<SqlJsStatic> {
-  if (options.wasmBinary || options.locateFile) {
-    return initSqlJs({
-      ...(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {}),
-      ...(options.locateFile ? { locateFile: options.locateFile } : {}),
-    });
+  const source = options.wasmBinary ?? options.locateFile;
+  if (source) {
+    let loading = bySource.get(source);
+    if (!loading) {
+      loading = initSqlJs({
+        ...(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {}),
+        ...(options.locateFile ? { locateFile: options.locateFile } : {}),
+      });
+      bySource.set(source, loading);
+    }
+    return loading;
   }
   // In Node sql.js finds sql-wasm.wasm beside its own file; browsers pass a URL or the bytes.
   defaultSqlJs ??= initSqlJs();

@@ -80,6 +80,11 @@ export type AnkiSkipped = { reason: string; count: number };
 
 export type AnkiPackage = {
   format: AnkiFormat;
+  /**
+   * What turning `ankiSchedule` into dates needs: review cards' `due` is a day number
+   * counted from `createdAt`'s day, learning cards' `due` is epoch seconds.
+   */
+  collection: { createdAt: Date; schedulerVersion: number };
   decks: AnkiDeck[];
   noteTypes: AnkiNoteTypeSummary[];
   notes: AnkiNote[];

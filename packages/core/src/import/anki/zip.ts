@@ -106,6 +106,9 @@ export class ZipArchive {
         name: utf8.decode(this.bytes.subarray(pos + 46, pos + 46 + nameLength)),
         headerOffset: v.getUint32(pos + 42, true),
       };
+      if (v.getUint16(pos + 8, true) & 1) {
+        throw new AnkiImportError("unsupported-format", "Encrypted zip archives are not supported.");
+      }
       if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff) {
         throw new AnkiImportError("unsupported-format", "Zip64 archives are not supported.");
       }
