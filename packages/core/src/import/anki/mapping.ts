@@ -64,6 +64,86 @@ function pick(raw: Record<string, string>, type: RawNoteType, names: string[], i
   return named !== undefined ? (raw[named] ?? "") : (raw[type.fields[index] ?? ""] ?? "");
 }
 
+type NoteInput = {
+  note: RawNote;
+  type: RawNoteType;
+  cards: RawCard[];
+  decks: Map<number, string>;
+  base: Omit<AnkiNote, "kind" | "fields" | "cards">;
+  skip: SkipCounter;
+};
+
+function mapCloze({ type, cards, decks, base, skip }: NoteInput): AnkiNote[] {
+  if (type.fields.includes("Occlusion")) {
+    skip("image-occlusion");
+    return [];
+  }
+  const text = soundToAudio(pick(base.rawFields, type, ["Text"], 0));
+  const extra = soundToAudio(pick(base.rawFields, type, ["Back Extra", "Extra"], 1));
+  const present = new Set(clozeOrdinals(text));
+  const kept = cards.filter((c) => present.has(c.ord + 1));
+  if (kept.length < cards.length) skip("card-without-cloze", cards.length - kept.length);
+  if (kept.length === 0) return [];
+  return [{ ...base, kind: "cloze", fields: { text, extra }, cards: kept.map((c) => card(c, c.ord + 1, decks)) }];
+}
+
+function mapStock(stock: StockKind, { note, cards, decks, base, skip }: NoteInput): AnkiNote[] {
+  const reversed =
+    stock === "basic_reversed" || (stock === "basic_optional_reversed" && !isFieldEmpty(note.fields[2] ?? ""));
+  const kept = cards.filter((c) => c.ord <= (reversed ? 1 : 0));
+  if (kept.length < cards.length) skip("card-without-template", cards.length - kept.length);
+  if (kept.length === 0) return [];
+  return [
+    {
+      ...base,
+      kind: reversed ? "basic_reversed" : "basic",
+      fields: { front: soundToAudio(note.fields[0] ?? ""), back: soundToAudio(note.fields[1] ?? "") },
+      cards: kept.map((c) => card(c, c.ord + 1, decks)),
+    },
+  ];
+}
+
+/** One basic note per card: custom types render each template into its own front and back. */
+function mapCustom({ note, type, cards, decks, base, skip }: NoteInput): AnkiNote[] {
+  const fields = Object.fromEntries(Object.entries(base.rawFields).map(([k, v]) => [k, soundToAudio(v)]));
+  const notes: AnkiNote[] = [];
+  for (const raw of cards) {
+    const template = type.templates.find((t) => t.ord === raw.ord);
+    if (!template) {
+      skip("card-without-template");
+      continue;
+    }
+    const deckName = decks.get(raw.did) ?? base.deckName;
+    const special = {
+      Tags: note.tags.join(" "),
+      Deck: deckName,
+      Subdeck: deckName.split("::").pop() ?? deckName,
+      Card: template.name,
+      Type: type.name,
+    };
+    let front = renderTemplate(template.qfmt, { fields, ord: raw.ord, side: "front", special }).trim();
+    // Engram's study screen shows the front above the back, so {{FrontSide}} and the
+    // divider Anki puts after it are left out of the back.
+    let back = renderTemplate(template.afmt, { fields, ord: raw.ord, side: "back", frontSide: "", special })
+      .trim()
+      .replace(/^(?:<hr id=["']?answer["']?\s*\/?>\s*)/i, "")
+      .trim();
+    if (isFieldEmpty(front)) {
+      // A template that shows nothing (a broken or unfinished note type) would lose the
+      // note; its fields in order still say what the user wrote.
+      const values = type.fields.map((name) => fields[name] ?? "").filter((v) => !isFieldEmpty(v));
+      front = values[0] ?? "";
+      back = values.slice(1).join("<br>");
+    }
+    if (isFieldEmpty(front)) {
+      skip("empty-front");
+      continue;
+    }
+    notes.push({ ...base, deckName, kind: "basic", fields: { front, back }, cards: [card(raw, 1, decks)] });
+  }
+  return notes;
+}
+
 export function mapNotes(collection: RawCollection, skip: SkipCounter): AnkiNote[] {
   const cardsByNote = new Map<number, RawCard[]>();
   for (const raw of collection.cards) {
@@ -87,97 +167,19 @@ export function mapNotes(collection: RawCollection, skip: SkipCounter): AnkiNote
       skip("note-without-cards");
       continue;
     }
-    const rawFields = byName(type, note);
     const base = {
       ankiNoteId: note.id,
       guid: note.guid,
       deckName: collection.decks.get(cards[0]?.did ?? 0) ?? "Default",
-      rawFields,
+      rawFields: byName(type, note),
       tags: note.tags,
       ankiNoteTypeName: type.name,
     };
-    const audio = (value: string) => soundToAudio(value);
-
-    if (type.kind === "cloze") {
-      if (type.fields.includes("Occlusion")) {
-        skip("image-occlusion");
-        continue;
-      }
-      const text = audio(pick(rawFields, type, ["Text"], 0));
-      const extra = audio(pick(rawFields, type, ["Back Extra", "Extra"], 1));
-      const present = new Set(clozeOrdinals(text));
-      const kept = cards.filter((c) => present.has(c.ord + 1));
-      if (kept.length < cards.length) skip("card-without-cloze", cards.length - kept.length);
-      if (kept.length === 0) continue;
-      notes.push({
-        ...base,
-        kind: "cloze",
-        fields: { text, extra },
-        cards: kept.map((c) => card(c, c.ord + 1, collection.decks)),
-      });
-      continue;
-    }
-
-    const stock = stockKind(type);
-    if (stock) {
-      const front = audio(note.fields[0] ?? "");
-      const back = audio(note.fields[1] ?? "");
-      const reversed =
-        stock === "basic_reversed" || (stock === "basic_optional_reversed" && !isFieldEmpty(note.fields[2] ?? ""));
-      const maxOrd = reversed ? 1 : 0;
-      const kept = cards.filter((c) => c.ord <= maxOrd);
-      if (kept.length < cards.length) skip("card-without-template", cards.length - kept.length);
-      if (kept.length === 0) continue;
-      notes.push({
-        ...base,
-        kind: reversed ? "basic_reversed" : "basic",
-        fields: { front, back },
-        cards: kept.map((c) => card(c, c.ord + 1, collection.decks)),
-      });
-      continue;
-    }
-
-    const fields = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, audio(v)]));
-    for (const raw of cards) {
-      const template = type.templates.find((t) => t.ord === raw.ord);
-      if (!template) {
-        skip("card-without-template");
-        continue;
-      }
-      const deckName = collection.decks.get(raw.did) ?? base.deckName;
-      const special = {
-        Tags: note.tags.join(" "),
-        Deck: deckName,
-        Subdeck: deckName.split("::").pop() ?? deckName,
-        Card: template.name,
-        Type: type.name,
-      };
-      let front = renderTemplate(template.qfmt, { fields, ord: raw.ord, side: "front", special }).trim();
-      // Engram's study screen shows the front above the back, so {{FrontSide}} and the
-      // divider Anki puts after it are left out of the back.
-      let back = renderTemplate(template.afmt, { fields, ord: raw.ord, side: "back", frontSide: "", special })
-        .trim()
-        .replace(/^(?:<hr id=["']?answer["']?\s*\/?>\s*)/i, "")
-        .trim();
-      if (isFieldEmpty(front)) {
-        // A template that shows nothing (a broken or unfinished note type) would lose the
-        // note; its fields in order still say what the user wrote.
-        const values = type.fields.map((name) => fields[name] ?? "").filter((v) => !isFieldEmpty(v));
-        front = values[0] ?? "";
-        back = values.slice(1).join("<br>");
-      }
-      if (isFieldEmpty(front)) {
-        skip("empty-front");
-        continue;
-      }
-      notes.push({
-        ...base,
-        deckName,
-        kind: "basic",
-        fields: { front, back },
-        cards: [card(raw, 1, collection.decks)],
-      });
-    }
+    const input: NoteInput = { note, type, cards, decks: collection.decks, base, skip };
+    const stock = type.kind === "normal" ? stockKind(type) : undefined;
+    if (type.kind === "cloze") notes.push(...mapCloze(input));
+    else if (stock) notes.push(...mapStock(stock, input));
+    else notes.push(...mapCustom(input));
   }
   return notes;
 }

@@ -47,6 +47,10 @@ export type AnkiCard = {
   ankiSchedule: AnkiSchedule;
 };
 
+/**
+ * One Engram note. A custom Anki note type yields one basic note per card, so several
+ * of these can share an `ankiNoteId` and `guid`; each card's `ankiCardId` stays unique.
+ */
 export type AnkiNote<K extends NoteKind = NoteKind> = {
   ankiNoteId: number;
   guid: string;
