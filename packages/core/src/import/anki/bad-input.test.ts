@@ -21,6 +21,19 @@ async function failure(promise: Promise<unknown>): Promise<AnkiImportError> {
   return error as AnkiImportError;
 }
 
+/** Sets the "encrypted" flag a zip's central directory holds for its first member. */
+function markEncrypted(zip: Uint8Array): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  for (let i = 0; i + 46 < out.length; i++) {
+    if (view.getUint32(i, true) === 0x02014b50) {
+      view.setUint16(i + 8, view.getUint16(i + 8, true) | 1, true);
+      return out;
+    }
+  }
+  throw new Error("no central directory");
+}
+
 /** Rewrites the uncompressed size a zip's central directory declares for one member. */
 function declareSize(zip: Uint8Array, member: string, size: number): Uint8Array {
   const out = zip.slice();
@@ -58,6 +71,12 @@ describe("bad packages", () => {
   it("refuses a zip without a collection as unsupported", async () => {
     const zip = zipSync({ "notes.txt": new TextEncoder().encode("hello") });
     expect((await failure(readAnkiPackage(zip))).code).toBe("unsupported-format");
+  });
+
+  it("refuses an encrypted zip as unsupported", async () => {
+    expect((await failure(readAnkiPackage(markEncrypted(fixture("bg-hashtable.colpkg"))))).code).toBe(
+      "unsupported-format",
+    );
   });
 
   it("refuses an SQLite file that is not a collection as corrupt", async () => {
