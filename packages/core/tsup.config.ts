@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/import/index.ts", "src/export/index.ts"],
+  entry: { index: "src/index.ts", "import/index": "src/import/index.ts", "export/index": "src/export/index.ts" },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,

@@ -1,0 +1,71 @@
+/**
+ * The package's media: the map from zip member to file name (legacy JSON, or a
+ * zstd-compressed protobuf MediaEntries in the latest format) and the files themselves.
+ */
+import { type ByteBudget, zstdDecompress } from "./budget";
+import { AnkiImportError } from "./errors";
+import { fieldMessages, fieldString, readFields } from "./protobuf";
+import type { AnkiMedia } from "./types";
+import type { ZipArchive } from "./zip";
+
+const mimeByExtension: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  m4a: "audio/x-m4a",
+  mp4: "audio/mp4",
+  wav: "audio/wav",
+};
+
+export function mimeOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return mimeByExtension[dot < 0 ? "" : name.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** Zip member names and the media file names they hold, in the map's order. */
+export function readMediaMap(zip: ZipArchive, zstd: boolean, budget: ByteBudget): [string, string][] {
+  const raw = zip.read("media");
+  if (!raw || raw.length === 0) return [];
+  if (zstd) {
+    const entries = fieldMessages(readFields(zstdDecompress(raw, budget, "The media map")), 1);
+    return entries.map((entry, index) => [String(index), fieldString(readFields(entry), 1) ?? ""]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(raw));
+  } catch (error) {
+    throw new AnkiImportError("corrupt-file", "The media map is neither JSON nor protobuf.", { cause: error });
+  }
+  if (!parsed || typeof parsed !== "object")
+    throw new AnkiImportError("corrupt-file", "The media map is not an object.");
+  return Object.entries(parsed as Record<string, unknown>)
+    .map(([member, name]): [string, string] => [member, String(name)])
+    .sort((a, b) => Number(a[0]) - Number(b[0]));
+}
+
+/** The media files; members the map names but the zip lacks are counted, not fatal. */
+export function readMedia(
+  zip: ZipArchive,
+  map: [string, string][],
+  zstd: boolean,
+  budget: ByteBudget,
+): { media: AnkiMedia[]; missing: number } {
+  const media: AnkiMedia[] = [];
+  let missing = 0;
+  for (const [member, name] of map) {
+    const raw = zip.read(member);
+    if (!raw || name === "") {
+      missing++;
+      continue;
+    }
+    const data = zstd ? zstdDecompress(raw, budget, `The media file ${name}`) : raw;
+    media.push({ name, data, mime: mimeOf(name) });
+  }
+  return { media, missing };
+}
