@@ -28,6 +28,8 @@ test("the public API is exactly the documented list", () => {
       "isValidTimezone",
       "limits",
       "maxClozeOrdinal",
+      "mediaTypeByExtension",
+      "mediaTypeOf",
       "mediaTypes",
       "newCardSchedule",
       "nextSchedule",

@@ -59,4 +59,26 @@ export const mediaTypes = [
 ] as const;
 
 /** MIME types the `avatars` bucket accepts. */
+/** The media type of a file by its extension, for files that come without one (Anki packages, drag and drop). */
+export const mediaTypeByExtension: Readonly<Record<string, (typeof mediaTypes)[number]>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  m4a: "audio/mp4",
+  mp4: "audio/mp4",
+  wav: "audio/wav",
+};
+
+/** `mediaTypeByExtension` for a file name, or undefined when it is not a media file. */
+export function mediaTypeOf(name: string): string | undefined {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? undefined : mediaTypeByExtension[name.slice(dot + 1).toLowerCase()];
+}
+
 export const avatarTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;

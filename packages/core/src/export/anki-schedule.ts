@@ -1,4 +1,6 @@
 /** Maps Engram's FSRS card state onto Anki's card columns and review log rows. */
+
+import type { AnkiSchedule } from "../import/anki/types";
 import type { CardState } from "../scheduler";
 
 export type ExportSchedule = {
@@ -23,17 +25,8 @@ export type ExportReview = {
   lastIntervalDays: number;
 };
 
-export type AnkiCardColumns = {
-  type: number;
-  queue: number;
-  due: number;
-  ivl: number;
-  factor: number;
-  reps: number;
-  lapses: number;
-  left: number;
-  data: string;
-};
+/** A card row's schedule columns as Anki writes them. */
+export type AnkiCardColumns = AnkiSchedule & { left: number; data: string };
 
 const dayMs = 86_400_000;
 const cardTypes: Record<CardState, number> = { new: 0, learning: 1, review: 2, relearning: 3 };

@@ -1,4 +1,5 @@
 /** Files going into and out of Supabase Storage: size and type checks before upload, paths, error mapping. */
+import { mediaTypeByExtension } from "@engram/core";
 import { z } from "zod";
 import { EngramError, fromStorageError, toEngramError } from "../errors.js";
 
@@ -18,17 +19,7 @@ export interface SignedUrlOptions {
 }
 
 const typesByExtension: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  mp3: "audio/mpeg",
-  ogg: "audio/ogg",
-  oga: "audio/ogg",
-  m4a: "audio/mp4",
-  wav: "audio/wav",
+  ...mediaTypeByExtension,
   apkg: "application/zip",
   colpkg: "application/zip",
   csv: "text/csv",

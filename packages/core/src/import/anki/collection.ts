@@ -5,6 +5,7 @@
 import type { Database, SqlValue } from "sql.js";
 import { AnkiImportError } from "./errors";
 import { fieldNumber, fieldString, readFields } from "./protobuf";
+import type { AnkiSchedule } from "./types";
 
 export type RawTemplate = { name: string; ord: number; qfmt: string; afmt: string };
 export type RawNoteType = {
@@ -15,19 +16,7 @@ export type RawNoteType = {
   templates: RawTemplate[];
 };
 export type RawNote = { id: number; guid: string; mid: number; fields: string[]; tags: string[] };
-export type RawCard = {
-  id: number;
-  nid: number;
-  did: number;
-  ord: number;
-  type: number;
-  queue: number;
-  due: number;
-  ivl: number;
-  factor: number;
-  reps: number;
-  lapses: number;
-};
+export type RawCard = AnkiSchedule & { id: number; nid: number; did: number; ord: number };
 export type RawReview = {
   id: number;
   cid: number;

@@ -2,30 +2,16 @@
  * The package's media: the map from zip member to file name (legacy JSON, or a
  * zstd-compressed protobuf MediaEntries in the latest format) and the files themselves.
  */
+
+import { mediaTypeOf } from "../../limits";
 import { type ByteBudget, zstdDecompress } from "./budget";
 import { AnkiImportError } from "./errors";
 import { fieldMessages, fieldString, readFields } from "./protobuf";
 import type { AnkiMedia } from "./types";
 import type { ZipArchive } from "./zip";
 
-const mimeByExtension: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  mp3: "audio/mpeg",
-  ogg: "audio/ogg",
-  oga: "audio/ogg",
-  m4a: "audio/x-m4a",
-  mp4: "audio/mp4",
-  wav: "audio/wav",
-};
-
 export function mimeOf(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return mimeByExtension[dot < 0 ? "" : name.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
+  return mediaTypeOf(name) ?? "application/octet-stream";
 }
 
 /** Zip member names and the media file names they hold, in the map's order. */
