@@ -1,6 +1,12 @@
 /** Reading other apps' files on the device, kept out of the main entry so it stays small. */
 export { AnkiImportError, type AnkiImportErrorCode } from "./anki/errors";
 export { readAnkiPackage } from "./anki/read-package";
+export {
+  type ImportedReview,
+  type ImportedSchedule,
+  type ScheduleFromAnkiOptions,
+  scheduleFromAnki,
+} from "./anki/schedule";
 export type {
   AnkiCard,
   AnkiDeck,

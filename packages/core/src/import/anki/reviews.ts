@@ -31,6 +31,7 @@ export function readReviews(
       continue;
     }
     reviews.push({
+      ankiReviewId: row.id,
       ankiCardId: row.cid,
       reviewedAt: new Date(row.id),
       rating: rating(row, schedulerVersion) as AnkiReview["rating"],

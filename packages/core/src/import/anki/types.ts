@@ -67,6 +67,8 @@ export type AnkiNote<K extends NoteKind = NoteKind> = {
 export type AnkiMedia = { name: string; data: Uint8Array; mime: string };
 
 export type AnkiReview = {
+  /** The revlog row id: when it was answered, in epoch milliseconds, and unique in the collection. */
+  ankiReviewId: number;
   ankiCardId: number;
   reviewedAt: Date;
   /** Anki's ease: 1 again, 2 hard, 3 good, 4 easy. Rows without an answer (ease 0) are skipped. */
