@@ -1,4 +1,6 @@
+import { FileUp } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { ErrorSummary } from "../forms/error-summary.js";
 import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
@@ -49,6 +51,9 @@ export function CreateDeckForm({ focusOnMount = false }: { focusOnMount?: boolea
         <SubmitButton pending={create.isPending} pendingLabel="Creating…">
           Create deck
         </SubmitButton>
+        <Link className="button secondary" to="/import">
+          <FileUp aria-hidden="true" /> Import
+        </Link>
       </div>
       <p role="status" className="visually-hidden">
         {created ? `Created ${created}.` : ""}

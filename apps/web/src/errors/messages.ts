@@ -19,7 +19,7 @@ const messages: Record<EngramErrorCode, string> = {
   conflict: "Someone else changed this at the same time. Reload and try again.",
   "quota-exceeded": "That is over the limit. Try something smaller.",
   "import/unsupported-format": "This file type can't be imported. Use .apkg, .csv or .tsv.",
-  "import/corrupt-file": "This file is damaged and can't be read.",
+  "import/corrupt-file": "This file is damaged or not a deck Engram can read.",
   network: "Engram can't reach the server. Check your connection and try again.",
   internal: "Something went wrong on our side. Try again in a moment.",
 };
@@ -72,4 +72,20 @@ export function mediaUploadMessage(error: unknown): string {
       : "This file type can't be used. Use an image (PNG, JPEG, GIF, WebP, SVG) or a sound (MP3, OGG, M4A, WAV).";
   }
   return messages[code];
+}
+
+/** Why an import could not start or finish (PRODUCT §9: files up to 200 MB). */
+export function importErrorMessage(error: unknown): string {
+  const code = errorCode(error);
+  if (code === "quota-exceeded")
+    return "This file is over 200 MB, the most Engram imports at once. Split the deck in Anki and import the parts.";
+  if (code === "permission-denied")
+    return "You can't add notes to that deck. Choose a deck you own or edit, or a new deck.";
+  return messages[code];
+}
+
+/** Why the optimiser did not run: too few reviews says how many there are, in the SDK's own words. */
+export function optimiseErrorMessage(error: unknown): string {
+  if (error instanceof EngramError && error.code === "validation") return error.message;
+  return messages[errorCode(error)];
 }

@@ -1,0 +1,128 @@
+import { limits } from "@engram/core";
+import type { MyDeck } from "@engram/sdk";
+import { useId } from "react";
+
+export type TargetChoice = {
+  into: "new" | "existing";
+  newDeckName: string;
+  deckId: string;
+  existing: "update" | "skip";
+  includeSchedule: boolean;
+};
+
+/** A deck name as the database takes it: 1–120 characters once trimmed. */
+export function deckNameError(name: string): string | undefined {
+  const length = name.trim().length;
+  if (length === 0) return "Name the new deck.";
+  if (length > limits.deckName) return `Keep the name to ${limits.deckName} characters or fewer.`;
+  return undefined;
+}
+
+/** Where the notes go, and how notes from an earlier import of the same file are treated. */
+export function ImportTarget({
+  choice,
+  onChange,
+  decks,
+  anki,
+  nameError,
+}: {
+  choice: TargetChoice;
+  onChange: (choice: TargetChoice) => void;
+  /** Decks the user may add notes to. */
+  decks: MyDeck[];
+  anki: boolean;
+  nameError: string | undefined;
+}) {
+  const id = useId();
+  const set = (change: Partial<TargetChoice>) => onChange({ ...choice, ...change });
+  return (
+    <section className="import-panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Import into</h2>
+      <fieldset className="import-choices">
+        <legend className="visually-hidden">Deck</legend>
+        <label className="import-check">
+          <input type="radio" name="into" checked={choice.into === "new"} onChange={() => set({ into: "new" })} />A new
+          deck
+        </label>
+        {choice.into === "new" ? (
+          <div className="import-field import-indent">
+            <label htmlFor={`${id}-name`}>New deck name</label>
+            <input
+              id={`${id}-name`}
+              data-field="newDeckName"
+              value={choice.newDeckName}
+              maxLength={limits.deckName + 20}
+              autoComplete="off"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? `${id}-name-error` : undefined}
+              onChange={(event) => set({ newDeckName: event.currentTarget.value })}
+            />
+            {nameError ? (
+              <p id={`${id}-name-error`} className="field-error">
+                {nameError}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <label className="import-check">
+          <input
+            type="radio"
+            name="into"
+            checked={choice.into === "existing"}
+            disabled={decks.length === 0}
+            onChange={() => set({ into: "existing", deckId: choice.deckId || (decks[0]?.id ?? "") })}
+          />
+          A deck I already have
+        </label>
+        {choice.into === "existing" ? (
+          <div className="import-field import-indent">
+            <label htmlFor={`${id}-deck`}>Deck</label>
+            <select
+              id={`${id}-deck`}
+              value={choice.deckId}
+              onChange={(event) => set({ deckId: event.currentTarget.value })}
+            >
+              {decks.map((deck) => (
+                <option key={deck.id} value={deck.id}>
+                  {deck.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+      </fieldset>
+      <fieldset className="import-choices">
+        <legend>Notes already imported</legend>
+        <p className="field-hint">Notes this file brought into the deck before, in an earlier import.</p>
+        <label className="import-check">
+          <input
+            type="radio"
+            name="existing"
+            checked={choice.existing === "skip"}
+            onChange={() => set({ existing: "skip" })}
+          />
+          Skip them, keep my copies
+        </label>
+        <label className="import-check">
+          <input
+            type="radio"
+            name="existing"
+            checked={choice.existing === "update"}
+            onChange={() => set({ existing: "update" })}
+          />
+          Update them from this file
+        </label>
+      </fieldset>
+      {anki ? (
+        <label className="import-check">
+          <input
+            type="checkbox"
+            checked={choice.includeSchedule}
+            onChange={(event) => set({ includeSchedule: event.currentTarget.checked })}
+          />
+          Include my review history and schedule
+        </label>
+      ) : null}
+    </section>
+  );
+}

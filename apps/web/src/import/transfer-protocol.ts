@@ -1,0 +1,62 @@
+/**
+ * The messages between the screens and the transfer worker. Types only: both
+ * sides import it and neither pulls the other's code.
+ */
+import type {
+  AnkiPreview,
+  ColumnMapping,
+  CsvPreview,
+  Evaluation,
+  ImportOptions,
+  ImportSummary,
+} from "@engram/sdk/transfer";
+
+export type { AnkiPreview, ColumnMapping, CsvPreview, Evaluation, ImportSummary };
+export type ImportPreview = AnkiPreview | CsvPreview;
+export type ImportProgress = Parameters<NonNullable<ImportOptions["onProgress"]>>[0];
+export type CsvOptions = { delimiter?: string; hasHeader?: boolean };
+
+/** What the import screen chooses; the worker adds the wasm, the signal and the progress callback. */
+export type ImportChoices = Pick<ImportOptions, "target" | "existing" | "includeSchedule" | "csv" | "jobId">;
+
+export type ExportFormat = "apkg" | "csv";
+export type ExportChoices = { format: ExportFormat; includeSchedule?: boolean };
+export type ExportedFile = { name: string; mime: string; data: Uint8Array };
+
+export type OptimiseResult = {
+  parameters: number[];
+  before: Evaluation;
+  after: Evaluation;
+  reviews: number;
+  saved: boolean;
+};
+
+/** A File is structured-cloned by reference to its bytes: the worker reads it, not the page. */
+export type Operation =
+  | { kind: "preview"; file: File; csv?: CsvOptions }
+  | { kind: "import"; file: File; options: ImportChoices }
+  | { kind: "export"; deckId: string; options: ExportChoices }
+  | { kind: "optimise" };
+
+export type OperationResult = {
+  preview: ImportPreview;
+  import: ImportSummary;
+  export: ExportedFile;
+  optimise: OptimiseResult;
+};
+
+export type Progress = { phase: ImportProgress["phase"] | "training"; done: number; total: number };
+
+/** An EngramError flattened for postMessage; the page rebuilds it. */
+export type SerialisedError = { code: string; message: string; field?: string; rule?: string; detail?: unknown };
+
+export type ToWorker =
+  | { type: "run"; id: number; operation: Operation }
+  | { type: "cancel"; id: number }
+  | { type: "token"; requestId: number; token: string | null };
+
+export type FromWorker =
+  | { type: "progress"; id: number; progress: Progress }
+  | { type: "done"; id: number; result: OperationResult[keyof OperationResult] }
+  | { type: "failed"; id: number; error: SerialisedError }
+  | { type: "token-request"; requestId: number };
