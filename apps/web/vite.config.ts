@@ -40,6 +40,8 @@ export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
   // .engram/.env is written by the local stack (`pnpm stack`); only VITE_* reaches the browser.
   envDir: "../../.engram",
+  // The transfer worker loads its readers and the optimiser lazily; only module workers can split.
+  worker: { format: "es" },
   server: { host: "127.0.0.1", port: 3000, strictPort: true },
   preview: { host: "127.0.0.1", port: 3000, strictPort: true },
   build: {

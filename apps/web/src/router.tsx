@@ -84,6 +84,13 @@ export function createRouter() {
               ),
             },
             {
+              path: "/import",
+              lazy: screen(
+                () => import("./import/import-page.js"),
+                (m) => m.ImportPage,
+              ),
+            },
+            {
               path: "/study",
               lazy: screen(
                 () => import("./study/study-page.js"),

@@ -1,6 +1,7 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
 import { ArrowLeft, GraduationCap, Keyboard, Plus } from "lucide-react";
 import { Link } from "react-router";
+import { ExportMenu } from "./export-menu.js";
 import { PresenceAvatars } from "./presence-avatars.js";
 
 const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };
@@ -54,6 +55,7 @@ export function DeckHeader({
         <button type="button" className="button secondary" onClick={onHelp} aria-keyshortcuts="?">
           <Keyboard aria-hidden="true" /> Shortcuts
         </button>
+        <ExportMenu deckId={deck.id} />
       </div>
     </header>
   );

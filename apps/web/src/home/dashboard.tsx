@@ -1,6 +1,6 @@
 import type { DeckStats, UserStats } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
-import { CalendarClock, CheckCircle2, Flame, Layers, Play } from "lucide-react";
+import { CalendarClock, CheckCircle2, FileUp, Flame, Layers, Play } from "lucide-react";
 import { Link } from "react-router";
 import { errorMessage } from "../errors/messages.js";
 import { useEngramQueries } from "../session/factories.js";
@@ -11,6 +11,7 @@ import { DueCountList, type DueCounts, dueCounts, totalDue } from "../ui/due-cou
 import { DueDecks } from "./due-decks.js";
 import { Heatmap } from "./heatmap.js";
 import { formatDay } from "./heatmap-days.js";
+import { OptimiseScheduler } from "./optimise-scheduler.js";
 import "./dashboard.css";
 
 /** The signed-in start page: what is due today per deck, the streak and a year of reviews. */
@@ -59,9 +60,14 @@ function FirstDeck() {
         A deck holds the notes you want to remember. Name one, add a few notes, and Engram shows each card right before
         you would forget it.
       </p>
-      <Link className="button primary" to="/decks" state={{ createDeck: true }}>
-        Create a deck
-      </Link>
+      <div className="form-actions">
+        <Link className="button primary" to="/decks" state={{ createDeck: true }}>
+          Create a deck
+        </Link>
+        <Link className="button secondary" to="/import">
+          <FileUp aria-hidden="true" /> Import
+        </Link>
+      </div>
     </section>
   );
 }
@@ -134,6 +140,7 @@ function Overview({ decks, user }: { decks: DeckStats[]; user: UserStats }) {
         <DueDecks decks={decks} />
       </section>
       <Heatmap today={user.today} counts={user.heatmap} />
+      <OptimiseScheduler />
     </>
   );
 }

@@ -1,0 +1,226 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, test } from "vitest";
+import { noteList } from "./deck-fixtures.js";
+import { type Account, newAccount } from "./support/accounts.js";
+import { axeViolationsInBothThemes } from "./support/axe.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { basicNotes, seedDeck } from "./support/decks.js";
+import {
+  chooseByKeyboard,
+  deckIdsOf,
+  dropZone,
+  expectedContents,
+  figure,
+  fixtureBytes,
+  fixturePath,
+  pressOn,
+  reviewCount,
+  sdkPreview,
+  summaryHeading,
+} from "./support/import-fixtures.js";
+import { signInWithPassword } from "./support/screens.js";
+
+const browser = browserPerFile();
+let page: Page;
+let account: Account;
+
+beforeEach(async () => {
+  page = await openPage(browser());
+  account = await newAccount("import");
+});
+
+async function openImport() {
+  await signInWithPassword(page, account, `/sign-in?next=${encodeURIComponent("/import")}`);
+  await dropZone(page).waitFor();
+}
+
+const importButton = () => page.getByRole("button", { name: "Import", exact: true });
+const newDeckName = () => page.getByLabel("New deck name");
+
+/** The deck the summary names, found by the link its "Open deck" leads to. */
+async function importedDeckId(): Promise<string> {
+  const href = await page.getByRole("link", { name: "Open deck" }).getAttribute("href");
+  const deckId = href?.split("/").pop();
+  if (!deckId) throw new Error("no Open deck link");
+  return deckId;
+}
+
+test("a package with sounds, by keyboard: preview, import, summary, the deck's notes and a sound from storage", async () => {
+  const name = "simple-spanish-w-audio.colpkg.apkg";
+  const [expected, preview] = await Promise.all([expectedContents(name), sdkPreview(name)]);
+  // Engram keeps Anki's notes and cards one for one here: five cloze notes, seven cards, seven sounds.
+  expect([preview.notes, preview.cards, preview.media]).toEqual([
+    expected.counts.notes,
+    expected.counts.cards,
+    expected.counts.media,
+  ]);
+
+  await openImport();
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-empty");
+
+  await chooseByKeyboard(page, fixturePath(name));
+  await page.getByRole("heading", { level: 2, name }).waitFor();
+  expect(await page.locator(".import-format").innerText()).toContain("latest Anki format");
+  expect(await figure(page, "Notes")).toBe(preview.notes);
+  expect(await figure(page, "Cards")).toBe(preview.cards);
+  expect(await figure(page, "Images and sounds")).toBe(preview.media);
+  expect(await newDeckName().inputValue()).toBe(preview.suggestedDeckName);
+  // History is offered for Anki packages only.
+  expect(await page.getByLabel("Include my review history and schedule").isChecked()).toBe(false);
+
+  await pressOn(page, importButton());
+  await summaryHeading(page).waitFor({ timeout: 45_000 });
+  expect(await summaryHeading(page).innerText()).toContain(preview.suggestedDeckName);
+  expect(await figure(page, "Notes added")).toBe(preview.notes);
+  expect(await figure(page, "Notes updated")).toBe(0);
+  expect(await figure(page, "Cards")).toBe(preview.cards);
+  expect(await figure(page, "Images and sounds")).toBe(expected.counts.media);
+  expect(await figure(page, "Reviews imported")).toBe(0);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-summary");
+  const deckId = await importedDeckId();
+
+  await pressOn(page, page.getByRole("link", { name: "Open deck" }));
+  await noteList(page).waitFor();
+  await expect.poll(() => page.locator(".list-summary").textContent()).toBe(`${preview.notes} notes`);
+  expect(await page.locator(".note-text").allTextContents()).toContainEqual(
+    expect.stringContaining("Quiero aprender español"),
+  );
+
+  // Study: the answer side's sound comes from the deck's storage through a signed link, and loads.
+  await page.goto(`/decks/${deckId}/study`);
+  await page.locator(".study-card .card-view-front").waitFor();
+  await page.keyboard.press("Space");
+  const audio = page.locator(".study-card .card-view-back audio");
+  await audio.waitFor();
+  await expect.poll(() => audio.getAttribute("src")).toContain(`/storage/v1/object/sign/media/${deckId}/`);
+  await expect
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState >= 1 && element.duration > 0), {
+      timeout: 10_000,
+    })
+    .toBe(true);
+});
+
+test("an anki21b collection with its history, then the optimiser trains on those reviews and saves", async () => {
+  const name = "BarRonPcAp.colpkg";
+  const [expected, preview] = await Promise.all([expectedContents(name), sdkPreview(name)]);
+  expect(preview.ankiFormat).toBe("anki21b");
+  expect(preview.notes).toBe(expected.counts.notes);
+
+  await openImport();
+  await chooseByKeyboard(page, fixturePath(name));
+  await page.getByRole("heading", { level: 2, name }).waitFor();
+  expect(await figure(page, "Notes")).toBe(preview.notes);
+  expect(await figure(page, "Reviews")).toBe(preview.reviews);
+  const history = page.getByLabel("Include my review history and schedule");
+  await history.focus();
+  await page.keyboard.press("Space");
+  expect(await history.isChecked()).toBe(true);
+
+  await pressOn(page, importButton());
+  // Progress is shown and announced while the notes are saved.
+  await page.getByRole("progressbar", { name: "Import progress" }).waitFor();
+  await summaryHeading(page).waitFor({ timeout: 150_000 });
+  expect(await figure(page, "Notes added")).toBe(preview.notes);
+  expect(await figure(page, "Cards")).toBe(preview.cards);
+  // Anki's answered reviews (learn, review, relearn), not its manual reschedules.
+  const reviews = await figure(page, "Reviews imported");
+  expect(reviews).toBe(470);
+  expect(await reviewCount(account.id)).toBe(reviews);
+  await screenshot(page, "import-summary-history");
+
+  await page.goto("/");
+  await pressOn(page, page.getByRole("button", { name: "Optimise my scheduler" }));
+  const dialog = page.getByRole("dialog", { name: "Optimise my scheduler" });
+  await dialog.waitFor();
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await pressOn(page, dialog.getByRole("button", { name: "Optimise", exact: true }));
+  await dialog.getByText(/^Saved\./).waitFor({ timeout: 120_000 });
+  expect(await dialog.innerText()).toContain(`Trained on ${reviews} reviews`);
+  const cells = await dialog.locator("tbody td").allInnerTexts();
+  expect(cells).toHaveLength(4);
+  for (const cell of cells) expect(Number(cell)).toBeGreaterThan(0);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "optimise-dialog");
+}, 300_000);
+
+test("a TSV without a header: columns mapped by hand, notes land with their tags", async () => {
+  const tsv = ["hola\thello\tgreeting spanish", "adiós\tgoodbye\tgreeting spanish", "gato\tcat\tanimal spanish"].join(
+    "\n",
+  );
+  await openImport();
+  await chooseByKeyboard(page, { name: "words.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(tsv) });
+  await page.getByRole("heading", { level: 2, name: "Match the columns" }).waitFor();
+  expect(await page.getByLabel("First row is a header").isChecked()).toBe(false);
+  expect(await figure(page, "Rows")).toBe(3);
+  expect(await page.locator(".import-table tbody tr").count()).toBe(3);
+  await page.getByLabel("Tags").selectOption({ label: "Column 3" });
+  expect(await page.locator(".import-table th").allInnerTexts()).toEqual([
+    "Column 1\nFront",
+    "Column 2\nBack",
+    "Column 3\nTags",
+  ]);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-csv-mapping");
+
+  await newDeckName().fill("Spanish words");
+  await pressOn(page, importButton());
+  await summaryHeading(page).waitFor();
+  expect(await summaryHeading(page).innerText()).toContain("Spanish words");
+  expect(await figure(page, "Notes added")).toBe(3);
+  await pressOn(page, page.getByRole("link", { name: "Open deck" }));
+  await noteList(page).waitFor();
+  await page.getByLabel("Tag").fill("greeting");
+  await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "2 notes match");
+  expect((await page.locator(".note-text").allTextContents()).sort()).toEqual(["adiós", "hola"]);
+});
+
+test("a damaged file says so and creates no deck; an empty deck name is refused before anything is sent", async () => {
+  const whole = await fixtureBytes("BarRonPcAp.colpkg");
+  await openImport();
+  await chooseByKeyboard(page, {
+    name: "broken.colpkg",
+    mimeType: "application/octet-stream",
+    buffer: whole.subarray(0, whole.length / 2),
+  });
+  const alert = page.getByRole("alert").filter({ hasText: "damaged" });
+  await alert.waitFor();
+  expect(await alert.innerText()).toBe("This file is damaged or not a deck Engram can read.");
+  expect(await deckIdsOf(account.id)).toEqual([]);
+
+  await chooseByKeyboard(page, fixturePath("simple-spanish-w-audio.colpkg.apkg"));
+  await newDeckName().waitFor();
+  expect(await page.getByRole("alert").filter({ hasText: "damaged" }).count()).toBe(0);
+  await newDeckName().fill("   ");
+  await pressOn(page, importButton());
+  await page.getByText("Name the new deck.").waitFor();
+  expect(await newDeckName().evaluate((input) => input === document.activeElement)).toBe(true);
+  expect(await deckIdsOf(account.id)).toEqual([]);
+
+  // Signed out, /import asks to sign in and comes back.
+  const signedOut = await openPage(browser());
+  await signedOut.goto("/import");
+  await signedOut.waitForURL((url) => url.pathname === "/sign-in" && url.searchParams.get("next") === "/import");
+});
+
+test("Export from the deck screen downloads an Anki package", async () => {
+  const deckId = await seedDeck(account.id, "Capitals", basicNotes(3));
+  await signInWithPassword(page, account, `/decks/${deckId}`);
+  await noteList(page).waitFor();
+  await pressOn(page, page.getByRole("button", { name: "Export" }));
+  const item = page.getByRole("menuitem", { name: "Anki package (.apkg)" });
+  await item.waitFor();
+  expect(await item.evaluate((element) => element === document.activeElement)).toBe(true);
+  expect(await page.getByRole("menuitem").allInnerTexts()).toEqual([
+    "Anki package (.apkg)",
+    "Anki package with my schedule and history",
+    "CSV",
+  ]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
+  expect(download.suggestedFilename()).toMatch(/\.apkg$/);
+  const bytes = await readFile(await download.path());
+  expect(bytes.subarray(0, 2).toString("latin1")).toBe("PK");
+  expect(bytes.length).toBeGreaterThan(100);
+});
