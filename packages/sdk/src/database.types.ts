@@ -248,10 +248,12 @@ export type Database = {
       import_jobs: {
         Row: {
           created_at: string
+          created_deck: boolean
           deck_id: string | null
           error: string | null
           file_path: string | null
           id: string
+          options: NonNullable<Json>
           processed: number
           source: Database["public"]["Enums"]["import_source"]
           status: Database["public"]["Enums"]["import_status"]
@@ -262,10 +264,12 @@ export type Database = {
         }
         Insert: {
           created_at?: string
+          created_deck?: boolean
           deck_id?: string | null
           error?: string | null
           file_path?: string | null
           id?: string
+          options?: NonNullable<Json>
           processed?: number
           source: Database["public"]["Enums"]["import_source"]
           status?: Database["public"]["Enums"]["import_status"]
@@ -276,10 +280,12 @@ export type Database = {
         }
         Update: {
           created_at?: string
+          created_deck?: boolean
           deck_id?: string | null
           error?: string | null
           file_path?: string | null
           id?: string
+          options?: NonNullable<Json>
           processed?: number
           source?: Database["public"]["Enums"]["import_source"]
           status?: Database["public"]["Enums"]["import_status"]
@@ -306,6 +312,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
           search: unknown
+          source_guid: string | null
           tags: string[]
           updated_at: string
         }
@@ -317,6 +324,7 @@ export type Database = {
           id?: string
           kind: Database["public"]["Enums"]["note_kind"]
           search?: unknown
+          source_guid?: string | null
           tags?: string[]
           updated_at?: string
         }
@@ -328,6 +336,7 @@ export type Database = {
           id?: string
           kind?: Database["public"]["Enums"]["note_kind"]
           search?: unknown
+          source_guid?: string | null
           tags?: string[]
           updated_at?: string
         }
@@ -454,6 +463,31 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      abandon_import: {
+        Args: { p_error?: string; p_job_id: string }
+        Returns: {
+          created_at: string
+          created_deck: boolean
+          deck_id: string | null
+          error: string | null
+          file_path: string | null
+          id: string
+          options: NonNullable<Json>
+          processed: number
+          source: Database["public"]["Enums"]["import_source"]
+          status: Database["public"]["Enums"]["import_status"]
+          summary: Json | null
+          total: number | null
+          updated_at: string
+          user_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "import_jobs"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       accept_invite: { Args: { p_token: string }; Returns: string }
       clone_deck: {
         Args: { p_deck_id: string; p_name?: string }
@@ -512,6 +546,31 @@ export type Database = {
           suspended_count: number
         }[]
       }
+      finish_import: {
+        Args: { p_job_id: string; p_summary?: Json }
+        Returns: {
+          created_at: string
+          created_deck: boolean
+          deck_id: string | null
+          error: string | null
+          file_path: string | null
+          id: string
+          options: NonNullable<Json>
+          processed: number
+          source: Database["public"]["Enums"]["import_source"]
+          status: Database["public"]["Enums"]["import_status"]
+          summary: Json | null
+          total: number | null
+          updated_at: string
+          user_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "import_jobs"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       move_notes: {
         Args: { p_deck_id: string; p_note_ids: string[] }
         Returns: number
@@ -565,6 +624,68 @@ export type Database = {
         Args: { p_card_ids: string[]; p_suspended: boolean }
         Returns: number
       }
+      stage_import: {
+        Args: {
+          p_batch: number
+          p_job_id: string
+          p_payload: Json
+          p_processed: number
+        }
+        Returns: {
+          created_at: string
+          created_deck: boolean
+          deck_id: string | null
+          error: string | null
+          file_path: string | null
+          id: string
+          options: NonNullable<Json>
+          processed: number
+          source: Database["public"]["Enums"]["import_source"]
+          status: Database["public"]["Enums"]["import_status"]
+          summary: Json | null
+          total: number | null
+          updated_at: string
+          user_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "import_jobs"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      start_import: {
+        Args: {
+          p_deck_id?: string
+          p_deck_name?: string
+          p_job_id: string
+          p_options?: Json
+          p_source: Database["public"]["Enums"]["import_source"]
+          p_total: number
+        }
+        Returns: {
+          created_at: string
+          created_deck: boolean
+          deck_id: string | null
+          error: string | null
+          file_path: string | null
+          id: string
+          options: NonNullable<Json>
+          processed: number
+          source: Database["public"]["Enums"]["import_source"]
+          status: Database["public"]["Enums"]["import_status"]
+          summary: Json | null
+          total: number | null
+          updated_at: string
+          user_id: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "import_jobs"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       study_queue: {
         Args: { p_deck_id?: string; p_now?: string }
         Returns: {
@@ -600,6 +721,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
           search: unknown
+          source_guid: string | null
           tags: string[]
           updated_at: string
         }[]

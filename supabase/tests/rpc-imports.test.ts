@@ -1,0 +1,507 @@
+import { randomUUID } from "node:crypto";
+import type { Database, Queryable } from "@engram/local-stack";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { actAs, anon, createUser, openTestDatabase, probeAs } from "./support/database.js";
+import { addMember, createDeck, failure, logsOf, only, stateOf, type User } from "./support/study-fixtures.js";
+
+// Imports (PRODUCT §4 import job, §5, §7): notes staged in batches under an
+// import_jobs row land all or nothing in finish_import; abandon_import gives up.
+
+let db: Database;
+let alice: User;
+let bob: User;
+let carol: User;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  [alice, bob, carol] = await Promise.all([
+    createUser(db, { displayName: "Alice" }),
+    createUser(db, { displayName: "Bob" }),
+    createUser(db, { displayName: "Carol" }),
+  ]);
+});
+afterAll(() => db.close());
+
+interface Job {
+  id: string;
+  user_id: string;
+  deck_id: string | null;
+  status: "queued" | "running" | "done" | "failed";
+  processed: number;
+  total: number;
+  error: string | null;
+  summary: Record<string, unknown> | null;
+  options: Record<string, unknown>;
+  created_deck: boolean;
+}
+
+interface StartInput {
+  jobId?: string;
+  total?: number;
+  deckId?: string;
+  deckName?: string;
+  options?: Record<string, unknown>;
+}
+
+const start = (tx: Queryable, input: StartInput) =>
+  tx
+    .query<Job>(
+      `select * from start_import(p_job_id => $1, p_source => 'apkg', p_total => $2, p_deck_id => $3,
+         p_deck_name => $4, p_options => $5)`,
+      [
+        input.jobId ?? randomUUID(),
+        input.total ?? 0,
+        input.deckId ?? null,
+        input.deckId ? null : (input.deckName ?? "Imported"),
+        input.options ?? {},
+      ],
+    )
+    .then((rows) => only(rows, "job"));
+const stage = (tx: Queryable, jobId: string, batch: number, payload: unknown, processed = 0) =>
+  tx
+    .query<Job>("select * from stage_import(p_job_id => $1, p_batch => $2, p_payload => $3, p_processed => $4)", [
+      jobId,
+      batch,
+      JSON.stringify(payload),
+      processed,
+    ])
+    .then((rows) => only(rows, "job"));
+const finish = (tx: Queryable, jobId: string, summary: Record<string, unknown> = {}) =>
+  tx
+    .query<Job>("select * from finish_import(p_job_id => $1, p_summary => $2)", [jobId, summary])
+    .then((rows) => only(rows, "job"));
+const abandon = (tx: Queryable, jobId: string, error = "cancelled") =>
+  tx
+    .query<Job>("select * from abandon_import(p_job_id => $1, p_error => $2)", [jobId, error])
+    .then((rows) => only(rows, "job"));
+
+/** Starts, stages each batch and finishes an import as `user`, returning the finished job. */
+async function importNotes(user: User, target: StartInput, batches: StagedNote[][]): Promise<Job> {
+  const total = batches.flat().length;
+  const job = await actAs(db, user, (tx) => start(tx, { ...target, total }));
+  let processed = 0;
+  for (const [i, notes] of batches.entries()) {
+    processed += notes.length;
+    await actAs(db, user, (tx) => stage(tx, job.id, i, { notes }, processed));
+  }
+  return actAs(db, user, (tx) => finish(tx, job.id));
+}
+
+interface StagedCard {
+  ordinal: number;
+  suspended?: boolean;
+  schedule?: Record<string, unknown> | null;
+  reviews?: Record<string, unknown>[];
+}
+interface StagedNote {
+  guid: string | null;
+  kind: string;
+  fields: Record<string, unknown>;
+  tags?: string[];
+  cards?: StagedCard[];
+}
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+const basicNote = (guid: string | null, front: string, back: string, extra: Partial<StagedNote> = {}): StagedNote => ({
+  guid,
+  kind: "basic",
+  fields: { front, back },
+  tags: [],
+  ...extra,
+});
+const review = (id: string, rating: number, state: string, reviewedDaysAgo: number, scheduledDays: number) => ({
+  client_review_id: id,
+  rating,
+  state,
+  due: daysAgo(reviewedDaysAgo),
+  stability: scheduledDays + 0.5,
+  difficulty: 5,
+  elapsed_days: 1,
+  last_elapsed_days: 1,
+  scheduled_days: scheduledDays,
+  learning_steps: 0,
+  reviewed_at: daysAgo(reviewedDaysAgo),
+  duration_ms: 3000,
+});
+const historyIds = [randomUUID(), randomUUID(), randomUUID()];
+const studiedCard: StagedCard = {
+  ordinal: 1,
+  schedule: {
+    state: "review",
+    due: daysAgo(-7),
+    stability: 12,
+    difficulty: 4.5,
+    elapsed_days: 3,
+    scheduled_days: 10,
+    learning_steps: 0,
+    reps: 3,
+    lapses: 0,
+    last_review: daysAgo(3),
+  },
+  reviews: [
+    review(historyIds[0] as string, 3, "new", 10, 1),
+    review(historyIds[1] as string, 3, "learning", 9, 3),
+    review(historyIds[2] as string, 4, "review", 3, 10),
+  ],
+};
+/** A file of four notes in two batches: six cards, one studied three times, one suspended. */
+const anki: StagedNote[][] = [
+  [
+    basicNote("guid-france", "France", "Paris", { tags: ["geo", "europe"], cards: [studiedCard] }),
+    {
+      guid: "guid-japan",
+      kind: "basic_reversed",
+      fields: { front: "Japan", back: "Tokyo" },
+      cards: [{ ordinal: 2, suspended: true }],
+    },
+  ],
+  [
+    { guid: "guid-canberra", kind: "cloze", fields: { text: "{{c1::Canberra}} is in {{c2::Australia}}", extra: "" } },
+    basicNote(null, "Peru", "Lima"),
+  ],
+];
+
+const notesOf = (deckId: string) =>
+  db.query<{ id: string; kind: string; fields: Record<string, string>; source_guid: string | null }>(
+    "select id, kind, fields, source_guid from notes where deck_id = $1 order by created_at, id",
+    [deckId],
+  );
+const cardOf = (deckId: string, guid: string, ordinal: number) =>
+  db
+    .query<{ id: string }>(
+      "select c.id from cards c join notes n on n.id = c.note_id where n.deck_id = $1 and n.source_guid = $2 and c.ordinal = $3",
+      [deckId, guid, ordinal],
+    )
+    .then((rows) => only(rows, "card").id);
+const stagedBatches = (jobId: string) =>
+  db.query("select batch from private.import_batches where job_id = $1", [jobId]).then((rows) => rows.length);
+
+describe("an import into a new deck", () => {
+  let job: Job;
+  beforeAll(async () => {
+    job = await importNotes(alice, { deckName: "  Capitals  " }, anki);
+  });
+
+  test("creates the deck, owned by the caller, and marks the job done with the database's counts", async () => {
+    expect(job).toMatchObject({ status: "done", processed: 4, total: 4, created_deck: true, error: null });
+    expect(job.options).toEqual({ existing: "skip" });
+    expect(job.summary).toEqual({ notes_added: 4, notes_updated: 0, notes_skipped: 0, cards: 6, reviews_added: 3 });
+    const deckId = job.deck_id as string;
+    expect(await db.query("select name, owner_id from decks where id = $1", [deckId])).toEqual([
+      { name: "Capitals", owner_id: alice.id },
+    ]);
+    expect(await db.query("select user_id, role from deck_members where deck_id = $1", [deckId])).toEqual([
+      { user_id: alice.id, role: "owner" },
+    ]);
+    expect(await stagedBatches(job.id)).toBe(0);
+  });
+
+  test("adds the notes in file order with their origin, tags and cards", async () => {
+    const notes = await notesOf(job.deck_id as string);
+    expect(notes.map((n) => [n.kind, n.source_guid])).toEqual([
+      ["basic", "guid-france"],
+      ["basic_reversed", "guid-japan"],
+      ["cloze", "guid-canberra"],
+      ["basic", null],
+    ]);
+    expect(await db.query("select tags, created_by from notes where source_guid = 'guid-france'")).toEqual([
+      { tags: ["geo", "europe"], created_by: alice.id },
+    ]);
+  });
+
+  test("applies the file's schedule, suspension and review history to the caller's cards", async () => {
+    const deckId = job.deck_id as string;
+    const france = await cardOf(deckId, "guid-france", 1);
+    expect(await stateOf(db, alice.id, france)).toMatchObject({ state: "review", reps: 3, stability: 12, version: 1 });
+    const logs = await logsOf(db, alice.id, france);
+    expect(logs.map((log) => [log.client_review_id, log.rating, log.previous])).toEqual(
+      historyIds.map((id, i) => [id, i === 2 ? 4 : 3, { imported: true }]),
+    );
+    const japanBack = await cardOf(deckId, "guid-japan", 2);
+    expect(await stateOf(db, alice.id, japanBack)).toMatchObject({ state: "new", suspended: true, version: 1 });
+    expect(await stateOf(db, alice.id, await cardOf(deckId, "guid-japan", 1))).toMatchObject({
+      suspended: false,
+      version: 0,
+    });
+  });
+
+  test("finishing again returns the finished job and adds nothing", async () => {
+    const again = await actAs(db, alice, (tx) => finish(tx, job.id, { retried: true }));
+    expect(again).toEqual(job);
+    expect(await notesOf(job.deck_id as string)).toHaveLength(4);
+  });
+
+  test("starting again with the same id returns the job unchanged", async () => {
+    expect(await actAs(db, alice, (tx) => start(tx, { jobId: job.id, deckName: "Other", total: 9 }))).toEqual(job);
+  });
+
+  test("undo_review refuses an imported answer, changing nothing", async () => {
+    const france = await cardOf(job.deck_id as string, "guid-france", 1);
+    const before = await stateOf(db, alice.id, france);
+    const error = await failure(actAs(db, alice, (tx) => tx.query("select undo_review($1)", [historyIds[2]])));
+    expect(error).toMatchObject({ code: "22023", detail: "client_review_id" });
+    expect(await stateOf(db, alice.id, france)).toEqual(before);
+    expect(await logsOf(db, alice.id, france)).toHaveLength(3);
+  });
+});
+
+describe("importing the same file again", () => {
+  // Bob's own copy of the file, so its history is new to him the first time.
+  let deckId: string;
+  const withGuids = anki.map((batch) => batch.filter((note) => note.guid !== null));
+  beforeAll(async () => {
+    const first = await importNotes(bob, { deckName: "Again" }, anki);
+    expect(first.summary).toMatchObject({ notes_added: 4, reviews_added: 3 });
+    deckId = first.deck_id as string;
+  });
+
+  test("skips the notes it already has by default, adding none and no history", async () => {
+    const job = await importNotes(bob, { deckId }, withGuids);
+    expect(job.summary).toEqual({ notes_added: 0, notes_updated: 0, notes_skipped: 3, cards: 0, reviews_added: 0 });
+    expect(await notesOf(deckId)).toHaveLength(4);
+  });
+
+  test("with existing: update, changes their fields and keeps the schedules of cards that survive", async () => {
+    const france = await cardOf(deckId, "guid-france", 1);
+    const schedule = await stateOf(db, bob.id, france);
+    const changed = structuredClone(withGuids);
+    changed[0] = [
+      basicNote("guid-france", "France", "Paris (capital)", { cards: [studiedCard] }),
+      basicNote("guid-japan", "Japan", "Tokyo"),
+    ];
+    const job = await importNotes(bob, { deckId, options: { existing: "update" } }, changed);
+    expect(job.summary).toEqual({ notes_added: 0, notes_updated: 3, notes_skipped: 0, cards: 4, reviews_added: 0 });
+    const notes = await notesOf(deckId);
+    expect(notes.find((n) => n.source_guid === "guid-france")?.fields).toEqual({
+      front: "France",
+      back: "Paris (capital)",
+    });
+    expect(notes.find((n) => n.source_guid === "guid-japan")?.kind).toBe("basic");
+    expect(await cardOf(deckId, "guid-france", 1)).toBe(france);
+    expect(await stateOf(db, bob.id, france)).toMatchObject({ state: schedule?.state, due: schedule?.due });
+    expect(await logsOf(db, bob.id, france)).toHaveLength(3);
+  });
+
+  test("a guid twice in one file: the first wins", async () => {
+    const job = await importNotes(alice, { deckName: "Twice" }, [
+      [basicNote("same", "First", "1")],
+      [basicNote("same", "Second", "2")],
+    ]);
+    expect(job.summary).toMatchObject({ notes_added: 1, notes_skipped: 1 });
+    expect((await notesOf(job.deck_id as string)).map((n) => n.fields.front)).toEqual(["First"]);
+  });
+
+  test("restaging a batch keeps the first copy and never lowers progress", async () => {
+    const job = await actAs(db, alice, (tx) => start(tx, { deckName: "Restaged", total: 10 }));
+    await actAs(db, alice, (tx) => stage(tx, job.id, 0, { notes: [basicNote("a", "A", "1")] }, 6));
+    const again = await actAs(db, alice, (tx) => stage(tx, job.id, 0, { notes: [basicNote("b", "B", "2")] }, 3));
+    expect(again.processed).toBe(6);
+    expect(
+      await db.query(
+        "select payload -> 'notes' -> 0 ->> 'guid' as guid from private.import_batches where job_id = $1",
+        [job.id],
+      ),
+    ).toEqual([{ guid: "a" }]);
+    expect((await actAs(db, alice, (tx) => stage(tx, job.id, 1, { notes: [] }, 99))).processed).toBe(10);
+    await actAs(db, alice, (tx) => abandon(tx, job.id));
+  });
+});
+
+describe("all or nothing", () => {
+  test("one invalid note fails the finish, adding nothing; abandoning deletes the deck it created", async () => {
+    const job = await actAs(db, alice, (tx) => start(tx, { deckName: "Broken", total: 2 }));
+    await actAs(db, alice, (tx) =>
+      stage(tx, job.id, 0, { notes: [basicNote("ok", "Fine", "Yes"), basicNote("bad", "Empty back", "<p> </p>")] }, 2),
+    );
+    const error = await failure(actAs(db, alice, (tx) => finish(tx, job.id)));
+    expect(error).toMatchObject({ code: "22023", detail: "notes", message: "note 2 (bad): the back is empty" });
+    expect(await notesOf(job.deck_id as string)).toEqual([]);
+    expect(await db.query("select status from import_jobs where id = $1", [job.id])).toEqual([{ status: "running" }]);
+
+    const failed = await actAs(db, alice, (tx) => abandon(tx, job.id, "The file has an empty card"));
+    expect(failed).toMatchObject({ status: "failed", error: "The file has an empty card", deck_id: null });
+    expect(await db.query("select id from decks where id = $1", [job.deck_id])).toEqual([]);
+    expect(await stagedBatches(job.id)).toBe(0);
+    expect(await actAs(db, alice, (tx) => abandon(tx, job.id, "again"))).toEqual(failed);
+    const late = await failure(actAs(db, alice, (tx) => finish(tx, job.id)));
+    expect(late).toMatchObject({ code: "22023", detail: "job" });
+  });
+
+  const badNotes: [string, StagedNote, { code: string; detail?: string; constraint?: string }][] = [
+    ["an unknown kind", { guid: null, kind: "image", fields: {} }, { code: "22023", detail: "notes" }],
+    ["a tag with a space", basicNote(null, "Q", "A", { tags: ["two words"] }), { code: "22023", detail: "notes" }],
+    [
+      "a review with a date that is not one",
+      basicNote(null, "Q", "A", {
+        cards: [{ ordinal: 1, reviews: [{ ...review(randomUUID(), 3, "new", 1, 1), reviewed_at: "soon" }] }],
+      }),
+      { code: "22023", detail: "notes" },
+    ],
+    [
+      "a rating of 5",
+      basicNote(null, "Q", "A", { cards: [{ ordinal: 1, reviews: [review(randomUUID(), 5, "new", 1, 1)] }] }),
+      { code: "23514", constraint: "review_logs_rating_range" },
+    ],
+    [
+      "a schedule beyond FSRS's bounds",
+      basicNote(null, "Q", "A", { cards: [{ ordinal: 1, schedule: { ...studiedCard.schedule, stability: 1e9 } }] }),
+      { code: "23514", constraint: "card_states_stability_range" },
+    ],
+  ];
+  test.each(badNotes)("%s fails the whole import", async (_, bad, expected) => {
+    const deckId = await createDeck(db, alice, { name: "Target" });
+    const job = await actAs(db, alice, (tx) => start(tx, { deckId, total: 2 }));
+    await actAs(db, alice, (tx) => stage(tx, job.id, 0, { notes: [basicNote(null, "Good", "Note"), bad] }));
+    expect(await failure(actAs(db, alice, (tx) => finish(tx, job.id)))).toMatchObject(expected);
+    expect(await notesOf(deckId)).toEqual([]);
+    await actAs(db, alice, (tx) => abandon(tx, job.id, "invalid file"));
+  });
+});
+
+describe("who may import", () => {
+  let shared: string;
+  let running: Job;
+  beforeAll(async () => {
+    shared = await createDeck(db, alice, { name: "Shared" });
+    await addMember(db, alice, shared, bob, "editor");
+    await addMember(db, alice, shared, carol, "viewer");
+    running = await actAs(db, alice, (tx) => start(tx, { deckId: shared, total: 1 }));
+    await actAs(db, alice, (tx) => stage(tx, running.id, 0, { notes: [basicNote("x", "Q", "A")] }));
+  });
+
+  test("nobody else can see, restart, stage, finish or abandon a job (PT404 job_id)", async () => {
+    expect(await actAs(db, bob, (tx) => tx.query("select id from import_jobs where id = $1", [running.id]))).toEqual(
+      [],
+    );
+    for (const call of [
+      (tx: Queryable) => start(tx, { jobId: running.id, deckId: shared }),
+      (tx: Queryable) => stage(tx, running.id, 1, { notes: [] }),
+      (tx: Queryable) => finish(tx, running.id),
+      (tx: Queryable) => abandon(tx, running.id),
+    ]) {
+      expect(await probeAs(db, bob, call)).toMatchObject({ ok: false, error: { code: "PT404", detail: "job_id" } });
+    }
+    expect(await stagedBatches(running.id)).toBe(1);
+  });
+
+  test("the staged batches are out of every API role's reach", async () => {
+    const result = await probeAs(db, alice, (tx) => tx.query("select * from private.import_batches"));
+    expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
+  });
+
+  test("a viewer cannot import into the deck (42501), a stranger does not find it (PT404)", async () => {
+    expect(await probeAs(db, carol, (tx) => start(tx, { deckId: shared }))).toMatchObject({
+      ok: false,
+      error: { code: "42501" },
+    });
+    const stranger = await createUser(db);
+    expect(await probeAs(db, stranger, (tx) => start(tx, { deckId: shared }))).toMatchObject({
+      ok: false,
+      error: { code: "PT404", detail: "deck_id" },
+    });
+  });
+
+  test("anonymous callers cannot call any import function", async () => {
+    for (const call of [
+      (tx: Queryable) => start(tx, { deckName: "Anon" }),
+      (tx: Queryable) => stage(tx, running.id, 1, { notes: [] }),
+      (tx: Queryable) => finish(tx, running.id),
+      (tx: Queryable) => abandon(tx, running.id),
+    ]) {
+      expect(await probeAs(db, anon, call)).toMatchObject({ ok: false, error: { code: "42501" } });
+    }
+  });
+
+  test("an editor demoted between start and finish is refused (42501) and can still abandon", async () => {
+    const job = await actAs(db, bob, (tx) => start(tx, { deckId: shared, total: 1 }));
+    await actAs(db, bob, (tx) => stage(tx, job.id, 0, { notes: [basicNote("bob", "Q", "A")] }, 1));
+    await actAs(db, alice, (tx) =>
+      tx.query("update deck_members set role = 'viewer' where deck_id = $1 and user_id = $2", [shared, bob.id]),
+    );
+    expect(await failure(actAs(db, bob, (tx) => finish(tx, job.id)))).toMatchObject({ code: "42501" });
+    expect(await actAs(db, bob, (tx) => abandon(tx, job.id))).toMatchObject({ status: "failed", deck_id: shared });
+    expect(await db.query("select id from decks where id = $1", [shared])).toEqual([{ id: shared }]);
+  });
+
+  test("a finished job takes no more batches (22023 job)", async () => {
+    const done = await importNotes(alice, { deckName: "Done" }, [[basicNote(null, "Q", "A")]]);
+    const error = await failure(actAs(db, alice, (tx) => stage(tx, done.id, 5, { notes: [] })));
+    expect(error).toMatchObject({ code: "22023", detail: "job" });
+    expect(await failure(actAs(db, alice, (tx) => abandon(tx, done.id)))).toMatchObject({
+      code: "22023",
+      detail: "job",
+    });
+  });
+
+  test("at most 3 imports run at once per user (PT413 imports)", async () => {
+    const dana = await createUser(db);
+    for (let i = 0; i < 3; i++) await actAs(db, dana, (tx) => start(tx, { deckName: `Deck ${i}` }));
+    expect(await failure(actAs(db, dana, (tx) => start(tx, { deckName: "Fourth" })))).toMatchObject({
+      code: "PT413",
+      detail: "imports",
+    });
+  });
+
+  const badStarts: [string, StartInput, string][] = [
+    ["a negative total", { total: -1 }, "total"],
+    ["a deck and a name", { deckId: randomUUID(), deckName: "Both" }, "deck_id"],
+    ["a blank name", { deckName: " \u00a0 " }, "deck_name"],
+    ["an unknown option value", { options: { existing: "merge" } }, "existing"],
+  ];
+  test.each(badStarts)("start refuses %s (22023 %s), creating nothing", async (_, input, field) => {
+    const result = await probeAs(db, alice, (tx) =>
+      tx.query("select * from start_import($1, 'csv', $2, $3, $4, $5)", [
+        randomUUID(),
+        input.total ?? 0,
+        input.deckId ?? null,
+        input.deckName ?? (input.deckId ? null : "Fine"),
+        input.options ?? {},
+      ]),
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "22023", detail: field } });
+  });
+
+  test("stage refuses a payload that is not a list of notes or over 8 MB (22023 payload)", async () => {
+    const huge = { notes: [basicNote(null, "x".repeat(8 * 1024 * 1024), "A")] };
+    for (const payload of [[], { cards: [] }, huge]) {
+      expect(await probeAs(db, alice, (tx) => stage(tx, running.id, 2, payload))).toMatchObject({
+        ok: false,
+        error: { code: "22023", detail: "payload" },
+      });
+    }
+  });
+});
+
+describe("an import into an existing deck", () => {
+  test("applies the importer's schedule to their own rows only; other members start new", async () => {
+    const deckId = await createDeck(db, alice, { name: "Members" });
+    await addMember(db, alice, deckId, carol, "viewer");
+    await importNotes(alice, { deckId }, [[basicNote("g", "France", "Paris", { cards: [studiedCard] })]]);
+    const card = await cardOf(deckId, "g", 1);
+    expect(await stateOf(db, alice.id, card)).toMatchObject({ state: "review", reps: 3 });
+    expect(await stateOf(db, carol.id, card)).toMatchObject({ state: "new", reps: 0, version: 0 });
+    expect(await logsOf(db, carol.id, card)).toEqual([]);
+  });
+
+  test("clone_deck copies the notes' origin; a note moved next to one of the same origin leaves its own", async () => {
+    const deckId = await createDeck(db, alice, { name: "Origin" });
+    await importNotes(alice, { deckId }, [[basicNote("moved", "Q", "A")]]);
+    const clone = await actAs(db, alice, (tx) => tx.query<{ id: string }>("select clone_deck($1) as id", [deckId]));
+    const cloneId = only(clone).id;
+    expect((await notesOf(cloneId)).map((n) => n.source_guid)).toEqual(["moved"]);
+    const [original] = await notesOf(deckId);
+    await actAs(db, alice, (tx) => tx.query("select move_notes($1, $2)", [[original?.id], cloneId]));
+    expect((await notesOf(cloneId)).map((n) => n.source_guid).sort()).toEqual(["moved", null]);
+  });
+
+  test("clients cannot set a note's origin themselves", async () => {
+    const deckId = await createDeck(db, alice, { name: "Direct" });
+    const result = await probeAs(db, alice, (tx) =>
+      tx.query(
+        `insert into notes (deck_id, kind, fields, source_guid) values ($1, 'basic', '{"front":"q","back":"a"}', 'x')`,
+        [deckId],
+      ),
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
+  });
+});
