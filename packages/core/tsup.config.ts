@@ -1,7 +1,12 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "import/index": "src/import/index.ts", "export/index": "src/export/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    "import/index": "src/import/index.ts",
+    "export/index": "src/export/index.ts",
+    "optimizer/index": "src/optimizer/index.ts",
+  },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
