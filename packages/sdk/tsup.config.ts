@@ -1,10 +1,15 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", query: "src/query/index.ts" },
+  entry: { index: "src/index.ts", query: "src/query/index.ts", transfer: "src/transfer/index.ts" },
   format: ["esm", "cjs"],
   // Its types are inlined too, so the published declarations import only public packages.
-  dts: { resolve: ["@engram/core"], compilerOptions: { paths: { "@engram/core": ["../core/src/index.ts"] } } },
+  dts: {
+    resolve: [/^@engram\/core/],
+    compilerOptions: {
+      paths: { "@engram/core": ["../core/src/index.ts"], "@engram/core/*": ["../core/src/*/index.ts"] },
+    },
+  },
   clean: true,
   sourcemap: true,
   // @engram/core is private: its code ships inside the SDK; its own dependencies stay dependencies.

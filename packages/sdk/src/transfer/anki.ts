@@ -1,0 +1,121 @@
+/**
+ * An Anki package, read on the device by @engram/core/import, as staged notes:
+ * fields sanitised, tags made valid, the deck hierarchy kept as tags when the
+ * package spans several decks, and (when asked) each card's schedule and review
+ * history with FSRS memory states replayed from that history.
+ */
+import { limits, noteInputSchema, sanitizeCardHtml } from "@engram/core";
+import { type AnkiNote, type AnkiPackage, type AnkiReview, scheduleFromAnki } from "@engram/core/import";
+import { stableUuid } from "./ids.js";
+import type { SkipTally, StagedCard, StagedNote } from "./staged.js";
+
+export type AnkiStagingOptions = {
+  includeSchedule: boolean;
+  /** Keys review ids to the target deck, so one history imported into two decks lands in both. */
+  deckKey: string;
+  params?: readonly number[] | null;
+  now?: Date;
+};
+
+/** Anki's tags allow what Engram's do not (length, count); deck names may hold spaces. */
+function tagsFor(note: AnkiNote, deckTag: string | null, skipped: SkipTally): string[] {
+  const tags = [...note.tags, ...(deckTag ? [deckTag] : [])]
+    .map((tag) => tag.replace(/\s+/gu, "_"))
+    .filter((tag) => tag.length > 0);
+  const valid = [...new Set(tags.map((tag) => [...tag].slice(0, limits.tagLength).join("")))];
+  if (valid.length > limits.tagsPerNote) skipped.add("tags-over-limit", valid.length - limits.tagsPerNote);
+  return valid.slice(0, limits.tagsPerNote);
+}
+
+function deckTagOf(deckName: string): string {
+  return deckName.replace(/\s+/gu, "_");
+}
+
+function sanitizeFields(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).map(([key, html]) => [key, sanitizeCardHtml(html)]));
+}
+
+export async function stageAnkiNotes(
+  pkg: AnkiPackage,
+  options: AnkiStagingOptions,
+  skipped: SkipTally,
+): Promise<StagedNote[]> {
+  const deckNames = new Set(pkg.notes.flatMap((note) => note.cards.map((card) => card.deckName)));
+  const tagDecks = deckNames.size > 1;
+  // A custom note type yields one Engram note per card; each needs its own origin key.
+  const perNote = new Map<number, number>();
+  for (const note of pkg.notes) perNote.set(note.ankiNoteId, (perNote.get(note.ankiNoteId) ?? 0) + 1);
+  const reviewsByCard = new Map<number, AnkiReview[]>();
+  if (options.includeSchedule) {
+    for (const review of pkg.reviews) {
+      const list = reviewsByCard.get(review.ankiCardId);
+      if (list) list.push(review);
+      else reviewsByCard.set(review.ankiCardId, [review]);
+    }
+  }
+  const now = options.now ?? new Date();
+  const buriedUntil = new Date(now.getTime() + 86_400_000).toISOString();
+
+  const staged: StagedNote[] = [];
+  const stagedCards = new Set<number>();
+  for (const note of pkg.notes) {
+    const split = (perNote.get(note.ankiNoteId) ?? 1) > 1;
+    const guid = split ? `${note.guid} card ${note.cards[0]?.ankiOrdinal ?? 0}` : note.guid;
+    const input = noteInputSchema.safeParse({
+      kind: note.kind,
+      fields: sanitizeFields(note.fields as Record<string, string>),
+      tags: tagsFor(note, tagDecks ? deckTagOf(note.deckName) : null, skipped),
+    });
+    if (!input.success) {
+      skipped.add(`invalid-note: ${input.error.issues[0]?.message ?? "rejected"}`);
+      continue;
+    }
+    const cards: StagedCard[] = [];
+    for (const card of note.cards) {
+      const history = options.includeSchedule
+        ? scheduleFromAnki(card, reviewsByCard.get(card.ankiCardId) ?? [], pkg.collection, {
+            params: options.params ?? null,
+            now,
+          })
+        : { schedule: null, reviews: [] };
+      const reviews = await Promise.all(
+        history.reviews.map(async (review) => ({
+          client_review_id: await stableUuid(`${options.deckKey}:${card.ankiCardId}:${review.ankiReviewId}`),
+          rating: review.rating,
+          state: review.state,
+          due: review.due.toISOString(),
+          stability: review.stability,
+          difficulty: review.difficulty,
+          elapsed_days: review.elapsed_days,
+          last_elapsed_days: review.last_elapsed_days,
+          scheduled_days: review.scheduled_days,
+          learning_steps: review.learning_steps,
+          reviewed_at: review.reviewed_at.toISOString(),
+          duration_ms: review.duration_ms,
+        })),
+      );
+      const schedule = history.schedule
+        ? {
+            ...history.schedule,
+            due: history.schedule.due.toISOString(),
+            last_review: history.schedule.last_review?.toISOString() ?? null,
+          }
+        : null;
+      stagedCards.add(card.ankiCardId);
+      cards.push({
+        ordinal: card.ordinal,
+        suspended: card.suspended,
+        buried_until: card.buried ? buriedUntil : null,
+        schedule,
+        reviews,
+      });
+    }
+    staged.push({ guid, kind: input.data.kind, fields: input.data.fields, tags: input.data.tags, cards });
+  }
+  if (options.includeSchedule) {
+    for (const [cardId, reviews] of reviewsByCard) {
+      if (!stagedCards.has(cardId)) skipped.add("review-of-skipped-card", reviews.length);
+    }
+  }
+  return staged;
+}

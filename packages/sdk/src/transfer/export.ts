@@ -1,0 +1,200 @@
+/**
+ * Exporting a deck on the device: its notes, cards and media (and, when asked,
+ * the caller's own schedule and history) as an Anki package Anki opens, or as CSV.
+ */
+import type { CardState } from "@engram/core";
+import { type ExportNote, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
+import { z } from "zod";
+import type { Engram, EngramClient } from "../client.js";
+import { EngramError } from "../errors.js";
+import { run, validate } from "../request.js";
+import { storageRun } from "../storage/files.js";
+import type { Wasm } from "./read.js";
+
+export type ExportOptions = { format: "apkg" | "csv"; includeSchedule?: boolean; wasm?: Wasm };
+export type ExportedFile = { name: string; mime: string; data: Uint8Array };
+
+const deckIdSchema = z.guid("Unknown deck.");
+/** PostgREST's max_rows: every list is read a page at a time. */
+const pageSize = 1000;
+
+async function allPages<T>(page: (from: number, to: number) => PromiseLike<{ data: T[] | null; error: unknown }>) {
+  const rows: T[] = [];
+  for (let from = 0; ; from += pageSize) {
+    const batch = await run(
+      page(from, from + pageSize - 1) as never as PromiseLike<{ data: T[]; error: null; status: number }>,
+    );
+    rows.push(...batch);
+    if (batch.length < pageSize) return rows;
+  }
+}
+
+type NoteRow = {
+  id: string;
+  kind: ExportNote["kind"];
+  fields: ExportNote["fields"];
+  tags: string[];
+  source_guid: string | null;
+  cards: { id: string; ordinal: number }[];
+};
+
+async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRow[]> {
+  return allPages<NoteRow>(
+    (from, to) =>
+      supabase
+        .from("notes")
+        .select("id, kind, fields, tags, source_guid, cards(id, ordinal)")
+        .eq("deck_id", deckId)
+        .order("created_at")
+        .order("id")
+        .range(from, to) as never,
+  );
+}
+
+type StateRow = {
+  card_id: string;
+  state: CardState;
+  due: string;
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+  last_review: string | null;
+  scheduled_days: number;
+  suspended: boolean;
+};
+
+async function readSchedules(supabase: EngramClient, deckId: string) {
+  const rows = await allPages<StateRow>(
+    (from, to) =>
+      supabase
+        .from("card_states")
+        .select("card_id, state, due, stability, difficulty, reps, lapses, last_review, scheduled_days, suspended")
+        .eq("deck_id", deckId)
+        .order("card_id")
+        .range(from, to) as never,
+  );
+  return new Map(rows.map((row) => [row.card_id, row]));
+}
+
+type LogRow = {
+  card_id: string;
+  reviewed_at: string;
+  rating: 1 | 2 | 3 | 4;
+  duration_ms: number;
+  state: CardState;
+  scheduled_days: number;
+  last_elapsed_days: number;
+};
+
+async function readReviews(supabase: EngramClient, cardIds: string[]): Promise<ExportReview[]> {
+  const reviews: ExportReview[] = [];
+  // Card ids go in the query string; a few hundred at a time keeps it short.
+  for (let start = 0; start < cardIds.length; start += 200) {
+    const chunk = cardIds.slice(start, start + 200);
+    const rows = await allPages<LogRow>(
+      (from, to) =>
+        supabase
+          .from("review_logs")
+          .select("card_id, reviewed_at, rating, duration_ms, state, scheduled_days, last_elapsed_days")
+          .in("card_id", chunk)
+          .order("reviewed_at")
+          .order("id")
+          .range(from, to) as never,
+    );
+    for (const row of rows) {
+      reviews.push({
+        cardId: row.card_id,
+        reviewedAt: row.reviewed_at,
+        rating: row.rating,
+        durationMs: row.duration_ms,
+        state: row.state,
+        scheduledDays: row.scheduled_days,
+        lastIntervalDays: row.last_elapsed_days,
+      });
+    }
+  }
+  return reviews;
+}
+
+const mediaSource = /\bsrc\s*=\s*["']([^"']+)["']/gi;
+
+async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[]) {
+  const used = new Set<string>();
+  for (const note of notes) {
+    for (const html of Object.values(note.fields as Record<string, string>)) {
+      for (const match of html.matchAll(mediaSource)) {
+        const src = match[1] ?? "";
+        if (!/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith("/")) used.add(decodeURIComponentSafe(src));
+      }
+    }
+  }
+  const media: { name: string; data: Uint8Array }[] = [];
+  for (const name of [...used].sort()) {
+    const { data, error } = await supabase.storage.from("media").download(`${deckId}/${name}`);
+    // A name the notes use but storage lacks is exported as text only, as Anki does with missing media.
+    if (error || !data) continue;
+    media.push({ name, data: new Uint8Array(await data.arrayBuffer()) });
+  }
+  return media;
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function fileName(deckName: string, extension: string): string {
+  const safe = deckName.replace(/[\\/:*?"<>|\p{Cc}]+/gu, " ").trim() || "deck";
+  return `${safe}.${extension}`;
+}
+
+export async function exportDeck(engram: Engram, deckId: string, options: ExportOptions): Promise<ExportedFile> {
+  const id = validate(deckIdSchema, deckId);
+  const supabase = engram.supabase;
+  const decks = await run(supabase.from("decks").select("id, name").eq("id", id));
+  const deck = decks[0];
+  if (!deck) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
+  const notes = await readNotes(supabase, id);
+
+  if (options.format === "csv") {
+    const text = writeCsv(notes.map((note) => ({ kind: note.kind, fields: note.fields, tags: note.tags })));
+    return { name: fileName(deck.name, "csv"), mime: "text/csv", data: new TextEncoder().encode(text) };
+  }
+
+  const includeSchedule = options.includeSchedule ?? false;
+  const schedules = includeSchedule ? await readSchedules(supabase, id) : new Map<string, StateRow>();
+  const cardIds = notes.flatMap((note) => note.cards.map((card) => card.id));
+  const reviews = includeSchedule ? await readReviews(supabase, cardIds) : [];
+  const media = await readMedia(supabase, id, notes);
+  const data = await writeApkg(
+    {
+      name: deck.name,
+      notes: notes.map((note) => ({
+        id: note.id,
+        ...(note.source_guid && !note.source_guid.includes(" ") ? { guid: note.source_guid } : {}),
+        kind: note.kind,
+        fields: note.fields,
+        tags: note.tags,
+        cards: [...note.cards]
+          .sort((a, b) => a.ordinal - b.ordinal)
+          .map((card) => {
+            const schedule = schedules.get(card.id);
+            return {
+              id: card.id,
+              ordinal: card.ordinal,
+              schedule: schedule ?? null,
+              suspended: schedule?.suspended ?? false,
+            };
+          }),
+      })),
+      media,
+      reviews,
+    },
+    { includeSchedule, ...(options.wasm?.sqlJs ?? {}) },
+  );
+  return { name: fileName(deck.name, "apkg"), mime: "application/zip", data };
+}

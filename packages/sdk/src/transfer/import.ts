@@ -1,0 +1,160 @@
+/**
+ * Importing a deck: the file is read and mapped on the device (in a browser
+ * worker or in Node), then committed by the server in one transaction.
+ */
+import type { ColumnMapping } from "@engram/core/import";
+import { suggestMapping } from "@engram/core/import";
+import { z } from "zod";
+import type { Engram } from "../client.js";
+import { EngramError } from "../errors.js";
+import { validate } from "../request.js";
+import { stageAnkiNotes } from "./anki.js";
+import { stageCsvNotes } from "./csv.js";
+import { newJobId } from "./ids.js";
+import { type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
+import {
+  type CsvReadOptions,
+  formatOf,
+  type ImportFile,
+  type ImportFormat,
+  readDelimited,
+  readPackage,
+  type Wasm,
+} from "./read.js";
+import { SkipTally, type StagedNote } from "./staged.js";
+
+export type ImportOptions = {
+  target: ImportTarget;
+  /** Notes already in the deck from an earlier import of the same file: updated or left as they are (default). */
+  existing?: "update" | "skip";
+  /** Anki only: bring the review history into review_logs and the current schedule into card_states. */
+  includeSchedule?: boolean;
+  csv?: CsvReadOptions & { mapping?: ColumnMapping };
+  /** The id of an earlier attempt, to retry it; it lands once. */
+  jobId?: string;
+  wasm?: Wasm;
+  /** Cancels the import; nothing is left behind. */
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+};
+
+export type AnkiPreview = {
+  format: "apkg" | "colpkg";
+  ankiFormat: "anki2" | "anki21" | "anki21b";
+  deckNames: string[];
+  suggestedDeckName: string;
+  notes: number;
+  cards: number;
+  media: number;
+  reviews: number;
+  noteTypes: { name: string; kind: "normal" | "cloze"; noteCount: number }[];
+  skipped: { reason: string; count: number }[];
+};
+
+export type CsvPreview = {
+  format: "csv" | "tsv";
+  delimiter: string;
+  hasHeader: boolean;
+  columns: string[];
+  sampleRows: string[][];
+  rows: number;
+  mapping: ColumnMapping;
+  suggestedDeckName: string;
+};
+
+const optionsSchema = z.object({
+  target: z.union([
+    z.object({ deckId: z.guid("Choose a deck.") }),
+    z.object({
+      newDeckName: z.string().trim().min(1, "Name the new deck.").max(120, "Deck names can be at most 120 characters."),
+    }),
+  ]),
+  existing: z.enum(["update", "skip"]).default("skip"),
+  includeSchedule: z.boolean().default(false),
+  jobId: z.guid("Unknown import.").optional(),
+});
+
+function baseName(name: string): string {
+  const bare = name
+    .replace(/^.*[\\/]/, "")
+    .replace(/\.[^.]+$/, "")
+    .replace(/\.colpkg$/i, "");
+  return bare.trim().slice(0, 120) || "Imported deck";
+}
+
+export async function previewImport(
+  file: ImportFile,
+  options: { wasm?: Wasm; csv?: CsvReadOptions } = {},
+): Promise<AnkiPreview | CsvPreview> {
+  const format = formatOf(file);
+  if (format === "csv" || format === "tsv") {
+    const parsed = readDelimited(file, options.csv);
+    const width = parsed.header?.length ?? parsed.rows[0]?.length ?? 0;
+    return {
+      format,
+      delimiter: parsed.delimiter,
+      hasHeader: parsed.header !== null,
+      columns: parsed.header ?? Array.from({ length: width }, (_, index) => `Column ${index + 1}`),
+      sampleRows: parsed.rows.slice(0, 5),
+      rows: parsed.rows.length,
+      mapping: suggestMapping(parsed),
+      suggestedDeckName: baseName(file.name),
+    };
+  }
+  const pkg = await readPackage(file, options.wasm);
+  const deckNames = [...new Set(pkg.notes.flatMap((note) => note.cards.map((card) => card.deckName)))].sort();
+  const single = deckNames.length === 1 && deckNames[0] !== "Default" ? deckNames[0] : undefined;
+  return {
+    format,
+    ankiFormat: pkg.format,
+    deckNames,
+    suggestedDeckName: (single ?? baseName(file.name)).slice(0, 120),
+    notes: pkg.notes.length,
+    cards: pkg.notes.reduce((sum, note) => sum + note.cards.length, 0),
+    media: pkg.media.length,
+    reviews: pkg.reviews.length,
+    noteTypes: pkg.noteTypes
+      .filter((type) => type.noteCount > 0)
+      .map((type) => ({ name: type.name, kind: type.kind, noteCount: type.noteCount })),
+    skipped: pkg.skipped,
+  };
+}
+
+export async function importDeck(engram: Engram, file: ImportFile, options: ImportOptions): Promise<ImportSummary> {
+  const checked = validate(optionsSchema, options);
+  const format = formatOf(file);
+  const skipped = new SkipTally();
+  const progress = options.onProgress;
+  progress?.({ phase: "reading", done: 0, total: 1 });
+  const jobId = checked.jobId ?? newJobId();
+  let notes: StagedNote[];
+  let media: { name: string; data: Uint8Array }[] = [];
+  if (format === "csv" || format === "tsv") {
+    const parsed = readDelimited(file, options.csv);
+    notes = await stageCsvNotes(parsed, options.csv?.mapping ?? suggestMapping(parsed), skipped);
+  } else {
+    const pkg = await readPackage(file, options.wasm);
+    skipped.addAll(pkg.skipped);
+    // Review ids are keyed to the target deck (or, for a new deck, to the job), so
+    // re-importing into a deck adds no history twice, and a copy in another deck gets its own.
+    const deckKey = "deckId" in checked.target ? checked.target.deckId : jobId;
+    notes = await stageAnkiNotes(pkg, { includeSchedule: checked.includeSchedule, deckKey }, skipped);
+    media = pkg.media;
+  }
+  options.signal?.throwIfAborted();
+  if (notes.length === 0) {
+    throw new EngramError("validation", "This file holds no notes Engram can import.", { field: "file" });
+  }
+  progress?.({ phase: "reading", done: 1, total: 1 });
+  return runImportJob(engram.supabase, {
+    jobId,
+    source: format === "csv" || format === "tsv" ? "csv" : "apkg",
+    target: checked.target,
+    existing: checked.existing,
+    notes,
+    media,
+    skipped,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(progress ? { onProgress: progress } : {}),
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Runs one import against the server: `start_import` (creates the job and, if
+ * asked, the deck), media uploads, `stage_import` batches, then `finish_import`,
+ * which commits everything in one transaction. Any failure or a cancel calls
+ * `abandon_import` (the job is marked failed and a deck it created is deleted)
+ * and removes the media it uploaded. A retry with the same `jobId` reuses the
+ * job: staged batches are idempotent and a finished job is returned as it is.
+ */
+import type { EngramClient } from "../client.js";
+import type { Json, Tables } from "../database.types.js";
+import { EngramError, toEngramError } from "../errors.js";
+import { run } from "../request.js";
+import { type PackageMedia, removeUploaded, uploadMedia } from "./media.js";
+import { batches, type SkipTally, type StagedNote } from "./staged.js";
+
+export type ImportPhase = "reading" | "media" | "staging" | "finishing";
+export type ImportProgress = { phase: ImportPhase; done: number; total: number };
+export type ImportTarget = { deckId: string } | { newDeckName: string };
+
+export type ImportSummary = {
+  jobId: string;
+  deckId: string;
+  notesAdded: number;
+  notesUpdated: number;
+  notesSkipped: number;
+  cards: number;
+  media: number;
+  reviews: number;
+  skipped: { reason: string; count: number }[];
+};
+
+export type JobInput = {
+  jobId: string;
+  source: "apkg" | "csv";
+  target: ImportTarget;
+  existing: "update" | "skip";
+  notes: StagedNote[];
+  media: readonly PackageMedia[];
+  skipped: SkipTally;
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+};
+
+type Job = Tables<"import_jobs">;
+
+function summaryOf(job: Job): ImportSummary {
+  const summary = (job.summary ?? {}) as Record<string, unknown>;
+  const count = (key: string) => (typeof summary[key] === "number" ? (summary[key] as number) : 0);
+  return {
+    jobId: job.id,
+    deckId: job.deck_id ?? "",
+    notesAdded: count("notes_added"),
+    notesUpdated: count("notes_updated"),
+    notesSkipped: count("notes_skipped"),
+    cards: count("cards"),
+    media: count("media"),
+    reviews: count("reviews_added"),
+    skipped: Array.isArray(summary.skipped) ? (summary.skipped as ImportSummary["skipped"]) : [],
+  };
+}
+
+/** The import RPCs return the job row; PostgREST answers null only if the function returned nothing. */
+function present(job: Job | null): Job {
+  if (!job) throw new EngramError("internal", "The server did not return the import.");
+  return job;
+}
+
+export async function runImportJob(supabase: EngramClient, input: JobInput): Promise<ImportSummary> {
+  const { jobId, signal } = input;
+  const progress = (phase: ImportPhase, done: number, total: number) => input.onProgress?.({ phase, done, total });
+  const target = input.target;
+  const job = present(
+    await run(
+      supabase.rpc("start_import", {
+        p_job_id: jobId,
+        p_source: input.source,
+        p_total: input.notes.length,
+        ...("deckId" in target ? { p_deck_id: target.deckId } : { p_deck_name: target.newDeckName }),
+        p_options: { existing: input.existing },
+      }),
+    ),
+  );
+  if (job.status === "done") return summaryOf(job);
+  if (job.status === "failed") {
+    throw new EngramError("conflict", "This import was cancelled or failed; start it again.", { field: "jobId" });
+  }
+  const deckId = job.deck_id;
+  if (!deckId) throw new EngramError("not-found", "The import's deck no longer exists.");
+
+  let uploaded: string[] = [];
+  try {
+    const media = await uploadMedia(
+      supabase,
+      deckId,
+      input.media,
+      input.notes,
+      input.skipped,
+      (done, total) => progress("media", done, total),
+      signal,
+    );
+    uploaded = media.uploaded;
+
+    const parts = batches(input.notes);
+    let staged = 0;
+    progress("staging", 0, input.notes.length);
+    for (const [index, part] of parts.entries()) {
+      signal?.throwIfAborted();
+      staged += part.length;
+      await run(
+        supabase.rpc("stage_import", {
+          p_job_id: jobId,
+          p_batch: index,
+          p_payload: { notes: part } as unknown as Json,
+          p_processed: staged,
+        }),
+      );
+      progress("staging", staged, input.notes.length);
+    }
+
+    signal?.throwIfAborted();
+    progress("finishing", 0, 1);
+    const clientSummary = { media: media.uploaded.length + media.reused, skipped: input.skipped.list() };
+    const finished = present(
+      await run(supabase.rpc("finish_import", { p_job_id: jobId, p_summary: clientSummary as unknown as Json })),
+    );
+    progress("finishing", 1, 1);
+    return summaryOf(finished);
+  } catch (error) {
+    const cancelled = signal?.aborted ?? false;
+    const message = cancelled ? "cancelled" : toEngramError(error).message;
+    // The cancel or failure is what matters to the caller; cleaning up is best effort.
+    await supabase.rpc("abandon_import", { p_job_id: jobId, p_error: message }).then(
+      () => undefined,
+      () => undefined,
+    );
+    await removeUploaded(supabase, uploaded);
+    throw cancelled ? signal?.reason : toEngramError(error);
+  }
+}

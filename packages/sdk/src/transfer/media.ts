@@ -1,0 +1,155 @@
+/**
+ * An import's images and sounds into the deck's media folder. Only files the
+ * notes use are sent; a name already taken by a different file gets a suffix and
+ * the notes are rewritten to it; files over the limit or of another type are
+ * skipped with a reason. What this import added is returned, so an import that
+ * fails can take it away again.
+ */
+import { limits, mediaTypeOf, mediaTypes, sanitizeSvg } from "@engram/core";
+import type { EngramClient } from "../client.js";
+import { storageRun } from "../storage/files.js";
+import type { SkipTally, StagedNote } from "./staged.js";
+
+export type PackageMedia = { name: string; data: Uint8Array };
+
+const referencePattern = /\bsrc\s*=\s*(["'])([^"']+)\1/gi;
+
+/** The relative media names a field's HTML refers to. */
+function referencedNames(html: string): string[] {
+  const names: string[] = [];
+  for (const match of html.matchAll(referencePattern)) {
+    const src = match[2] ?? "";
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith("/")) continue;
+    names.push(decodeName(src));
+  }
+  return names;
+}
+
+function decodeName(src: string): string {
+  try {
+    return decodeURIComponent(src);
+  } catch {
+    return src;
+  }
+}
+
+function fieldsOf(note: StagedNote): string[] {
+  return Object.values(note.fields as Record<string, string>);
+}
+
+/** Storage keys allow a narrower alphabet than Anki's file names. */
+function storageName(name: string): string {
+  const clean = name
+    .normalize("NFC")
+    .replace(/[^\p{L}\p{N}._ -]/gu, "_")
+    .slice(-200);
+  return clean.replace(/^[. ]+/, "") || "file";
+}
+
+function withSuffix(name: string, suffix: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? `${name.slice(0, dot)}-${suffix}${name.slice(dot)}` : `${name}-${suffix}`;
+}
+
+async function shortHash(data: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest).slice(0, 4)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function existingSizes(supabase: EngramClient, deckId: string): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  const pageSize = 1000;
+  for (let offset = 0; ; offset += pageSize) {
+    const page = await storageRun(supabase.storage.from("media").list(deckId, { limit: pageSize, offset }));
+    for (const file of page) {
+      if (file.id !== null) sizes.set(file.name, Number(file.metadata?.size ?? -1));
+    }
+    if (page.length < pageSize) return sizes;
+  }
+}
+
+function rewrite(notes: StagedNote[], renames: Map<string, string>): void {
+  if (renames.size === 0) return;
+  for (const note of notes) {
+    const fields = note.fields as Record<string, string>;
+    for (const [key, html] of Object.entries(fields)) {
+      fields[key] = html.replace(referencePattern, (whole, quote: string, src: string) => {
+        const renamed = renames.get(decodeName(src));
+        return renamed === undefined ? whole : `src=${quote}${encodeURI(renamed)}${quote}`;
+      });
+    }
+  }
+}
+
+export type MediaUpload = { uploaded: string[]; reused: number };
+
+export async function uploadMedia(
+  supabase: EngramClient,
+  deckId: string,
+  files: readonly PackageMedia[],
+  notes: StagedNote[],
+  skipped: SkipTally,
+  progress: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<MediaUpload> {
+  const used = new Set(notes.flatMap((note) => fieldsOf(note).flatMap(referencedNames)));
+  const wanted = files.filter((file) => used.has(file.name));
+  skipped.add("unused-media", files.length - wanted.length);
+  const existing = wanted.length > 0 ? await existingSizes(supabase, deckId) : new Map<string, number>();
+  const renames = new Map<string, string>();
+  const uploaded: string[] = [];
+  let reused = 0;
+  let done = 0;
+  progress(0, wanted.length);
+
+  const send = async (file: PackageMedia) => {
+    signal?.throwIfAborted();
+    const type = mediaTypeOf(file.name);
+    if (!type || !(mediaTypes as readonly string[]).includes(type)) return skipped.add("unsupported-media-type");
+    let body: Uint8Array | Blob = file.data;
+    if (type === "image/svg+xml") {
+      const clean = sanitizeSvg(new TextDecoder().decode(file.data));
+      if (!clean) return skipped.add("unsupported-media-type");
+      body = new TextEncoder().encode(clean);
+    }
+    const size = body instanceof Blob ? body.size : body.byteLength;
+    if (size > limits.mediaBytes) return skipped.add("media-too-large");
+    let name = storageName(file.name);
+    const taken = existing.get(name);
+    if (taken === size) {
+      reused += 1;
+    } else {
+      if (taken !== undefined) name = withSuffix(name, await shortHash(file.data));
+      if (existing.get(name) !== size) {
+        await storageRun(
+          supabase.storage.from("media").upload(`${deckId}/${name}`, body, { contentType: type, upsert: true }),
+        );
+        uploaded.push(`${deckId}/${name}`);
+      }
+    }
+    if (name !== file.name) renames.set(file.name, name);
+  };
+
+  // A few uploads at once: storage round trips, not bandwidth, dominate for small files.
+  const queue = [...wanted];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      await send(file);
+      done += 1;
+      progress(done, wanted.length);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  rewrite(notes, renames);
+  return { uploaded, reused };
+}
+
+/** Takes back what a failed import uploaded; best effort, as the failure itself is what the caller reports. */
+export async function removeUploaded(supabase: EngramClient, paths: readonly string[]): Promise<void> {
+  for (let start = 0; start < paths.length; start += 500) {
+    await supabase.storage
+      .from("media")
+      .remove(paths.slice(start, start + 500))
+      .catch(() => undefined);
+  }
+}
