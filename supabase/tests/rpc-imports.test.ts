@@ -76,7 +76,12 @@ const abandon = (tx: Queryable, jobId: string, error = "cancelled") =>
     .then((rows) => only(rows, "job"));
 
 /** Starts, stages each batch and finishes an import as `user`, returning the finished job. */
-async function importNotes(user: User, target: StartInput, batches: StagedNote[][]): Promise<Job> {
+async function importNotes(
+  user: User,
+  target: StartInput,
+  batches: StagedNote[][],
+  summary: Record<string, unknown> = {},
+): Promise<Job> {
   const total = batches.flat().length;
   const job = await actAs(db, user, (tx) => start(tx, { ...target, total }));
   let processed = 0;
@@ -84,7 +89,7 @@ async function importNotes(user: User, target: StartInput, batches: StagedNote[]
     processed += notes.length;
     await actAs(db, user, (tx) => stage(tx, job.id, i, { notes }, processed));
   }
-  return actAs(db, user, (tx) => finish(tx, job.id));
+  return actAs(db, user, (tx) => finish(tx, job.id, summary));
 }
 
 interface StagedCard {
@@ -179,13 +184,21 @@ const stagedBatches = (jobId: string) =>
 describe("an import into a new deck", () => {
   let job: Job;
   beforeAll(async () => {
-    job = await importNotes(alice, { deckName: "  Capitals  " }, anki);
+    // The client's summary is kept, except for the counts, which the database makes.
+    job = await importNotes(alice, { deckName: "  Capitals  " }, anki, { file: "capitals.apkg", notes_added: 99 });
   });
 
   test("creates the deck, owned by the caller, and marks the job done with the database's counts", async () => {
     expect(job).toMatchObject({ status: "done", processed: 4, total: 4, created_deck: true, error: null });
     expect(job.options).toEqual({ existing: "skip" });
-    expect(job.summary).toEqual({ notes_added: 4, notes_updated: 0, notes_skipped: 0, cards: 6, reviews_added: 3 });
+    expect(job.summary).toEqual({
+      file: "capitals.apkg",
+      notes_added: 4,
+      notes_updated: 0,
+      notes_skipped: 0,
+      cards: 6,
+      reviews_added: 3,
+    });
     const deckId = job.deck_id as string;
     expect(await db.query("select name, owner_id from decks where id = $1", [deckId])).toEqual([
       { name: "Capitals", owner_id: alice.id },
@@ -327,8 +340,12 @@ describe("all or nothing", () => {
     expect(late).toMatchObject({ code: "22023", detail: "job" });
   });
 
-  const badNotes: [string, StagedNote, { code: string; detail?: string; constraint?: string }][] = [
-    ["an unknown kind", { guid: null, kind: "image", fields: {} }, { code: "22023", detail: "notes" }],
+  const badNotes: [string, StagedNote, { code: string; detail?: string; message?: string; constraint?: string }][] = [
+    [
+      "an unknown kind",
+      { guid: null, kind: "image", fields: {} },
+      { code: "22023", detail: "notes", message: "note 2: kind must be basic, basic_reversed or cloze" },
+    ],
     ["a tag with a space", basicNote(null, "Q", "A", { tags: ["two words"] }), { code: "22023", detail: "notes" }],
     [
       "a review with a date that is not one",
