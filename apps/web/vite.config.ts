@@ -1,5 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defaultClientConditions, defineConfig } from "vite";
+import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 
 export default defineConfig({
@@ -41,7 +41,7 @@ export default defineConfig({
   // .engram/.env is written by the local stack (`pnpm stack`); only VITE_* reaches the browser.
   envDir: "../../.engram",
   // The transfer worker loads its readers and the optimiser lazily; only module workers can split.
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [sanitizerWithoutDom()] },
   server: { host: "127.0.0.1", port: 3000, strictPort: true },
   preview: { host: "127.0.0.1", port: 3000, strictPort: true },
   build: {
@@ -67,3 +67,22 @@ export default defineConfig({
     },
   },
 });
+
+/**
+ * A worker has no DOM for DOMPurify, so core's `#sanitizer` there is its
+ * sanitize-html build, as in Node (core tests both against the same cases).
+ */
+function sanitizerWithoutDom(): Plugin {
+  return {
+    name: "engram:worker-sanitizer",
+    enforce: "pre",
+    async resolveId(source, importer) {
+      if (source !== "#sanitizer") return null;
+      const resolved = await this.resolve(source, importer, { skipSelf: true });
+      if (!resolved) return null;
+      const withoutDom = resolved.id.replace(/sanitize-dom\.(ts|js|mjs)$/, "sanitize-node.$1");
+      if (withoutDom === resolved.id) throw new Error(`Unexpected sanitiser for the worker: ${resolved.id}`);
+      return { ...resolved, id: withoutDom };
+    },
+  };
+}

@@ -2,7 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type AnkiPreview, previewImport } from "@engram/sdk/transfer";
-import type { Page } from "playwright-core";
+import type { FileChooser, Page } from "playwright-core";
+import { expect } from "vitest";
 import { adminClient } from "./accounts.js";
 
 const fixtureDir = fileURLToPath(new URL("../../../../../shared/fixtures/anki/", import.meta.url));
@@ -27,11 +28,33 @@ export async function sdkPreview(name: string): Promise<AnkiPreview> {
 
 export const dropZone = (page: Page) => page.getByRole("button", { name: "Choose a file to import or drop it here" });
 
+const choosers = new WeakMap<Page, FileChooser[]>();
+
+/**
+ * File choosers the page opens, from its first one on. Playwright stops
+ * intercepting choosers when no one listens, and turning it back on for the
+ * next file can lose the race with the key that opens it; one listener for the
+ * page's life keeps it on.
+ */
+function chooserQueue(page: Page): FileChooser[] {
+  let queue = choosers.get(page);
+  if (!queue) {
+    const opened: FileChooser[] = [];
+    page.on("filechooser", (chooser) => opened.push(chooser));
+    choosers.set(page, opened);
+    queue = opened;
+  }
+  return queue;
+}
+
 /** Opens the picker from the keyboard (Enter on the drop zone) and gives it a file. */
 export async function chooseByKeyboard(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }) {
+  const queue = chooserQueue(page);
+  queue.length = 0;
   await dropZone(page).focus();
-  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
-  await chooser.setFiles(file);
+  await page.keyboard.press("Enter");
+  await expect.poll(() => queue.length).toBe(1);
+  await queue[0]?.setFiles(file);
 }
 
 /** A figure of the preview or summary, by its label ("Notes", "Cards added"…), as a number. */
@@ -40,8 +63,8 @@ export async function figure(page: Page, label: string): Promise<number> {
     .locator(".import-count")
     .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
     .locator("dd")
-    .innerText();
-  return Number(value.replace(/[^\d]/g, ""));
+    .textContent();
+  return Number(value?.replace(/[^\d]/g, ""));
 }
 
 export const summaryHeading = (page: Page) => page.getByRole("heading", { level: 2, name: /^Imported into / });

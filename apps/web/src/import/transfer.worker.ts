@@ -76,6 +76,8 @@ async function readFile(file: File) {
 }
 
 function serialise(error: unknown): SerialisedError {
+  // The screen shows a sentence; whoever opens the console sees what actually broke.
+  if (!(error instanceof EngramError) || error.code === "internal") console.error(error);
   if (error instanceof EngramError) {
     const { code, message, field, rule, detail } = error;
     // Only what survives structured cloning: detail is plain data from the SDK.
