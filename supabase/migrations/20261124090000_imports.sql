@@ -372,7 +372,8 @@ begin
     where i.action in ('insert', 'update');
 
     -- The caller's schedules; other members keep theirs. A schedule the
-    -- caller has studied since it was last imported is not overwritten.
+    -- caller has studied since it was last imported is not overwritten, and
+    -- a card the file leaves as it is keeps its version.
     update public.card_states s set
       state = coalesce((x.schedule ->> 'state')::public.card_state, s.state),
       due = coalesce((x.schedule ->> 'due')::timestamptz, s.due),
@@ -401,7 +402,11 @@ begin
       join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
     ) x
     where s.user_id = uid and s.card_id = x.card_id
-      and (x.schedule is not null or x.card ? 'suspended' or x.card ? 'buried_until');
+      and (
+        x.schedule is not null
+        or coalesce((x.card ->> 'suspended')::boolean, s.suspended) <> s.suspended
+        or (x.card ? 'buried_until' and (x.card ->> 'buried_until')::timestamptz is distinct from s.buried_until)
+      );
 
     -- Logs made by an import have no schedule to go back to (undo_review refuses them).
     insert into public.review_logs (

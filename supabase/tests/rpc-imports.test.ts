@@ -95,6 +95,7 @@ async function importNotes(
 interface StagedCard {
   ordinal: number;
   suspended?: boolean;
+  buried_until?: string | null;
   schedule?: Record<string, unknown> | null;
   reviews?: Record<string, unknown>[];
 }
@@ -162,7 +163,9 @@ const anki: StagedNote[][] = [
   ],
   [
     { guid: "guid-canberra", kind: "cloze", fields: { text: "{{c1::Canberra}} is in {{c2::Australia}}", extra: "" } },
-    basicNote(null, "Peru", "Lima"),
+    basicNote(null, "Peru", "Lima", {
+      cards: [{ ordinal: 1, suspended: false, buried_until: null, schedule: null, reviews: [] }],
+    }),
   ],
 ];
 
@@ -236,6 +239,13 @@ describe("an import into a new deck", () => {
       suspended: false,
       version: 0,
     });
+    // A card the file stages as new and unsuspended is left as it was.
+    const peru = await db.query<{ version: number; state: string }>(
+      `select s.version, s.state from card_states s join cards c on c.id = s.card_id join notes n on n.id = c.note_id
+       where s.user_id = $1 and n.deck_id = $2 and n.source_guid is null`,
+      [alice.id, deckId],
+    );
+    expect(peru).toEqual([{ version: 0, state: "new" }]);
   });
 
   test("finishing again returns the finished job and adds nothing", async () => {
@@ -293,6 +303,17 @@ describe("importing the same file again", () => {
     expect(await cardOf(deckId, "guid-france", 1)).toBe(france);
     expect(await stateOf(db, bob.id, france)).toMatchObject({ state: schedule?.state, due: schedule?.due });
     expect(await logsOf(db, bob.id, france)).toHaveLength(3);
+  });
+
+  test("a schedule studied since the file's last review is kept", async () => {
+    const france = await cardOf(deckId, "guid-france", 1);
+    const studied = { state: "review", due: daysAgo(-30), stability: 40, reps: 9, last_review: daysAgo(0) };
+    await db.query(
+      "update card_states set state = $3, due = $4, stability = $5, reps = $6, last_review = $7 where user_id = $1 and card_id = $2",
+      [bob.id, france, studied.state, studied.due, studied.stability, studied.reps, studied.last_review],
+    );
+    await importNotes(bob, { deckId, options: { existing: "update" } }, withGuids);
+    expect(await stateOf(db, bob.id, france)).toMatchObject({ stability: 40, reps: 9 });
   });
 
   test("a guid twice in one file: the first wins", async () => {
