@@ -223,6 +223,21 @@ test("Export from the deck screen downloads an Anki package", async () => {
     "Anki package with my schedule and history",
     "CSV",
   ]);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "deck-export-menu");
+  const focusedItem = () => page.evaluate(() => document.activeElement?.textContent);
+  await page.keyboard.press("End");
+  expect(await focusedItem()).toBe("CSV");
+  await page.keyboard.press("ArrowDown");
+  expect(await focusedItem()).toBe("Anki package (.apkg)");
+  // Escape closes the menu and gives focus back to its button; letters never reach the deck's shortcuts.
+  await page.keyboard.press("a");
+  await page.keyboard.press("Escape");
+  await page.getByRole("menu").waitFor({ state: "detached" });
+  expect(await focusedItem()).toContain("Export");
+  expect(await page.getByRole("dialog").count()).toBe(0);
+  await page.keyboard.press("ArrowDown");
+  await item.waitFor();
   const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
   expect(download.suggestedFilename()).toMatch(/\.apkg$/);
   const bytes = await readFile(await download.path());
