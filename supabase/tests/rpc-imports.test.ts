@@ -325,6 +325,18 @@ describe("importing the same file again", () => {
     expect((await notesOf(job.deck_id as string)).map((n) => n.fields.front)).toEqual(["First"]);
   });
 
+  test("a review id twice in one file is stored once", async () => {
+    const id = randomUUID();
+    const card: StagedCard = { ordinal: 1, reviews: [review(id, 3, "new", 2, 1), review(id, 4, "learning", 1, 2)] };
+    const job = await importNotes(alice, { deckName: "Twice reviewed" }, [
+      [basicNote("r", "Q", "A", { cards: [card] })],
+    ]);
+    expect(job.summary).toMatchObject({ notes_added: 1, reviews_added: 1 });
+    expect(
+      await db.query("select rating from review_logs where user_id = $1 and client_review_id = $2", [alice.id, id]),
+    ).toHaveLength(1);
+  });
+
   test("restaging a batch keeps the first copy and never lowers progress", async () => {
     const job = await actAs(db, alice, (tx) => start(tx, { deckName: "Restaged", total: 10 }));
     await actAs(db, alice, (tx) => stage(tx, job.id, 0, { notes: [basicNote("a", "A", "1")] }, 6));
