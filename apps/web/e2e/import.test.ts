@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
 import { noteList } from "./deck-fixtures.js";
 import { type Account, newAccount } from "./support/accounts.js";
@@ -161,6 +161,12 @@ test("a TSV without a header: columns mapped by hand, notes land with their tags
   expect(await page.getByLabel("First row is a header").isChecked()).toBe(false);
   expect(await figure(page, "Rows")).toBe(3);
   expect(await page.locator(".import-table tbody tr").count()).toBe(3);
+  // A first row taken as names: the table starts a row later and the columns take its words.
+  await page.getByLabel("First row is a header").check();
+  await expect.poll(() => page.locator(".import-table tbody tr").count()).toBe(2);
+  expect(await page.locator(".import-table th").first().textContent()).toContain("hola");
+  await page.getByLabel("First row is a header").uncheck();
+  await expect.poll(() => page.locator(".import-table tbody tr").count()).toBe(3);
   await page.getByLabel("Tags").selectOption({ label: "Column 3" });
   expect(await page.locator(".import-table th").allInnerTexts()).toEqual([
     "Column 1\nFront",
@@ -180,6 +186,30 @@ test("a TSV without a header: columns mapped by hand, notes land with their tags
   await page.getByLabel("Tag").fill("greeting");
   await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "2 notes match");
   expect((await page.locator(".note-text").allTextContents()).sort()).toEqual(["adiós", "hola"]);
+});
+
+test("Cancel while the import finishes: the screen says nothing was added, and no deck is left", async () => {
+  let held: Route | undefined;
+  const finishing = new Promise<void>((resolve) => {
+    void page.route("**/rest/v1/rpc/finish_import", (route) => {
+      held = route;
+      resolve();
+    });
+  });
+  await openImport();
+  await chooseByKeyboard(page, fixturePath("simple-spanish-w-audio.colpkg.apkg"));
+  await pressOn(page, importButton());
+  await finishing;
+  const progress = page.getByRole("progressbar", { name: "Import progress" });
+  await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(90);
+  expect(await page.locator(".progress-phase").textContent()).toBe("Finishing…");
+  // Focus moved to Cancel when the import started.
+  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Cancel");
+  await page.keyboard.press("Enter");
+  await held?.abort("connectionaborted");
+  await page.getByText("Import cancelled. Nothing was added.").waitFor();
+  await importButton().waitFor();
+  await expect.poll(() => deckIdsOf(account.id)).toEqual([]);
 });
 
 test("a damaged file says so and creates no deck; an empty deck name is refused before anything is sent", async () => {

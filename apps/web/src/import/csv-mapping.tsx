@@ -1,5 +1,4 @@
 import { useId } from "react";
-import { formatCount } from "./file-facts.js";
 import type { ColumnMapping, CsvOptions, CsvPreview } from "./transfer-protocol.js";
 
 const delimiters = [
@@ -89,10 +88,7 @@ export function CsvMapping({
   return (
     <section className="import-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Match the columns</h2>
-      <p className="field-hint">
-        {formatCount(preview.rows)} {preview.rows === 1 ? "row" : "rows"}. Choose the column for each part of a note;
-        the first rows are shown below.
-      </p>
+      <p className="field-hint">Choose the column for each part of a note; the file's first rows are shown below.</p>
       <div className="import-csv-options">
         <div className="import-field">
           <label htmlFor={`${id}-delimiter`}>Columns separated by</label>
@@ -135,7 +131,7 @@ export function CsvMapping({
               onMapping(next);
             }}
           >
-            <option value="">Cloze if the front has {"{{c1::…}}"}, else basic</option>
+            <option value="">Found from the front (cloze or basic)</option>
             {fixedKinds.map((kind) => (
               <option key={kind.value} value={`kind:${kind.value}`}>
                 {kind.label}
