@@ -24,7 +24,11 @@ const routes: { name: string; path: string; modules: string[] }[] = [
   { name: "decks", path: "/decks", modules: ["src/decks/decks-page.tsx", sdk] },
   { name: "deck screen", path: "/decks/:deckId", modules: ["src/deck/deck-page.tsx", sdk] },
   { name: "study", path: "/study", modules: ["src/study/study-page.tsx", sdk] },
+  { name: "import", path: "/import", modules: ["src/import/import-page.tsx", sdk] },
 ];
+
+/** Loaded by the import screen, Export and the optimiser once they start: the transfer worker and its wasm. */
+const workerFiles = /^assets\/(transfer\.worker|fsrs_browser(_bg)?|workerHelpers|sql-wasm)[-.].*\.(js|wasm)$/;
 
 /**
  * The manifest key of the chunk holding each module: the module itself when it
@@ -103,6 +107,10 @@ async function main() {
         `${route.name.padEnd(22)} ${route.path.padEnd(16)} ${kb(bytes).padStart(11)}  entry + ${extra.join(", ")}`,
       );
     }
+    console.log("");
+    console.log("transfer worker (on first import, export or optimise), gzipped:");
+    const emitted = output.map((item) => item.fileName).filter((file) => workerFiles.test(file));
+    for (const file of emitted.sort()) console.log(`  ${file.padEnd(44)} ${kb(await sizeOf(file))}`);
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
