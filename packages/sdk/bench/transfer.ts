@@ -13,6 +13,7 @@ import type { ExportNote, ExportReview } from "@engram/core/export";
 import { writeApkg } from "@engram/core/export";
 import { liftAuthRateLimits, startStack } from "@engram/local-stack";
 import { createClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
 import { createEngram } from "../src/client.js";
 import type { Database } from "../src/database.types.js";
 import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/index.js";
@@ -93,9 +94,15 @@ try {
   }));
   console.log(`package size                       ${(file.data.byteLength / 1024 / 1024).toFixed(1)} MB`);
 
-  const supabase = createClient<Database>(stack.url, stack.anonKey, { auth: { persistSession: false } });
+  const supabase = createClient<Database>(stack.url, stack.anonKey, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as never },
+  });
   const engram = createEngram(supabase);
-  const admin = createClient(stack.url, stack.serviceRoleKey, { auth: { persistSession: false } });
+  const admin = createClient(stack.url, stack.serviceRoleKey, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as never },
+  });
   const account = { email: `bench-${Date.now()}@example.test`, password: "bench-password-1" };
   const { error } = await admin.auth.admin.createUser({ ...account, email_confirm: true });
   if (error) throw error;

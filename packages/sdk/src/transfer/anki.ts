@@ -6,7 +6,7 @@
  */
 import { limits, noteInputSchema, sanitizeCardHtml } from "@engram/core";
 import { type AnkiNote, type AnkiPackage, type AnkiReview, scheduleFromAnki } from "@engram/core/import";
-import { stableUuid } from "./ids.js";
+import { stableUuids } from "./ids.js";
 import type { SkipTally, StagedCard, StagedNote } from "./staged.js";
 
 export type AnkiStagingOptions = {
@@ -78,22 +78,21 @@ export async function stageAnkiNotes(
             now,
           })
         : { schedule: null, reviews: [] };
-      const reviews = await Promise.all(
-        history.reviews.map(async (review) => ({
-          client_review_id: await stableUuid(`${options.deckKey}:${card.ankiCardId}:${review.ankiReviewId}`),
-          rating: review.rating,
-          state: review.state,
-          due: review.due.toISOString(),
-          stability: review.stability,
-          difficulty: review.difficulty,
-          elapsed_days: review.elapsed_days,
-          last_elapsed_days: review.last_elapsed_days,
-          scheduled_days: review.scheduled_days,
-          learning_steps: review.learning_steps,
-          reviewed_at: review.reviewed_at.toISOString(),
-          duration_ms: review.duration_ms,
-        })),
-      );
+      const reviewId = history.reviews.length > 0 ? await stableUuids(`${options.deckKey}:${card.ankiCardId}`) : null;
+      const reviews = history.reviews.map((review) => ({
+        client_review_id: reviewId?.(review.ankiReviewId) ?? "",
+        rating: review.rating,
+        state: review.state,
+        due: review.due.toISOString(),
+        stability: review.stability,
+        difficulty: review.difficulty,
+        elapsed_days: review.elapsed_days,
+        last_elapsed_days: review.last_elapsed_days,
+        scheduled_days: review.scheduled_days,
+        learning_steps: review.learning_steps,
+        reviewed_at: review.reviewed_at.toISOString(),
+        duration_ms: review.duration_ms,
+      }));
       const schedule = history.schedule
         ? {
             ...history.schedule,
