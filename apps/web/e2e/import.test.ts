@@ -9,6 +9,7 @@ import { basicNotes, seedDeck } from "./support/decks.js";
 import {
   chooseByKeyboard,
   deckIdsOf,
+  dropFile,
   dropZone,
   expectedContents,
   figure,
@@ -156,7 +157,8 @@ test("a TSV without a header: columns mapped by hand, notes land with their tags
     "\n",
   );
   await openImport();
-  await chooseByKeyboard(page, { name: "words.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(tsv) });
+  // Dropped on the zone this time, as a mouse user would.
+  await dropFile(page, { name: "words.tsv", type: "text/tab-separated-values", text: tsv });
   await page.getByRole("heading", { level: 2, name: "Match the columns" }).waitFor();
   expect(await page.getByLabel("First row is a header").isChecked()).toBe(false);
   expect(await figure(page, "Rows")).toBe(3);
@@ -212,9 +214,14 @@ test("Cancel while the import finishes: the screen says nothing was added, and n
   await expect.poll(() => deckIdsOf(account.id)).toEqual([]);
 });
 
-test("a damaged file says so and creates no deck; an empty deck name is refused before anything is sent", async () => {
+test("too big or damaged files are refused with their reason and create no deck; an empty deck name is caught first", async () => {
   const whole = await fixtureBytes("BarRonPcAp.colpkg");
   await openImport();
+  // Over 200 MB: refused at once, before the file is read or the worker started.
+  await dropFile(page, { name: "huge.apkg", type: "application/octet-stream", megabytes: 201 });
+  await page.getByRole("alert").filter({ hasText: "over 200 MB" }).waitFor();
+  expect(page.workers()).toEqual([]);
+
   await chooseByKeyboard(page, {
     name: "broken.colpkg",
     mimeType: "application/octet-stream",

@@ -57,6 +57,19 @@ export async function chooseByKeyboard(page: Page, file: string | { name: string
   await queue[0]?.setFiles(file);
 }
 
+/** Drops a file made in the page on the drop zone: text, or `megabytes` of zeros. */
+export async function dropFile(page: Page, file: { name: string; type: string; text?: string; megabytes?: number }) {
+  const dataTransfer = await page.evaluateHandle(({ name, type, text, megabytes }) => {
+    const megabyte = new Uint8Array(1024 * 1024);
+    const parts = text === undefined ? Array.from({ length: megabytes ?? 0 }, () => megabyte) : [text];
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(parts, name, { type }));
+    return transfer;
+  }, file);
+  await dropZone(page).dispatchEvent("dragenter", { dataTransfer });
+  await dropZone(page).dispatchEvent("drop", { dataTransfer });
+}
+
 /** A figure of the preview or summary, by its label ("Notes", "Cards added"…), as a number. */
 export async function figure(page: Page, label: string): Promise<number> {
   const value = await page
