@@ -229,7 +229,7 @@ test("too big or damaged files are refused with their reason and create no deck;
   });
   const alert = page.getByRole("alert").filter({ hasText: "damaged" });
   await alert.waitFor();
-  expect(await alert.innerText()).toBe("This file is damaged or not a deck Engram can read.");
+  expect(await alert.textContent()).toBe("This file is damaged or not a deck Engram can read.");
   expect(await deckIdsOf(account.id)).toEqual([]);
 
   await chooseByKeyboard(page, fixturePath("simple-spanish-w-audio.colpkg.apkg"));
