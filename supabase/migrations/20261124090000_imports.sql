@@ -617,3 +617,8 @@ revoke execute on function public.start_import, public.stage_import, public.fini
   from public, anon;
 grant execute on function public.start_import, public.stage_import, public.finish_import, public.abandon_import
   to authenticated, service_role;
+
+-- Committing a large deck (10,000 notes with 100,000 reviews) takes longer
+-- than authenticated's 8 s on a small instance; PostgREST applies a function's
+-- own statement_timeout to its request (60 s is the platform's API maximum).
+alter function public.finish_import(uuid, jsonb) set statement_timeout = '60s';

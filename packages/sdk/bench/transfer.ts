@@ -76,9 +76,13 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
+// ENGRAM_BENCH_DATABASE_URL runs the stack on PostgreSQL (e.g. `.ci/start-postgres`) instead of PGlite.
+const databaseUrl = process.env.ENGRAM_BENCH_DATABASE_URL;
+console.log(`database                           ${databaseUrl ? "PostgreSQL" : "PGlite (in process)"}`);
 const stack = await startStack({
   supabaseDir: fileURLToPath(new URL("../../../supabase/", import.meta.url)),
   dataDir: null,
+  ...(databaseUrl ? { databaseUrl } : {}),
   port: 0,
   configure: liftAuthRateLimits,
 });

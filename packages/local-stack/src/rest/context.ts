@@ -84,6 +84,8 @@ export interface RunOptions {
   path: string;
   headerRecord: Record<string, string>;
   timezone?: string | null;
+  /** A called function's own statement_timeout, which replaces the role's. */
+  statementTimeout?: string | null;
 }
 
 /**
@@ -116,5 +118,8 @@ export async function runAs<Row>(
         },
       ]
     : [];
-  return stack.db.batch<Row>([context, ...timezone, statement], { rollback: options.rollback, check });
+  const timeout: Statement[] = options.statementTimeout
+    ? [{ text: "select set_config('statement_timeout', $1, true)", params: [options.statementTimeout] }]
+    : [];
+  return stack.db.batch<Row>([context, ...timezone, ...timeout, statement], { rollback: options.rollback, check });
 }

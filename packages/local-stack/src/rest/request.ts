@@ -25,6 +25,8 @@ export interface ApiRequest {
   media: MediaType;
   stripNulls: boolean;
   rawBody: string;
+  /** Set for an RPC whose function carries its own statement_timeout. */
+  statementTimeout?: string | null;
 }
 
 type Row = { total: string | null; page_count: string; body: string };
@@ -38,7 +40,13 @@ export async function run(
 ): Promise<QueryResult> {
   const [row] = await runAs<Row>(
     req.stack,
-    { ...req, readOnly, rollback: req.prefs.tx === "rollback", timezone: req.prefs.timezone },
+    {
+      ...req,
+      readOnly,
+      rollback: req.prefs.tx === "rollback",
+      timezone: req.prefs.timezone,
+      statementTimeout: req.statementTimeout ?? null,
+    },
     { text: sql, params: params.values },
     check && ((rows) => check(toResult(rows[0]))),
   );

@@ -6,7 +6,8 @@ import { contentRange, formatBody, respond } from "./respond.js";
 import { callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
 import { Params } from "./sql.js";
 
-export async function rpc(req: ApiRequest, name: string): Promise<Response> {
+export async function rpc(request: ApiRequest, name: string): Promise<Response> {
+  let req = request;
   const { method } = req;
   if (!["GET", "HEAD", "POST"].includes(method)) {
     throw new ApiError(405, "PGRST101", `Cannot use the ${method} method on RPC`);
@@ -33,6 +34,7 @@ export async function rpc(req: ApiRequest, name: string): Promise<Response> {
     }
   }
   const fn = findFunction(req.cache, req.schema, name, Object.keys(args), post);
+  if (fn.statementTimeout) req = { ...req, statementTimeout: fn.statementTimeout };
   const wholeBody = post && takesWholeBody(fn);
   if (!wholeBody && post && !isObject(body)) throw new ApiError(400, "PGRST102", "Empty or invalid json");
   const params = new Params();

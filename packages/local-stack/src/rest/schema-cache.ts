@@ -66,6 +66,8 @@ export interface DbFunction {
   /** The table or view whose row type the function returns, if any. */
   returnRelation: { schema: string; name: string } | null;
   volatility: "i" | "s" | "v";
+  /** `alter function … set statement_timeout`, which PostgREST hoists into the transaction (db-hoisted-tx-settings). */
+  statementTimeout: string | null;
 }
 
 export interface SchemaCache {
@@ -122,7 +124,9 @@ select json_build_object(
       'returnType', format_type(p.prorettype, null), 'returnKind', rt.typtype,
       'returnRelation', (select json_build_object('schema', rn.nspname, 'name', rc.relname)
         from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = rt.typrelid),
-      'volatility', p.provolatile
+      'volatility', p.provolatile,
+      'statementTimeout', (select substr(setting, length('statement_timeout=') + 1)
+        from unnest(p.proconfig) as setting where left(setting, 18) = 'statement_timeout=')
     )), '[]')
     from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
     cross join lateral (select coalesce(p.proallargtypes, array(select unnest(p.proargtypes::oid[]))) as types) ty

@@ -18,7 +18,10 @@ beforeAll(async () => {
       language sql stable as $$ select current_setting('statement_timeout') $$;
     create function public.sleep_seconds(seconds float8) returns text
       language sql volatile as $$ select pg_sleep(seconds)::text || 'slept' $$;
-    grant execute on function public.request_statement_timeout(), public.sleep_seconds(float8) to anon, authenticated;
+    create function public.long_statement_timeout() returns text
+      language sql stable set statement_timeout = '45s' as $$ select current_setting('statement_timeout') $$;
+    grant execute on function public.request_statement_timeout(), public.sleep_seconds(float8),
+      public.long_statement_timeout() to anon, authenticated;
   `);
   token = (await newUser(running)).token;
 });
@@ -28,6 +31,12 @@ describe("statement_timeout per role", () => {
     const anon = clientFor(running);
     const signedIn = clientFor(running, running.anonKey, { global: { headers: { Authorization: `Bearer ${token}` } } });
     expect(await anon.rpc("request_statement_timeout")).toMatchObject({ data: "3s", error: null });
+    expect(await signedIn.rpc("request_statement_timeout")).toMatchObject({ data: "8s", error: null });
+  });
+
+  it("hoists a function's own statement_timeout into the request, as PostgREST does", async () => {
+    const signedIn = clientFor(running, running.anonKey, { global: { headers: { Authorization: `Bearer ${token}` } } });
+    expect(await signedIn.rpc("long_statement_timeout")).toMatchObject({ data: "45s", error: null });
     expect(await signedIn.rpc("request_statement_timeout")).toMatchObject({ data: "8s", error: null });
   });
 
