@@ -117,6 +117,11 @@ test("an anki21b collection with its history, then the optimiser trains on those
   await page.getByRole("heading", { level: 2, name }).waitFor();
   expect(await figure(page, "Notes")).toBe(preview.notes);
   expect(await figure(page, "Reviews")).toBe(preview.reviews);
+  // What is left out is said in words, with its count: Anki's manual reschedules are not answers.
+  expect(await page.locator(".import-skipped li").allTextContents()).toEqual([
+    "3,770 history entries that weren't answers (rescheduled or reset by hand)",
+  ]);
+  expect(preview.skipped).toEqual([{ reason: "review-without-answer", count: 3770 }]);
   const history = page.getByLabel("Include my review history and schedule");
   await history.focus();
   await page.keyboard.press("Space");

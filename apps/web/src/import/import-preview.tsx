@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatBytes, formatCount, formatLabel, isAnki, plural } from "./file-facts.js";
+import { skipReason } from "./skip-reasons.js";
 import type { AnkiPreview, ImportPreview } from "./transfer-protocol.js";
 
 /** What is in the chosen file, before anything is sent: its format, decks, counts and what will be left out. */
@@ -80,7 +81,7 @@ export function SkippedList({ skipped, intro }: { skipped: { reason: string; cou
       <ul>
         {skipped.map(({ reason, count }) => (
           <li key={reason}>
-            <span className="import-skipped-count">{formatCount(count)}</span> {reason}
+            <span className="import-skipped-count">{formatCount(count)}</span> {skipReason(reason)}
           </li>
         ))}
       </ul>
