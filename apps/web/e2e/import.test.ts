@@ -157,6 +157,22 @@ test("an anki21b collection with its history, then the optimiser trains on those
   await screenshot(page, "optimise-dialog");
 }, 300_000);
 
+test("the optimiser with too few reviews says how many it needs and how many there are", async () => {
+  await seedDeck(account.id, "Capitals", basicNotes(2));
+  await signInWithPassword(page, account, "/sign-in?next=%2F");
+  await pressOn(page, page.getByRole("button", { name: "Optimise my scheduler" }));
+  const dialog = page.getByRole("dialog", { name: "Optimise my scheduler" });
+  await pressOn(page, dialog.getByRole("button", { name: "Optimise", exact: true }));
+  const alert = dialog.getByRole("alert");
+  await alert.waitFor();
+  expect(await alert.textContent()).toBe("The optimiser needs at least 400 reviews; you have 0.");
+  expect(await dialog.getByRole("button", { name: "Try again" }).isVisible()).toBe(true);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Optimise my scheduler");
+});
+
 test("a TSV without a header: columns mapped by hand, notes land with their tags", async () => {
   const tsv = ["hola\thello\tgreeting spanish", "adiós\tgoodbye\tgreeting spanish", "gato\tcat\tanimal spanish"].join(
     "\n",

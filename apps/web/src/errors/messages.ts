@@ -86,6 +86,10 @@ export function importErrorMessage(error: unknown): string {
 
 /** Why the optimiser did not run: too few reviews says how many there are, in the SDK's own words. */
 export function optimiseErrorMessage(error: unknown): string {
-  if (error instanceof EngramError && error.code === "validation") return error.message;
+  if (error instanceof EngramError && error.code === "validation") {
+    return error.rule === "not-enough-reviews"
+      ? error.message
+      : "Training on your reviews gave no usable settings, so your scheduler stays as it was.";
+  }
   return messages[errorCode(error)];
 }
