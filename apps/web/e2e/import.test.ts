@@ -41,6 +41,12 @@ async function openImport() {
 const importButton = () => page.getByRole("button", { name: "Import", exact: true });
 const newDeckName = () => page.getByLabel("New deck name");
 
+async function deckIdNamed(name: string): Promise<string> {
+  const deck = (await deckIdsOf(account.id)).find((row) => row.name === name);
+  if (!deck) throw new Error(`no deck named ${name}`);
+  return deck.id;
+}
+
 /** The deck the summary names, found by the link its "Open deck" leads to. */
 async function importedDeckId(): Promise<string> {
   const href = await page.getByRole("link", { name: "Open deck" }).getAttribute("href");
@@ -173,7 +179,7 @@ test("the optimiser with too few reviews says how many it needs and how many the
   expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Optimise my scheduler");
 });
 
-test("a TSV without a header: columns mapped by hand, notes land with their tags", async () => {
+test("a TSV without a header: columns mapped by hand, notes land with their tags; the same file again skips them", async () => {
   const tsv = ["hola\thello\tgreeting spanish", "adiós\tgoodbye\tgreeting spanish", "gato\tcat\tanimal spanish"].join(
     "\n",
   );
@@ -209,6 +215,19 @@ test("a TSV without a header: columns mapped by hand, notes land with their tags
   await page.getByLabel("Tag").fill("greeting");
   await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "2 notes match");
   expect((await page.locator(".note-text").allTextContents()).sort()).toEqual(["adiós", "hola"]);
+
+  // The same file again into that deck: its notes are known and, as chosen, skipped.
+  await page.goto("/import");
+  await dropZone(page).waitFor();
+  await dropFile(page, { name: "words.tsv", type: "text/tab-separated-values", text: tsv });
+  await page.getByLabel("A deck I already have").check();
+  expect(await page.getByLabel("Deck", { exact: true }).inputValue()).toBe(await deckIdNamed("Spanish words"));
+  expect(await page.getByLabel("Skip them, keep my copies").isChecked()).toBe(true);
+  await page.getByLabel("Tags").selectOption({ label: "Column 3" });
+  await pressOn(page, importButton());
+  await summaryHeading(page).waitFor();
+  expect([await figure(page, "Notes added"), await figure(page, "Notes skipped")]).toEqual([0, 3]);
+  expect(await deckIdsOf(account.id)).toHaveLength(1);
 });
 
 test("Cancel while the import finishes: the screen says nothing was added, and no deck is left", async () => {
