@@ -78,6 +78,8 @@ test("a package with sounds, by keyboard: preview, import, summary, the deck's n
   expect(await newDeckName().inputValue()).toBe(preview.suggestedDeckName);
   // History is offered for Anki packages only.
   expect(await page.getByLabel("Include my review history and schedule").isChecked()).toBe(false);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-anki-preview");
 
   await pressOn(page, importButton());
   await summaryHeading(page).waitFor({ timeout: 45_000 });
@@ -245,6 +247,8 @@ test("Cancel while the import finishes: the screen says nothing was added, and n
   const progress = page.getByRole("progressbar", { name: "Import progress" });
   await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(90);
   expect(await page.locator(".progress-phase").textContent()).toBe("Finishing…");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-progress");
   // Focus moved to Cancel when the import started.
   expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Cancel");
   await page.keyboard.press("Enter");
