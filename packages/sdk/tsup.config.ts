@@ -11,6 +11,8 @@ export default defineConfig({
     },
   },
   clean: true,
+  // import.meta.url in CommonJS too: Node finds fsrs-browser's wasm beside the package either way.
+  shims: true,
   sourcemap: true,
   // @engram/core is private: its code ships inside the SDK; its own dependencies stay dependencies.
   noExternal: ["@engram/core"],

@@ -23,7 +23,7 @@ export type ImportFile = { name: string; data: Uint8Array };
 /** The wasm binaries the readers and the optimiser need, for hosts that serve them (a browser worker). */
 export type Wasm = {
   sqlJs?: { locateFile?: (file: string) => string; wasmBinary?: ArrayBuffer };
-  fsrs?: BufferSource | URL | string;
+  fsrs?: ArrayBuffer | ArrayBufferView | URL | string;
 };
 
 export type CsvReadOptions = { delimiter?: string; hasHeader?: boolean };
