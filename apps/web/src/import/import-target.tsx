@@ -114,14 +114,21 @@ export function ImportTarget({
         </label>
       </fieldset>
       {anki ? (
-        <label className="import-check">
-          <input
-            type="checkbox"
-            checked={choice.includeSchedule}
-            onChange={(event) => set({ includeSchedule: event.currentTarget.checked })}
-          />
-          Include my review history and schedule
-        </label>
+        <>
+          <label className="import-check">
+            <input
+              type="checkbox"
+              checked={choice.includeSchedule}
+              aria-describedby={`${id}-schedule-hint`}
+              onChange={(event) => set({ includeSchedule: event.currentTarget.checked })}
+            />
+            Include my review history and schedule
+          </label>
+          <p id={`${id}-schedule-hint`} className="field-hint import-indent-hint">
+            Cards keep the due dates Anki gave them, and your past answers count in your statistics and the optimiser.
+            Leave it off to start every card as new.
+          </p>
+        </>
       ) : null}
     </section>
   );
