@@ -5,8 +5,8 @@
  *
  *   pnpm --filter @engram/sdk bench
  *
- * Prints wall time per phase and the process's peak RSS. The stack (PGlite)
- * runs in the same process, so the RSS figure includes the database.
+ * Prints wall time per phase and this process's peak RSS, which includes the
+ * database when it is PGlite (in process); ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
  */
 import { fileURLToPath } from "node:url";
 import type { ExportNote, ExportReview } from "@engram/core/export";
@@ -131,7 +131,7 @@ try {
     exportDeck(engram, summary.deckId, { format: "apkg", includeSchedule: true }),
   );
   await timed("export .csv", () => exportDeck(engram, summary.deckId, { format: "csv" }));
-  console.log(`peak RSS (process, incl. PGlite)   ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  console.log(`peak RSS (this process)            ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {
   await stack.close();
 }

@@ -20,6 +20,19 @@ export async function run<T>(query: PromiseLike<PostgrestResult<T>>): Promise<T>
   return result.data as T;
 }
 
+/** PostgREST's max_rows: lists longer than this are read a page at a time. */
+const maxRows = 1000;
+
+/** Every row of a query too long for one response: `page(from, to)` adds `.range(from, to)`. */
+export async function runAllPages<T>(page: (from: number, to: number) => PromiseLike<PostgrestResult<unknown[]>>) {
+  const rows: T[] = [];
+  for (let from = 0; ; from += maxRows) {
+    const batch = (await run(page(from, from + maxRows - 1))) as T[];
+    rows.push(...batch);
+    if (batch.length < maxRows) return rows;
+  }
+}
+
 /** One problem with an input, for a form to show beside its field. */
 export interface FieldIssue {
   field: string;

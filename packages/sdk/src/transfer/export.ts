@@ -7,28 +7,14 @@ import { type ExportNote, type ExportReview, writeApkg, writeCsv } from "@engram
 import { z } from "zod";
 import type { Engram, EngramClient } from "../client.js";
 import { EngramError } from "../errors.js";
-import { run, validate } from "../request.js";
-import { storageRun } from "../storage/files.js";
+import { run, runAllPages, validate } from "../request.js";
 import type { Wasm } from "./read.js";
+import { mediaNamesIn } from "./references.js";
 
 export type ExportOptions = { format: "apkg" | "csv"; includeSchedule?: boolean; wasm?: Wasm };
 export type ExportedFile = { name: string; mime: string; data: Uint8Array };
 
 const deckIdSchema = z.guid("Unknown deck.");
-/** PostgREST's max_rows: every list is read a page at a time. */
-const pageSize = 1000;
-
-async function allPages<T>(page: (from: number, to: number) => PromiseLike<{ data: T[] | null; error: unknown }>) {
-  const rows: T[] = [];
-  for (let from = 0; ; from += pageSize) {
-    const batch = await run(
-      page(from, from + pageSize - 1) as never as PromiseLike<{ data: T[]; error: null; status: number }>,
-    );
-    rows.push(...batch);
-    if (batch.length < pageSize) return rows;
-  }
-}
-
 type NoteRow = {
   id: string;
   kind: ExportNote["kind"];
@@ -39,15 +25,14 @@ type NoteRow = {
 };
 
 async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRow[]> {
-  return allPages<NoteRow>(
-    (from, to) =>
-      supabase
-        .from("notes")
-        .select("id, kind, fields, tags, source_guid, cards(id, ordinal)")
-        .eq("deck_id", deckId)
-        .order("created_at")
-        .order("id")
-        .range(from, to) as never,
+  return runAllPages<NoteRow>((from, to) =>
+    supabase
+      .from("notes")
+      .select("id, kind, fields, tags, source_guid, cards(id, ordinal)")
+      .eq("deck_id", deckId)
+      .order("created_at")
+      .order("id")
+      .range(from, to),
   );
 }
 
@@ -65,14 +50,13 @@ type StateRow = {
 };
 
 async function readSchedules(supabase: EngramClient, deckId: string) {
-  const rows = await allPages<StateRow>(
-    (from, to) =>
-      supabase
-        .from("card_states")
-        .select("card_id, state, due, stability, difficulty, reps, lapses, last_review, scheduled_days, suspended")
-        .eq("deck_id", deckId)
-        .order("card_id")
-        .range(from, to) as never,
+  const rows = await runAllPages<StateRow>((from, to) =>
+    supabase
+      .from("card_states")
+      .select("card_id, state, due, stability, difficulty, reps, lapses, last_review, scheduled_days, suspended")
+      .eq("deck_id", deckId)
+      .order("card_id")
+      .range(from, to),
   );
   return new Map(rows.map((row) => [row.card_id, row]));
 }
@@ -92,15 +76,14 @@ async function readReviews(supabase: EngramClient, cardIds: string[]): Promise<E
   // Card ids go in the query string; a few hundred at a time keeps it short.
   for (let start = 0; start < cardIds.length; start += 200) {
     const chunk = cardIds.slice(start, start + 200);
-    const rows = await allPages<LogRow>(
-      (from, to) =>
-        supabase
-          .from("review_logs")
-          .select("card_id, reviewed_at, rating, duration_ms, state, scheduled_days, last_elapsed_days")
-          .in("card_id", chunk)
-          .order("reviewed_at")
-          .order("id")
-          .range(from, to) as never,
+    const rows = await runAllPages<LogRow>((from, to) =>
+      supabase
+        .from("review_logs")
+        .select("card_id, reviewed_at, rating, duration_ms, state, scheduled_days, last_elapsed_days")
+        .in("card_id", chunk)
+        .order("reviewed_at")
+        .order("id")
+        .range(from, to),
     );
     for (const row of rows) {
       reviews.push({
@@ -117,18 +100,8 @@ async function readReviews(supabase: EngramClient, cardIds: string[]): Promise<E
   return reviews;
 }
 
-const mediaSource = /\bsrc\s*=\s*["']([^"']+)["']/gi;
-
 async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[]) {
-  const used = new Set<string>();
-  for (const note of notes) {
-    for (const html of Object.values(note.fields as Record<string, string>)) {
-      for (const match of html.matchAll(mediaSource)) {
-        const src = match[1] ?? "";
-        if (!/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith("/")) used.add(decodeURIComponentSafe(src));
-      }
-    }
-  }
+  const used = mediaNamesIn(notes.flatMap((note) => Object.values(note.fields as Record<string, string>)));
   const media: { name: string; data: Uint8Array }[] = [];
   for (const name of [...used].sort()) {
     const { data, error } = await supabase.storage.from("media").download(`${deckId}/${name}`);
@@ -137,14 +110,6 @@ async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[
     media.push({ name, data: new Uint8Array(await data.arrayBuffer()) });
   }
   return media;
-}
-
-function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 function fileName(deckName: string, extension: string): string {

@@ -8,30 +8,10 @@
 import { limits, mediaTypeOf, mediaTypes, sanitizeSvg } from "@engram/core";
 import type { EngramClient } from "../client.js";
 import { storageRun } from "../storage/files.js";
+import { decodeName, mediaNamesIn, sourcePattern } from "./references.js";
 import type { SkipTally, StagedNote } from "./staged.js";
 
 export type PackageMedia = { name: string; data: Uint8Array };
-
-const referencePattern = /\bsrc\s*=\s*(["'])([^"']+)\1/gi;
-
-/** The relative media names a field's HTML refers to. */
-function referencedNames(html: string): string[] {
-  const names: string[] = [];
-  for (const match of html.matchAll(referencePattern)) {
-    const src = match[2] ?? "";
-    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || src.startsWith("/")) continue;
-    names.push(decodeName(src));
-  }
-  return names;
-}
-
-function decodeName(src: string): string {
-  try {
-    return decodeURIComponent(src);
-  } catch {
-    return src;
-  }
-}
 
 function fieldsOf(note: StagedNote): string[] {
   return Object.values(note.fields as Record<string, string>);
@@ -73,7 +53,7 @@ function rewrite(notes: StagedNote[], renames: Map<string, string>): void {
   for (const note of notes) {
     const fields = note.fields as Record<string, string>;
     for (const [key, html] of Object.entries(fields)) {
-      fields[key] = html.replace(referencePattern, (whole, quote: string, src: string) => {
+      fields[key] = html.replace(sourcePattern, (whole, quote: string, src: string) => {
         const renamed = renames.get(decodeName(src));
         return renamed === undefined ? whole : `src=${quote}${encodeURI(renamed)}${quote}`;
       });
@@ -92,7 +72,7 @@ export async function uploadMedia(
   progress: (done: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<MediaUpload> {
-  const used = new Set(notes.flatMap((note) => fieldsOf(note).flatMap(referencedNames)));
+  const used = mediaNamesIn(notes.flatMap(fieldsOf));
   const wanted = files.filter((file) => used.has(file.name));
   skipped.add("unused-media", files.length - wanted.length);
   const existing = wanted.length > 0 ? await existingSizes(supabase, deckId) : new Map<string, number>();

@@ -7,7 +7,7 @@ import type { CardState } from "@engram/core";
 import { type Evaluation, OptimizerError, optimizeParameters, type TrainingLog } from "@engram/core/optimizer";
 import type { Engram, EngramClient } from "../client.js";
 import { EngramError, toEngramError } from "../errors.js";
-import { run } from "../request.js";
+import { run, runAllPages } from "../request.js";
 import type { Wasm } from "./read.js";
 
 export type { Evaluation } from "@engram/core/optimizer";
@@ -30,22 +30,15 @@ export type OptimizeOutcome = {
 
 type LogRow = { user_id: string; card_id: string; rating: 1 | 2 | 3 | 4; reviewed_at: string; state: CardState };
 
-const pageSize = 1000;
-
-async function readLogs(supabase: EngramClient): Promise<LogRow[]> {
-  const rows: LogRow[] = [];
-  for (let from = 0; ; from += pageSize) {
-    const page = (await run(
-      supabase
-        .from("review_logs")
-        .select("user_id, card_id, rating, reviewed_at, state")
-        .order("reviewed_at")
-        .order("id")
-        .range(from, from + pageSize - 1),
-    )) as LogRow[];
-    rows.push(...page);
-    if (page.length < pageSize) return rows;
-  }
+function readLogs(supabase: EngramClient): Promise<LogRow[]> {
+  return runAllPages<LogRow>((from, to) =>
+    supabase
+      .from("review_logs")
+      .select("user_id, card_id, rating, reviewed_at, state")
+      .order("reviewed_at")
+      .order("id")
+      .range(from, to),
+  );
 }
 
 async function nodeWasm(): Promise<Uint8Array> {
