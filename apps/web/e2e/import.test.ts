@@ -275,6 +275,8 @@ test("too big or damaged files are refused with their reason and create no deck;
   await alert.waitFor();
   expect(await alert.textContent()).toBe("This file is damaged or not a deck Engram can read.");
   expect(await deckIdsOf(account.id)).toEqual([]);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "import-corrupt-file");
 
   await chooseByKeyboard(page, fixturePath("simple-spanish-w-audio.colpkg.apkg"));
   await newDeckName().waitFor();
@@ -283,6 +285,13 @@ test("too big or damaged files are refused with their reason and create no deck;
   await pressOn(page, importButton());
   await page.getByText("Name the new deck.").waitFor();
   expect(await newDeckName().evaluate((input) => input === document.activeElement)).toBe(true);
+  await screenshot(page, "import-validation");
+
+  // On a phone the preview and the options fit the width.
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await screenshot(page, "import-phone");
+  await page.setViewportSize({ width: 1024, height: 720 });
   expect(await deckIdsOf(account.id)).toEqual([]);
 
   // Signed out, /import asks to sign in and comes back.
