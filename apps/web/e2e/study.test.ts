@@ -10,6 +10,7 @@ import {
   reviewLogs,
   setDue,
   showAnswer,
+  startDayFarFromNow,
 } from "./study-fixtures.js";
 import { type Account, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
@@ -188,6 +189,8 @@ test("cloze blanks with their hint, images and sounds from the deck's storage; R
 });
 
 test("only learning cards not yet due: the screen says when the next one comes", async () => {
+  // A learning card due after the day ends counts for tomorrow; keep the day's end far away.
+  await startDayFarFromNow(account.id);
   const deckId = await seedDeck(account.id, "Later", basicNotes(1));
   const engram = await engramFor(account);
   const [card] = await engram.study.queue({ deckId });
