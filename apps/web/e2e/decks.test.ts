@@ -35,9 +35,13 @@ async function scheduleCard(userId: string, cardId: string, state: "review", due
 }
 
 async function createDeck(name: string) {
-  await page.getByLabel("New deck name", { exact: true }).fill(name);
+  const input = page.getByLabel("New deck name", { exact: true });
+  await input.fill(name);
   await page.getByRole("button", { name: "Create deck" }).click();
   await deckItem(name).waitFor();
+  // The list can show the deck before the form has cleared itself; typing the next
+  // name before then would be wiped by that reset.
+  await expect.poll(() => input.inputValue()).toBe("");
 }
 
 test("a user creates, renames and deletes a deck", async () => {
