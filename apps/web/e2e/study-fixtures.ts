@@ -39,16 +39,6 @@ export async function setDue(userId: string, cardId: string, due: Date) {
   if (error) throw error;
 }
 
-/** Puts the user's day start twelve hours away (in UTC), so the study day does not end during a test. */
-export async function startDayFarFromNow(userId: string) {
-  const hour = (new Date().getUTCHours() + 12) % 24;
-  const { error } = await adminClient()
-    .from("profiles")
-    .update({ timezone: "UTC", day_starts_at: hour })
-    .eq("id", userId);
-  if (error) throw error;
-}
-
 export async function openStudy(page: Page, account: Account, deckId?: string) {
   const path = deckId ? `/decks/${deckId}/study` : "/study";
   await signInWithPassword(page, account, `/sign-in?next=${encodeURIComponent(path)}`);

@@ -10,9 +10,8 @@ import {
   reviewLogs,
   setDue,
   showAnswer,
-  startDayFarFromNow,
 } from "./study-fixtures.js";
-import { type Account, newAccount } from "./support/accounts.js";
+import { type Account, newAccount, startDayFarFromNow } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { basicNotes, seedDeck } from "./support/decks.js";

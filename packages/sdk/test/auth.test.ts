@@ -159,7 +159,7 @@ describe("auth", () => {
 
 describe("profile", () => {
   test("the user reads and updates their own settings", async () => {
-    const { engram } = await signedIn("settings");
+    const { engram } = await signedIn("settings", {}, { keepDefaults: true });
     const profile = await engram.profile.get();
     expect(profile).toMatchObject({ timezone: "UTC", day_starts_at: 4, desired_retention: 0.9, new_per_day: 20 });
     const updated = await engram.profile.update({ display_name: "Grace", timezone: "Europe/Berlin", new_per_day: 35 });

@@ -28,11 +28,25 @@ export function nodeClient(key = app().anonKey) {
 
 export const adminClient = () => nodeClient(app().serviceRoleKey);
 
-/** A confirmed account with a password. */
+/**
+ * A confirmed account with a password. Its study day starts twelve hours from
+ * now (UTC), so "today" cannot roll over while a test runs.
+ */
 export async function newAccount(prefix = "user"): Promise<Account> {
   const email = uniqueEmail(prefix);
   const password = `pw-${randomUUID()}`;
   const { data, error } = await adminClient().auth.admin.createUser({ email, password, email_confirm: true });
   if (error || !data.user) throw error ?? new Error("the admin API returned no user");
+  await startDayFarFromNow(data.user.id);
   return { id: data.user.id, email, password };
+}
+
+/** Puts the user's day start twelve hours away (in UTC), so the study day does not end during a test. */
+export async function startDayFarFromNow(userId: string) {
+  const hour = (new Date().getUTCHours() + 12) % 24;
+  const { error } = await adminClient()
+    .from("profiles")
+    .update({ timezone: "UTC", day_starts_at: hour })
+    .eq("id", userId);
+  if (error) throw error;
 }

@@ -28,12 +28,22 @@ export interface Account {
   password: string;
 }
 
-/** A confirmed account, made through the admin API. */
-export async function newAccount(prefix = "user"): Promise<Account> {
+/**
+ * A confirmed account, made through the admin API. Its study day starts twelve
+ * hours from now (UTC), so "today" cannot roll over while a test runs; pass
+ * `keepDefaults` to keep the profile as sign-up leaves it.
+ */
+export async function newAccount(prefix = "user", { keepDefaults = false } = {}): Promise<Account> {
   const email = uniqueEmail(prefix);
   const password = `pw-${randomUUID()}`;
-  const { data, error } = await adminClient().auth.admin.createUser({ email, password, email_confirm: true });
+  const admin = adminClient();
+  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
   if (error || !data.user) throw error ?? new Error("no user");
+  if (!keepDefaults) {
+    const dayStart = (new Date().getUTCHours() + 12) % 24;
+    const updated = await admin.from("profiles").update({ day_starts_at: dayStart }).eq("id", data.user.id);
+    if (updated.error) throw updated.error;
+  }
   return { id: data.user.id, email, password };
 }
 
@@ -44,8 +54,12 @@ export interface SignedIn {
 }
 
 /** A new account, signed in through the SDK on its own client. */
-export async function signedIn(prefix = "user", options: SupabaseClientOptions<"public"> = {}): Promise<SignedIn> {
-  const account = await newAccount(prefix);
+export async function signedIn(
+  prefix = "user",
+  options: SupabaseClientOptions<"public"> = {},
+  { keepDefaults = false } = {},
+): Promise<SignedIn> {
+  const account = await newAccount(prefix, { keepDefaults });
   const supabase = supabaseClient(options);
   const engram = createEngram(supabase);
   await engram.auth.signIn({ email: account.email, password: account.password });
