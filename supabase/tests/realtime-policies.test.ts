@@ -52,3 +52,21 @@ test("anonymous visitors and malformed or unknown topics get nothing", async () 
     expect(await permissionsOf(owner, topic)).toEqual(none);
   }
 });
+
+// The user's own channel `user:<id>`: where a device that signs out everywhere
+// tells the user's other devices (apps/web/src/session/session-watch.ts).
+const broadcastOnly = { readBroadcast: true, readPresence: false, writeBroadcast: true, writePresence: false };
+
+test("a user may receive and send broadcasts on their own channel, without presence", async () => {
+  expect(await permissionsOf(owner, `user:${owner.id}`)).toEqual(broadcastOnly);
+  expect(await permissionsOf(stranger, `user:${stranger.id}`)).toEqual(broadcastOnly);
+});
+
+test("nobody may join another user's channel, co-members and anonymous visitors included", async () => {
+  expect(await permissionsOf(viewer, `user:${owner.id}`)).toEqual(none);
+  expect(await permissionsOf(stranger, `user:${owner.id}`)).toEqual(none);
+  expect(await channelPermissions(db, `user:${owner.id}`, "anon", { role: "anon" })).toEqual(none);
+  for (const topic of [`user:${owner.id.toUpperCase()}`, `user:${owner.id}x`, "user:", `users:${owner.id}`]) {
+    expect(await permissionsOf(owner, topic)).toEqual(none);
+  }
+});
