@@ -60,6 +60,13 @@ export function createRouter() {
           ),
         },
         {
+          path: "/invite/:token",
+          lazy: screen(
+            () => import("./invite/invite-page.js"),
+            (m) => m.InvitePage,
+          ),
+        },
+        {
           element: <RequireSession />,
           children: [
             {
@@ -88,6 +95,13 @@ export function createRouter() {
               lazy: screen(
                 () => import("./import/import-page.js"),
                 (m) => m.ImportPage,
+              ),
+            },
+            {
+              path: "/decks/:deckId/settings",
+              lazy: screen(
+                () => import("./deck-settings/deck-settings-page.js"),
+                (m) => m.DeckSettingsPage,
               ),
             },
             {

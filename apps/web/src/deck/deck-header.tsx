@@ -1,5 +1,5 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
-import { ArrowLeft, GraduationCap, Keyboard, Plus } from "lucide-react";
+import { ArrowLeft, GraduationCap, Keyboard, Plus, Settings } from "lucide-react";
 import { Link } from "react-router";
 import { ExportMenu } from "./export-menu.js";
 import { PresenceAvatars } from "./presence-avatars.js";
@@ -56,6 +56,11 @@ export function DeckHeader({
           <Keyboard aria-hidden="true" /> Shortcuts
         </button>
         <ExportMenu deckId={deck.id} />
+        {role ? (
+          <Link to={`/decks/${deck.id}/settings`} className="button secondary">
+            <Settings aria-hidden="true" /> Settings
+          </Link>
+        ) : null}
       </div>
     </header>
   );

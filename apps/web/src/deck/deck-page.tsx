@@ -1,6 +1,6 @@
 /** `/decks/:deckId`: the deck's header and its note browser, or a clear "not found". */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useParams } from "react-router";
 import { errorMessage } from "../errors/messages.js";
 import { useEngramQueries } from "../session/factories.js";
@@ -14,6 +14,9 @@ import "./deck.css";
 export function DeckPage() {
   const { deckId = "" } = useParams();
   const access = useDeckAccess(deckId);
+  // Whether this visit began with the user a member: losing the deck then means they were removed (or it was deleted).
+  const wasMember = useRef(false);
+  if (access.status === "ready" && access.role !== null) wasMember.current = true;
   const [params] = useBrowserParams();
   const queries = useEngramQueries();
   const queryClient = useQueryClient();
@@ -34,8 +37,23 @@ export function DeckPage() {
       </div>
     );
   }
-  if (access.status === "not-found") return <DeckNotFound />;
+  if (access.status === "not-found") return wasMember.current ? <AccessLost /> : <DeckNotFound />;
   return <DeckScreen key={deckId} deck={access.deck} role={access.role} />;
+}
+
+function AccessLost() {
+  usePageTitle("No longer shared with you");
+  return (
+    <div className="page">
+      <h1>You no longer have access to this deck</h1>
+      <p role="alert">Its owner removed you from it, or deleted it. Your other decks are where you left them.</p>
+      <p>
+        <Link to="/decks" className="button primary">
+          Go to your decks
+        </Link>
+      </p>
+    </div>
+  );
 }
 
 function DeckNotFound() {

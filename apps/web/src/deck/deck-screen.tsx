@@ -70,6 +70,14 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
     setActiveIndex(0);
   }, [filterKey, clearSelection]);
 
+  // Made a viewer while here: the editor and a selection for bulk edits close with the rights they needed.
+  useEffect(() => {
+    if (editable) return;
+    setEditor(null);
+    setDeleting(null);
+    clearSelection();
+  }, [editable, clearSelection]);
+
   const openEditor = useCallback(
     (noteId?: string) => {
       setEditor(noteId ? { noteId } : {});
