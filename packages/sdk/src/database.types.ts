@@ -206,6 +206,8 @@ export type Database = {
       decks: {
         Row: {
           archived_at: string | null
+          clone_count: number
+          cloned_from: string | null
           cover_path: string | null
           created_at: string
           description: string
@@ -219,6 +221,8 @@ export type Database = {
         }
         Insert: {
           archived_at?: string | null
+          clone_count?: number
+          cloned_from?: string | null
           cover_path?: string | null
           created_at?: string
           description?: string
@@ -232,6 +236,8 @@ export type Database = {
         }
         Update: {
           archived_at?: string | null
+          clone_count?: number
+          cloned_from?: string | null
           cover_path?: string | null
           created_at?: string
           description?: string
@@ -243,7 +249,14 @@ export type Database = {
           reviews_per_day?: number | null
           updated_at?: string
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: "decks_cloned_from_fkey"
+            columns: ["cloned_from"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       import_jobs: {
         Row: {
@@ -546,6 +559,31 @@ export type Database = {
           suspended_count: number
         }[]
       }
+      explore_decks: {
+        Args: {
+          p_limit?: number
+          p_offset?: number
+          p_search?: string
+          p_sort?: string
+        }
+        Returns: {
+          archived_at: string
+          clone_count: number
+          cloned_from: string
+          cover_path: string
+          created_at: string
+          description: string
+          id: string
+          is_public: boolean
+          name: string
+          new_per_day: number
+          note_count: number
+          owner_id: string
+          owner_name: string
+          reviews_per_day: number
+          updated_at: string
+        }[]
+      }
       finish_import: {
         Args: { p_job_id: string; p_summary?: Json }
         Returns: {
@@ -570,6 +608,20 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      invite_preview: {
+        Args: { p_token: string }
+        Returns: {
+          deck_id: string
+          deck_name: string
+          description: string
+          expires_at: string
+          is_member: boolean
+          note_count: number
+          owner_name: string
+          role: Database["public"]["Enums"]["deck_role"]
+          status: string
+        }[]
       }
       move_notes: {
         Args: { p_deck_id: string; p_note_ids: string[] }
@@ -731,6 +783,10 @@ export type Database = {
           isOneToOne: false
           isSetofReturn: true
         }
+      }
+      transfer_deck_ownership: {
+        Args: { p_deck_id: string; p_user_id: string }
+        Returns: undefined
       }
       undo_review: {
         Args: { p_client_review_id: string }

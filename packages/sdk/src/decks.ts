@@ -1,11 +1,13 @@
-/** Decks: the user's own and shared decks, public decks to explore, create/update/delete, clone. */
+/** Decks: the user's own and shared decks, public decks to explore, create/update/delete, clone, hand over. */
 import { deckInputSchema, deckNameSchema } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Database, Tables } from "./database.types.js";
 import { refuseDeck } from "./deck-access.js";
+import { toEngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import { storageRun } from "./storage/files.js";
 
 export type Deck = Tables<"decks">;
 export type DeckRole = Database["public"]["Enums"]["deck_role"];
@@ -13,14 +15,21 @@ export type DeckRole = Database["public"]["Enums"]["deck_role"];
 export type MyDeck = Deck & { role: DeckRole };
 export type DeckInput = z.input<typeof deckInputSchema>;
 export type DeckPatch = Partial<DeckInput>;
+/** A public deck as the explore page lists it. `owner_name` is null when the owner has none. */
+export type PublicDeck = Deck & { note_count: number; clone_count: number; owner_name: string | null };
+export type ExploreSort = "newest" | "most_cloned";
 
 const deckPatchSchema = deckInputSchema.partial();
 const idSchema = z.guid("Unknown deck.");
-const searchSchema = z.object({
-  search: z.string().trim().max(200).optional(),
+const userIdSchema = z.guid("Unknown member.");
+const exploreSchema = z.object({
+  search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
+  sort: z.enum(["newest", "most_cloned"], { error: "Sort by newest or most cloned." }).default("newest"),
   limit: z.int().min(1).max(100).default(30),
   offset: z.int().min(0).default(0),
 });
+/** How many media files are copied at once when a deck is cloned. */
+const copyConcurrency = 4;
 
 export function createDecks(supabase: EngramClient) {
   return {
@@ -77,27 +86,107 @@ export function createDecks(supabase: EngramClient) {
       if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
     },
 
-    /** Public decks, optionally matching a search in name or description. */
-    async explore(options: z.input<typeof searchSchema> = {}): Promise<Deck[]> {
-      const { search, limit, offset } = validate(searchSchema, options);
-      let query = supabase.from("decks").select("*").eq("is_public", true).is("archived_at", null);
-      if (search) {
-        const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-        query = query.or(`name.ilike.${quote(pattern)},description.ilike.${quote(pattern)}`);
-      }
-      return run(query.order("updated_at", { ascending: false }).range(offset, offset + limit - 1));
+    /**
+     * Public decks (not archived), newest or most cloned first, optionally
+     * matching a search in name or description. Works signed out too.
+     */
+    async explore(options: z.input<typeof exploreSchema> = {}): Promise<PublicDeck[]> {
+      const { search, sort, limit, offset } = validate(exploreSchema, options);
+      const rows = await run(
+        supabase.rpc("explore_decks", {
+          ...(search ? { p_search: search } : {}),
+          p_sort: sort,
+          p_limit: limit,
+          p_offset: offset,
+        }),
+      );
+      return rows as PublicDeck[];
     },
 
-    /** Copies a deck the user can see into a new deck they own (notes only; schedules start fresh). */
+    /**
+     * Copies a deck the user can see into a new deck they own: its notes
+     * (schedules start fresh) and its media files. If a file cannot be copied,
+     * the new deck and the files already copied are removed and the error is thrown.
+     */
     async clone(deckId: string, name?: string): Promise<string> {
       const id = validate(idSchema, deckId);
       const newName = name === undefined ? undefined : validate(deckNameSchema, name);
-      return run(supabase.rpc("clone_deck", { p_deck_id: id, ...(newName ? { p_name: newName } : {}) }));
+      const newId: string = await run(
+        supabase.rpc("clone_deck", { p_deck_id: id, ...(newName ? { p_name: newName } : {}) }),
+      );
+      try {
+        await copyMedia(supabase, id, newId);
+      } catch (error) {
+        // Best effort: the copy's own error is the one worth reporting.
+        await run(supabase.from("decks").delete().eq("id", newId)).catch(() => undefined);
+        throw toEngramError(error);
+      }
+      return newId;
+    },
+
+    /**
+     * Hands the deck to another member (owners only): they become its owner,
+     * the user an editor. Not the owner → `permission-denied`; not a member →
+     * `not-found`; oneself → `validation`.
+     */
+    async transferOwnership(deckId: string, userId: string): Promise<void> {
+      const deck = validate(idSchema, deckId);
+      const user = validate(userIdSchema, userId);
+      await currentUserId(supabase);
+      await run(supabase.rpc("transfer_deck_ownership", { p_deck_id: deck, p_user_id: user }));
     },
   };
 }
 
-/** Quotes a value for PostgREST's `or=(…)` syntax, where commas and parentheses are reserved. */
-function quote(value: string): string {
-  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+/** Every file under a deck's media folder (`<deckId>/…`, subfolders included), as paths below it. */
+async function listMedia(supabase: EngramClient, deckId: string): Promise<string[]> {
+  const names: string[] = [];
+  const folders = [""];
+  const pageSize = 1000;
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    const prefix = folder ? `${deckId}/${folder}` : deckId;
+    for (let offset = 0; ; offset += pageSize) {
+      const page = await storageRun(
+        supabase.storage
+          .from("media")
+          .list(prefix, { limit: pageSize, offset, sortBy: { column: "name", order: "asc" } }),
+      );
+      for (const entry of page) {
+        const name = folder ? `${folder}/${entry.name}` : entry.name;
+        // Storage lists a subfolder as an entry without an id.
+        if (entry.id === null) folders.push(name);
+        else names.push(name);
+      }
+      if (page.length < pageSize) break;
+    }
+  }
+  return names;
+}
+
+/**
+ * Copies every media file of one deck to the same names in another. On a
+ * failure the copies already made are removed (in-flight ones are waited
+ * for first) and the error is thrown.
+ */
+async function copyMedia(supabase: EngramClient, fromDeckId: string, toDeckId: string): Promise<void> {
+  const bucket = supabase.storage.from("media");
+  const pending = await listMedia(supabase, fromDeckId);
+  const copied: string[] = [];
+  const failed: { error?: unknown } = {};
+  const worker = async () => {
+    for (let name = pending.shift(); name !== undefined && !("error" in failed); name = pending.shift()) {
+      try {
+        await storageRun(bucket.copy(`${fromDeckId}/${name}`, `${toDeckId}/${name}`));
+        copied.push(`${toDeckId}/${name}`);
+      } catch (error) {
+        if (!("error" in failed)) failed.error = error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: copyConcurrency }, worker));
+  if (!("error" in failed)) return;
+  for (let start = 0; start < copied.length; start += 1000) {
+    await storageRun(bucket.remove(copied.slice(start, start + 1000))).catch(() => undefined);
+  }
+  throw failed.error;
 }

@@ -6,7 +6,7 @@ export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult,
 export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
-export type { Deck, DeckInput, DeckPatch, DeckRole, MyDeck } from "./decks.js";
+export type { Deck, DeckInput, DeckPatch, DeckRole, ExploreSort, MyDeck, PublicDeck } from "./decks.js";
 export {
   EngramError,
   type EngramErrorCode,
@@ -19,7 +19,7 @@ export {
   type PostgrestErrorBody,
   toEngramError,
 } from "./errors.js";
-export type { Invite, InviteInput, InviteStatus } from "./invites.js";
+export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
 export {
   maxBulkNotes,
@@ -41,6 +41,7 @@ export type {
   ImportProgressEvent,
   ImportProgressOptions,
   JoinDeckOptions,
+  OwnMembershipEvent,
   OwnScheduleEvent,
   ResyncEvent,
   RowChange,

@@ -1,4 +1,7 @@
-/** Invite links to a deck: owners create, list and revoke them; anyone signed in accepts one by token. */
+/**
+ * Invite links to a deck: owners create, list and revoke them; anyone may
+ * preview one by token, and anyone signed in accepts it.
+ */
 import { inviteInputSchema } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
@@ -12,6 +15,20 @@ export type InviteStatus = "active" | "revoked" | "expired" | "used_up";
 /** An invite row with what it can still do. The link to share is built from `token`. */
 export type Invite = Tables<"deck_invites"> & { status: InviteStatus };
 export type InviteInput = z.input<typeof inviteInputSchema>;
+/** What an invite link leads to, shown before accepting it (signed out too). */
+export interface InvitePreview {
+  deck_id: string;
+  deck_name: string;
+  description: string;
+  /** The owner's display name; null when they have none. */
+  owner_name: string | null;
+  note_count: number;
+  role: "editor" | "viewer";
+  status: InviteStatus;
+  expires_at: string;
+  /** Whether the signed-in user already belongs to the deck; false when signed out. */
+  is_member: boolean;
+}
 
 const deckIdSchema = z.guid("Unknown deck.");
 const inviteIdSchema = z.guid("Unknown invite.");
@@ -72,6 +89,17 @@ export function createInvites(supabase: EngramClient) {
       const existing = await run(supabase.from("deck_invites").select("*").eq("id", id));
       if (!existing[0]) throw new EngramError("not-found", "This invite does not exist or is not yours to revoke.");
       return withStatus(existing[0]);
+    },
+
+    /**
+     * The deck an invite link leads to, its role and whether it can still be
+     * accepted. Works signed out. An unknown token → `not-found`.
+     */
+    async preview(token: string): Promise<InvitePreview> {
+      const checked = validate(tokenSchema, token);
+      const [preview] = await run(supabase.rpc("invite_preview", { p_token: checked }));
+      if (!preview) throw new EngramError("not-found", "This invite does not exist.", { field: "token" });
+      return preview as InvitePreview;
     },
 
     /**

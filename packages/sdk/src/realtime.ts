@@ -16,6 +16,7 @@ export type {
   DeckContentEvent,
   ImportProgressEvent,
   ImportProgressOptions,
+  OwnMembershipEvent,
   OwnScheduleEvent,
 } from "./realtime/subscriptions.js";
 

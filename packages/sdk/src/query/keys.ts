@@ -37,6 +37,7 @@ export const engramKeys = {
   invites: {
     all: ["invites"] as const,
     list: (deckId: string) => [...engramKeys.invites.all, "list", deckId] as const,
+    preview: (token: string) => [...engramKeys.invites.all, "preview", token] as const,
   },
   notes: {
     all: ["notes"] as const,

@@ -87,10 +87,19 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: (deckId: string) => engram.decks.remove(deckId),
           onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
         }),
+      /** The copy's new id; its media are copied too. */
       clone: () =>
         mutationOptions({
           mutationFn: ({ deckId, name }: { deckId: string; name?: string }) => engram.decks.clone(deckId, name),
           onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+      /** The old owner becomes an editor: roles, the deck's settings and its invites (owners only) change. */
+      transferOwnership: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, userId }: { deckId: string; userId: string }) =>
+            engram.decks.transferOwnership(deckId, userId),
+          onSuccess: (_result, { deckId }) =>
+            invalidate(engramKeys.decks.all, engramKeys.members.list(deckId), engramKeys.invites.list(deckId)),
         }),
     },
     members: {

@@ -25,6 +25,7 @@ export function engramQueries(engram: Engram) {
       list: () => queryOptions({ queryKey: engramKeys.decks.list(), queryFn: () => engram.decks.list() }),
       detail: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.decks.detail(deckId), queryFn: () => engram.decks.get(deckId) }),
+      /** Public decks; works signed out. */
       explore: (params: ExploreParams = {}) =>
         queryOptions({ queryKey: engramKeys.decks.explore(params), queryFn: () => engram.decks.explore(params) }),
     },
@@ -35,6 +36,9 @@ export function engramQueries(engram: Engram) {
     invites: {
       list: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.invites.list(deckId), queryFn: () => engram.invites.list(deckId) }),
+      /** Works signed out. */
+      preview: (token: string) =>
+        queryOptions({ queryKey: engramKeys.invites.preview(token), queryFn: () => engram.invites.preview(token) }),
     },
     notes: {
       list: (deckId: string, params: NoteListParams = {}) =>

@@ -17,7 +17,10 @@ export interface WireRealtimeOptions {
   onReady?: () => void;
 }
 
-/** Subscribes the cache to the user's schedule, imports and the given decks; returns the function that stops it. */
+/**
+ * Subscribes the cache to the user's schedule, memberships, imports and the
+ * given decks; returns the function that stops it.
+ */
 export function wireRealtime(
   engram: Engram,
   queryClient: QueryClient,
@@ -26,7 +29,7 @@ export function wireRealtime(
   const invalidate = (...keys: (readonly unknown[])[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
   };
-  const streams = 2 + (options.deckIds?.length ?? 0);
+  const streams = 3 + (options.deckIds?.length ?? 0);
   let ready = 0;
   const errors = {
     ...(options.onError ? { onError: options.onError } : {}),
@@ -40,6 +43,11 @@ export function wireRealtime(
     // Another device answered, undid or suspended: the queue, schedules and figures moved.
     engram.realtime.onOwnSchedule(
       () => invalidate(engramKeys.study.all, engramKeys.cards.all, engramKeys.stats.all),
+      errors,
+    ),
+    // A deck was shared with the user (an invite accepted on any device), their role changed, or they were removed.
+    engram.realtime.onOwnMemberships(
+      () => invalidate(engramKeys.decks.all, engramKeys.members.all, engramKeys.study.all, engramKeys.stats.all),
       errors,
     ),
     engram.realtime.onImportProgress((event) => {

@@ -1,4 +1,4 @@
-/** The row-change streams the app listens to: own schedule, deck content, import progress. */
+/** The row-change streams the app listens to: own schedule and memberships, deck content, import progress. */
 import { z } from "zod";
 import type { EngramClient } from "../client.js";
 import { toEngramError } from "../errors.js";
@@ -27,6 +27,13 @@ export type OwnScheduleEvent =
  * (or deck), so their deletions come as that note's or deck's event.
  */
 export type DeckContentEvent = RowChange<"decks"> | RowChange<"deck_members"> | RowChange<"notes"> | RowChange<"cards">;
+
+/**
+ * One of the user's own memberships changed: they joined a deck (an invite
+ * accepted on any device), their role changed, or they left or were removed
+ * (a delete carries the row's key, `deck_id` and `user_id`).
+ */
+export type OwnMembershipEvent = RowChange<"deck_members">;
 
 /** An import job of the user was created or advanced. */
 export type ImportProgressEvent = Extract<RowChange<"import_jobs">, { type: "insert" | "update" }>;
@@ -86,6 +93,28 @@ export function createSubscriptions(supabase: EngramClient) {
             { table: "review_logs", event: "INSERT", filter: mine },
           ],
           (change) => change as OwnScheduleEvent,
+          listener,
+          options,
+        );
+      }, options.onError);
+    },
+
+    /** The user's own `deck_members` rows as they are added, changed and deleted. */
+    onOwnMemberships(
+      listener: (event: OwnMembershipEvent | ResyncEvent) => void,
+      options: SubscriptionOptions = {},
+    ): Unsubscribe {
+      return afterSetup(async () => {
+        const userId = await currentUserId(supabase);
+        return listen<OwnMembershipEvent>(
+          `own-memberships:${userId}`,
+          [{ table: "deck_members", event: "*", filter: `user_id=eq.${userId}` }],
+          // Where a server cannot filter deletes it sends them all; keep only the user's own.
+          (change) => {
+            const membership = change as OwnMembershipEvent;
+            const row = membership.type === "delete" ? membership.old : membership.row;
+            return row.user_id === userId ? membership : null;
+          },
           listener,
           options,
         );
