@@ -9,6 +9,7 @@ import type { AuthError, Session, User } from "@supabase/supabase-js";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import { EngramError, fromAuthError, toEngramError } from "./errors.js";
+import { type ManagedChannel, openChannel } from "./realtime/channel.js";
 import { validate } from "./request.js";
 
 export type { Session, User };
@@ -50,6 +51,29 @@ function checkPassword(password: unknown): string {
   });
 }
 
+/**
+ * The user's own private channel (supabase/migrations/20261125090200_user_channel.sql):
+ * only their devices may hear or send on it. A device that signs out everywhere
+ * says so there, so the others end their sessions at once instead of working on
+ * until their access tokens run out (up to an hour).
+ */
+const userTopic = (userId: string) => `user:${userId}`;
+const signedOutEverywhere = "signed-out-everywhere";
+
+/** Tells the user's other devices over Realtime's HTTP broadcast (no join needed); best effort. */
+async function tellOtherDevices(supabase: EngramClient, userId: string): Promise<void> {
+  const topic = userTopic(userId);
+  // realtime-js keeps one channel per topic: reuse this device's listening one, if any, and leave it open.
+  const listening = supabase.getChannels().some((channel) => channel.topic === `realtime:${topic}`);
+  await supabase.realtime.setAuth();
+  const channel = supabase.channel(topic, { config: { private: true } });
+  try {
+    await channel.httpSend(signedOutEverywhere, { at: new Date().toISOString() });
+  } finally {
+    if (!listening) await supabase.removeChannel(channel);
+  }
+}
+
 /** auth-js results are `{ data, error: null } | { data: nulls, error }`; this returns the first's data. */
 async function call<R extends { data: unknown; error: AuthError | null }>(
   request: Promise<R>,
@@ -67,6 +91,24 @@ async function call<R extends { data: unknown; error: AuthError | null }>(
 export function createAuth(supabase: EngramClient) {
   // A SIGNED_OUT this client did not ask for means the session ended elsewhere.
   let signingOut = false;
+
+  /**
+   * The first half of signing out everywhere: the other sessions end, then the
+   * other devices hear of it while this session can still send on the user's
+   * channel. In that order, a device that asks the server on hearing it finds
+   * its session already gone; told first, it could ask too early, and told
+   * after this device's own sign-out, there would be no token left to send with.
+   * The global sign-out that follows ends this session and any started meanwhile.
+   */
+  async function endOthersAndTellThem(): Promise<void> {
+    const { data } = await supabase.auth.getSession();
+    const userId = data.session?.user.id;
+    if (!userId) return;
+    const { error } = await supabase.auth.signOut({ scope: "others" });
+    // The global sign-out reports what went wrong; the others still learn on their next check.
+    if (error) return;
+    await tellOtherDevices(supabase, userId).catch(() => undefined);
+  }
 
   return {
     /** Creates an account; with confirmations on, a link is emailed and `session` is null. */
@@ -149,11 +191,17 @@ export function createAuth(supabase: EngramClient) {
       return data.user;
     },
 
-    /** Ends the session on this device (`local`), on every device (`global`) or on the others only. */
+    /**
+     * Ends the session on this device (`local`), on every device (`global`) or on the others only.
+     * `global` also tells the user's other devices, which end their sessions at once when they
+     * watch for it (`watchSignOutElsewhere`).
+     */
     async signOut(options: { scope?: "local" | "global" | "others" } = {}): Promise<void> {
+      const scope = options.scope ?? "local";
       signingOut = true;
       try {
-        const { error } = await supabase.auth.signOut({ scope: options.scope ?? "local" });
+        if (scope === "global") await endOthersAndTellThem();
+        const { error } = await supabase.auth.signOut({ scope });
         // The session is gone either way; a dead session needs no remote sign-out.
         if (error && fromAuthError(error).code !== "auth/session-expired") throw fromAuthError(error);
       } finally {
@@ -177,6 +225,47 @@ export function createAuth(supabase: EngramClient) {
         throw mapped;
       }
       return data.user;
+    },
+
+    /**
+     * Listens on the user's own channel for another device signing out everywhere
+     * and then asks the server about this session (`getUser`): a revoked session
+     * ends here at once, with the `expired` session event. Also asks after the
+     * channel joins again following a drop, since a message may have been missed.
+     * Returns the function that stops listening. A device that misses the message
+     * altogether learns on its next `getUser` or token refresh.
+     */
+    watchSignOutElsewhere(options: { onError?: (error: EngramError) => void } = {}): () => void {
+      let stopped = false;
+      let managed: ManagedChannel | null = null;
+      const check = () => {
+        // This device's own sign-out everywhere reaches its own channel too.
+        if (signingOut || stopped) return;
+        // auth-js removes a session the server no longer knows, which ends it here as `expired`.
+        supabase.auth.getUser().catch(() => undefined);
+      };
+      supabase.auth.getSession().then(
+        ({ data }) => {
+          const userId = data.session?.user.id;
+          if (stopped || !userId) return;
+          managed = openChannel({
+            supabase,
+            topic: () => userTopic(userId),
+            config: { private: true, broadcast: { self: false } },
+            changes: false,
+            bind: (channel) => channel.on("broadcast", { event: signedOutEverywhere }, check),
+            onJoin: (_channel, rejoin) => {
+              if (rejoin) check();
+            },
+            onError: options.onError,
+          });
+        },
+        options.onError ? (error: unknown) => options.onError?.(toEngramError(error)) : () => undefined,
+      );
+      return () => {
+        stopped = true;
+        void managed?.close();
+      };
     },
 
     /** Calls `listener` on every session change; returns the unsubscribe function. */

@@ -8,6 +8,7 @@ import type { Session } from "@engram/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { useEngramSource } from "./engram-context.js";
+import { useSessionWatch } from "./session-watch.js";
 import { hasStoredSession } from "./stored-session.js";
 
 export type SessionState =
@@ -61,6 +62,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       unsubscribe();
     };
   }, [engram, queryClient]);
+
+  useSessionWatch(engram, state.status === "signed-in");
 
   return <SessionContext value={state}>{children}</SessionContext>;
 }
