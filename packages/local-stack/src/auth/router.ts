@@ -5,6 +5,7 @@ import { adminRoutes } from "./admin.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
 import { apiVersion, badRequest, errorResponse, OAuthError, wantsVersioned } from "./errors.js";
 import { consumeFlowState } from "./flow-state.js";
+import { mfaRoutes } from "./mfa.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { type AuthMethod, issueSession, refreshGrant } from "./sessions.js";
 import { signupRoutes } from "./signup.js";
@@ -14,8 +15,9 @@ import { verifyRoutes } from "./verify.js";
 
 /**
  * GoTrue-compatible `/auth/v1`: email/password, magic links and OTPs, PKCE, refresh
- * rotation, `/user`, `/logout` and the admin API. Known differences from GoTrue: no
- * phone/SMS, OAuth providers, SSO, MFA or anonymous sign-ins; user tokens are HS256
+ * rotation, `/user`, `/logout`, TOTP factors (`/factors`) and the admin API. Known
+ * differences from GoTrue: no phone/SMS, OAuth providers, SSO, phone or WebAuthn
+ * factors, or anonymous sign-ins; user tokens are HS256
  * (the CLI now uses ES256), so `/.well-known/jwks.json` is empty.
  */
 export function authRouter(stack: Stack): Hono<StackEnv> {
@@ -79,6 +81,7 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   signupRoutes(app, auth);
   verifyRoutes(app, auth);
   userRoutes(app, auth);
+  mfaRoutes(app, auth);
   adminRoutes(app, auth);
   return app;
 }

@@ -8,7 +8,18 @@ import { AuthError, badRequest, forbidden } from "./errors.js";
 import { findUserById, type UserRow, userJson } from "./users.js";
 
 /** How a session was authenticated (the `amr` claim's methods). */
-export type AuthMethod = "password" | "otp" | "magiclink" | "email/signup" | "recovery" | "invite" | "email_change";
+export type AuthMethod =
+  | "password"
+  | "otp"
+  | "magiclink"
+  | "email/signup"
+  | "recovery"
+  | "invite"
+  | "email_change"
+  | "totp";
+
+/** Methods that are a second factor: a session holding one of their claims is aal2. */
+const secondFactorMethods = new Set(["totp", "mfa/phone", "mfa/webauthn"]);
 
 interface RefreshTokenRow {
   id: string;
@@ -39,12 +50,16 @@ async function insertRefreshToken(db: Queryable, userId: string, sessionId: stri
   return token;
 }
 
-/** Signs the access token with exactly GoTrue's claims. */
+/**
+ * Signs the access token with exactly GoTrue's claims. As its CalculateAALAndAMR,
+ * `aal` follows the session's claims and `amr` lists them most recent first.
+ */
 async function accessToken(stack: Stack, user: UserRow, sessionId: string, db: Queryable) {
-  const amr = await db.query<{ authentication_method: string; created_at: Date }>(
-    "select authentication_method, created_at from auth.mfa_amr_claims where session_id = $1 order by created_at",
+  const amr = await db.query<{ authentication_method: string; updated_at: Date }>(
+    "select authentication_method, updated_at from auth.mfa_amr_claims where session_id = $1 order by updated_at desc",
     [sessionId],
   );
+  const aal = amr.some((claim) => secondFactorMethods.has(claim.authentication_method)) ? "aal2" : "aal1";
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + stack.config.auth.jwtExpiry;
   const token = await stack.keys.sign({
@@ -58,10 +73,10 @@ async function accessToken(stack: Stack, user: UserRow, sessionId: string, db: Q
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? "authenticated",
-    aal: "aal1",
+    aal,
     amr: amr.map((claim) => ({
       method: claim.authentication_method,
-      timestamp: Math.floor(new Date(claim.created_at).getTime() / 1000),
+      timestamp: Math.floor(new Date(claim.updated_at).getTime() / 1000),
     })),
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
@@ -105,6 +120,41 @@ export async function issueSession(stack: Stack, db: Queryable, userId: string, 
   const user = await findUserById(db, userId);
   if (user) await audit(db, user, "login", { provider: "email" });
   return sessionJson(stack, db, userId, sessionId, refreshToken);
+}
+
+/**
+ * A verified second factor raises the caller's session (GoTrue's
+ * updateMFASessionAndClaims): the method's amr claim is added or renewed, the
+ * session becomes aal2 bound to the factor, and its newest refresh token is
+ * swapped for a child, so the answer is a fresh access and refresh token.
+ */
+export async function raiseSession(
+  stack: Stack,
+  db: Queryable,
+  userId: string,
+  sessionId: string,
+  factorId: string,
+  method: AuthMethod,
+): Promise<SessionJson> {
+  await db.query(
+    `insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+     values ($1, $2, now(), now(), $3)
+     on conflict (session_id, authentication_method) do update set updated_at = now()`,
+    [randomUUID(), sessionId, method],
+  );
+  await db.query("update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1", [
+    sessionId,
+    factorId,
+  ]);
+  const [current] = await db.query<{ id: string; token: string }>(
+    "select id, token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1",
+    [sessionId],
+  );
+  if (current) {
+    await db.query("update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1", [current.id]);
+  }
+  const token = await insertRefreshToken(db, userId, sessionId, current?.token ?? null);
+  return sessionJson(stack, db, userId, sessionId, token);
 }
 
 /**

@@ -47,6 +47,33 @@ interface IdentityRow {
   email: string | null;
 }
 
+/** An auth.mfa_factors row. */
+export interface FactorRow {
+  id: string;
+  user_id: string;
+  friendly_name: string | null;
+  factor_type: string;
+  status: "verified" | "unverified";
+  created_at: Date;
+  updated_at: Date;
+  secret: string | null;
+  last_challenged_at: Date | null;
+}
+
+/** A factor as GoTrue serialises it (the secret never leaves the server). */
+export function factorJson(factor: FactorRow) {
+  return {
+    id: factor.id,
+    friendly_name: factor.friendly_name || undefined,
+    factor_type: factor.factor_type,
+    status: factor.status,
+    created_at: iso(factor.created_at),
+    updated_at: iso(factor.updated_at),
+    last_challenged_at: iso(factor.last_challenged_at) ?? null,
+    phone: "",
+  };
+}
+
 const iso = (value: Date | string | null | undefined) =>
   value == null ? undefined : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
@@ -56,6 +83,9 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
     "select * from auth.identities where user_id = $1 order by created_at",
     [user.id],
   );
+  const factors = await db.query<FactorRow>("select * from auth.mfa_factors where user_id = $1 order by created_at", [
+    user.id,
+  ]);
   return {
     id: user.id,
     aud: user.aud ?? "",
@@ -84,6 +114,8 @@ export async function userJson(db: Queryable, user: UserRow): Promise<Record<str
       updated_at: iso(identity.updated_at),
       email: identity.email ?? undefined,
     })),
+    // GoTrue leaves `factors` out when the user has none.
+    factors: factors.length ? factors.map(factorJson) : undefined,
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),

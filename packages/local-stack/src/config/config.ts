@@ -22,6 +22,8 @@ export interface StackConfig {
       otpExpiry: number;
     };
     rateLimit: { emailSent: number; signInSignUps: number; tokenRefresh: number; tokenVerifications: number };
+    /** `[auth.mfa]`: TOTP is off unless the project turns it on, as with the CLI. */
+    mfa: { maxEnrolledFactors: number; totp: { enrollEnabled: boolean; verifyEnabled: boolean } };
   };
   inbucket: { port: number };
   storage: {
@@ -74,6 +76,8 @@ export function readConfig(toml: string): StackConfig {
   const auth = table(root.auth);
   const email = table(auth.email);
   const rate = table(auth.rate_limit);
+  const mfa = table(auth.mfa);
+  const totp = table(mfa.totp);
   const storage = table(root.storage);
   const buckets = table(storage.buckets);
   const functions = table(root.functions);
@@ -105,6 +109,10 @@ export function readConfig(toml: string): StackConfig {
         signInSignUps: num(rate.sign_in_sign_ups, 30),
         tokenRefresh: num(rate.token_refresh, 150),
         tokenVerifications: num(rate.token_verifications, 30),
+      },
+      mfa: {
+        maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
+        totp: { enrollEnabled: bool(totp.enroll_enabled, false), verifyEnabled: bool(totp.verify_enabled, false) },
       },
     },
     inbucket: { port: num(table(root.inbucket).port, 54324) },

@@ -1,0 +1,302 @@
+/**
+ * GoTrue's multi-factor API for TOTP (internal/api/mfa.go): `POST /factors`
+ * enrols an authenticator app, `/factors/{id}/challenge` and `/verify` raise the
+ * session to aal2, `DELETE /factors/{id}` removes a factor. Phone and WebAuthn
+ * factors are not served (their enrolment answers as disabled).
+ */
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
+import type { Hono } from "hono";
+import QRCode from "qrcode";
+import type { Queryable } from "../database/types.js";
+import type { StackEnv } from "../gateway/gateway.js";
+import { type Auth, clientKey, readBody, str } from "./context.js";
+import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
+import { authenticate, type Caller, raiseSession } from "./sessions.js";
+import type { FactorRow } from "./users.js";
+
+/** GoTrue's defaults: unverified factors and challenges live five minutes; ten verified factors at most. */
+const factorExpirySeconds = 300;
+const challengeExpirySeconds = 300;
+const maxVerifiedFactors = 10;
+
+// RFC 6238 as GoTrue validates it: SHA-1, 6 digits, 30 s steps, one step of skew either way.
+const period = 30;
+const digits = 6;
+const skew = 1;
+
+const base32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** RFC 4648 base32 without padding, as otpauth secrets are written. */
+export function base32Encode(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += base32Alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += base32Alphabet[(value << (5 - bits)) & 31];
+  return out;
+}
+
+export function base32Decode(text: string): Buffer {
+  const clean = text.toUpperCase().replace(/=+$/, "");
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const char of clean) {
+    const index = base32Alphabet.indexOf(char);
+    if (index < 0) throw new Error("not base32");
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** The TOTP code of a base32 secret at a time (RFC 6238 over RFC 4226's HOTP). */
+export function totpCode(secret: string, at: Date = new Date()): string {
+  const counter = Math.floor(at.getTime() / 1000 / period);
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const hmac = createHmac("sha1", base32Decode(secret)).update(message).digest();
+  const offset = (hmac[hmac.length - 1] ?? 0) & 15;
+  const binary = hmac.readUInt32BE(offset) & 0x7fffffff;
+  return String(binary % 10 ** digits).padStart(digits, "0");
+}
+
+function totpValid(code: string, secret: string, now = Date.now()): boolean {
+  if (!/^\d{6}$/.test(code)) return false;
+  for (let step = -skew; step <= skew; step++) {
+    const expected = totpCode(secret, new Date(now + step * period * 1000));
+    if (timingSafeEqual(Buffer.from(expected), Buffer.from(code))) return true;
+  }
+  return false;
+}
+
+/** The otpauth URI GoTrue's TOTP library (pquerna/otp) writes: query keys sorted. */
+function otpauthUri(issuer: string, account: string, secret: string): string {
+  const query = new URLSearchParams({
+    algorithm: "SHA1",
+    digits: String(digits),
+    issuer,
+    period: String(period),
+    secret,
+  });
+  const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
+  return `otpauth://totp/${label}?${query.toString().replaceAll("+", "%20")}`;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The address a challenge is bound to; a request not served over a socket counts as loopback. */
+function clientIp(c: Parameters<typeof clientKey>[0]): string {
+  const address = clientKey(c);
+  return isIP(address) ? address : "127.0.0.1";
+}
+
+interface ChallengeRow {
+  id: string;
+  factor_id: string;
+  created_at: Date;
+  verified_at: Date | null;
+  same_ip: boolean;
+  expired: boolean;
+}
+
+/** The caller's session level, as GoTrue's `session.IsAAL2()` reads it from auth.sessions. */
+async function sessionIsAal2(db: Queryable, caller: Caller): Promise<boolean> {
+  if (!caller.sessionId) return false;
+  const [session] = await db.query<{ aal: string | null }>("select aal::text from auth.sessions where id = $1", [
+    caller.sessionId,
+  ]);
+  return session?.aal === "aal2";
+}
+
+function requireSession(caller: Caller): string {
+  if (!caller.sessionId) {
+    throw new AuthError(500, "unexpected_failure", "A valid session and a registered user are required");
+  }
+  return caller.sessionId;
+}
+
+/** GoTrue's loadFactor: the path's factor, only if it is the caller's. */
+async function loadFactor(db: Queryable, caller: Caller, id: string): Promise<FactorRow> {
+  if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
+  const [factor] = await db.query<FactorRow>(
+    "select * from auth.mfa_factors where id = $1 and user_id = $2 and factor_type = 'totp'",
+    [id, caller.user.id],
+  );
+  if (!factor) throw new AuthError(404, "mfa_factor_not_found", "Factor not found");
+  return factor;
+}
+
+/** GoTrue's validateFactors: stale enrolments go, names stay unique, the counts stay within limits. */
+async function validateNewFactor(auth: Auth, caller: Caller, friendlyName: string): Promise<void> {
+  const { db, config } = auth.stack;
+  await db.query(
+    `delete from auth.mfa_factors where status = 'unverified' and created_at < now() - make_interval(secs => $1)`,
+    [factorExpirySeconds],
+  );
+  const factors = await db.query<FactorRow>("select * from auth.mfa_factors where user_id = $1", [caller.user.id]);
+  if (factors.some((factor) => (factor.friendly_name ?? "") === friendlyName)) {
+    throw unprocessable(
+      "mfa_factor_name_conflict",
+      `A factor with the friendly name ${JSON.stringify(friendlyName)} for this user already exists`,
+    );
+  }
+  const verified = factors.filter((factor) => factor.status === "verified").length;
+  if (factors.length >= config.auth.mfa.maxEnrolledFactors || verified >= maxVerifiedFactors) {
+    throw unprocessable(
+      "too_many_enrolled_mfa_factors",
+      "Maximum number of verified factors reached, unenroll to continue",
+    );
+  }
+  if (verified > 0 && !(await sessionIsAal2(db, caller))) {
+    throw forbidden("insufficient_aal", "AAL2 required to enroll a new factor");
+  }
+}
+
+export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
+  const { stack } = auth;
+  const totpConfig = () => stack.config.auth.mfa.totp;
+
+  app.post("/factors", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    requireSession(caller);
+    const body = await readBody(c);
+    const factorType = str(body.factor_type);
+    if (factorType === "phone") throw unprocessable("mfa_phone_enroll_not_enabled", "MFA enroll is disabled for Phone");
+    if (factorType === "webauthn") {
+      throw unprocessable("mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn");
+    }
+    if (factorType !== "totp") {
+      throw badRequest("validation_failed", "factor_type needs to be totp, phone, or webauthn");
+    }
+    if (!totpConfig().enrollEnabled)
+      throw unprocessable("mfa_totp_enroll_not_enabled", "MFA enroll is disabled for TOTP");
+
+    const friendlyName = str(body.friendly_name) ?? "";
+    const issuer = str(body.issuer) || new URL(stack.config.auth.siteUrl).host;
+    await validateNewFactor(auth, caller, friendlyName);
+
+    // pquerna/otp's default: a 20-byte secret, 32 base32 characters.
+    const secret = base32Encode(randomBytes(20));
+    const uri = otpauthUri(issuer, caller.user.email ?? "", secret);
+    // GoTrue answers the bare SVG; auth-js turns it into a data URL.
+    const qrCode = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "H", margin: 4, width: 200 });
+    const id = randomUUID();
+    await stack.db.query(
+      `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+       values ($1, $2, $3, 'totp', 'unverified', now(), now(), $4)`,
+      [id, caller.user.id, friendlyName, secret],
+    );
+    return c.json({ id, type: "totp", friendly_name: friendlyName, totp: { qr_code: qrCode, secret, uri } });
+  });
+
+  app.post("/factors/:id/challenge", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    const factor = await loadFactor(stack.db, caller, c.req.param("id"));
+    if (!totpConfig().verifyEnabled) {
+      throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
+    }
+    const challenge = await stack.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string; created_at: Date }>(
+        `insert into auth.mfa_challenges (id, factor_id, created_at, ip_address) values ($1, $2, now(), $3::inet)
+         returning id, created_at`,
+        [randomUUID(), factor.id, clientIp(c)],
+      );
+      await tx.query("update auth.mfa_factors set last_challenged_at = now() where id = $1", [factor.id]);
+      return row as { id: string; created_at: Date };
+    });
+    const expiresAt = Math.floor(new Date(challenge.created_at).getTime() / 1000) + challengeExpirySeconds;
+    return c.json({ id: challenge.id, type: "totp", expires_at: expiresAt });
+  });
+
+  app.post("/factors/:id/verify", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    const factor = await loadFactor(stack.db, caller, c.req.param("id"));
+    const body = await readBody(c);
+    const code = str(body.code) ?? "";
+    if (!code) throw badRequest("validation_failed", "Code needs to be non-empty");
+    if (!totpConfig().verifyEnabled) {
+      throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
+    }
+    const challengeId = str(body.challenge_id) ?? "";
+    if (!uuidPattern.test(challengeId)) throw badRequest("validation_failed", "challenge_id must be an UUID");
+    const sessionId = requireSession(caller);
+
+    const [challenge] = await stack.db.query<ChallengeRow>(
+      `select id, factor_id, created_at, verified_at, ip_address = $3::inet as same_ip,
+              created_at < now() - make_interval(secs => $4) as expired
+         from auth.mfa_challenges where id = $1 and factor_id = $2`,
+      [challengeId, factor.id, clientIp(c), challengeExpirySeconds],
+    );
+    if (!challenge) {
+      throw unprocessable("mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
+    }
+    if (challenge.verified_at || !challenge.same_ip) {
+      throw unprocessable("mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch.");
+    }
+    if (challenge.expired) {
+      await stack.db.query("delete from auth.mfa_challenges where id = $1", [challenge.id]);
+      throw unprocessable(
+        "mfa_challenge_expired",
+        `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
+      );
+    }
+    if (!totpValid(code, factor.secret ?? ""))
+      throw unprocessable("mfa_verification_failed", "Invalid TOTP code entered");
+
+    const session = await stack.db.transaction(async (tx) => {
+      await tx.query("update auth.mfa_challenges set verified_at = now() where id = $1", [challenge.id]);
+      if (factor.status !== "verified") {
+        await tx.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [
+          factor.id,
+        ]);
+      }
+      const raised = await raiseSession(stack, tx, caller.user.id, sessionId, factor.id, "totp");
+      // Every other session of the user that never reached aal2 ends, as in GoTrue.
+      await tx.query("delete from auth.sessions where user_id = $1 and (aal is null or aal::text < 'aal2')", [
+        caller.user.id,
+      ]);
+      await tx.query(
+        "delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'",
+        [caller.user.id],
+      );
+      return raised;
+    });
+    return c.json(session);
+  });
+
+  app.delete("/factors/:id", async (c) => {
+    const caller = await authenticate(stack, c.get("bearer"));
+    requireSession(caller);
+    const factor = await loadFactor(stack.db, caller, c.req.param("id"));
+    if (factor.status === "verified" && !(await sessionIsAal2(stack.db, caller))) {
+      throw unprocessable("insufficient_aal", "AAL2 required to unenroll verified factor");
+    }
+    await stack.db.transaction(async (tx) => {
+      // GoTrue's DowngradeSessionsToAAL1: sessions raised by this factor lose its claim and fall to aal1.
+      await tx.query(
+        `delete from auth.mfa_amr_claims where authentication_method = 'totp'
+           and session_id in (select id from auth.sessions where factor_id = $1)`,
+        [factor.id],
+      );
+      await tx.query("update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2", [
+        caller.user.id,
+        factor.id,
+      ]);
+      await tx.query("delete from auth.mfa_factors where id = $1", [factor.id]);
+    });
+    return c.json({ id: factor.id });
+  });
+}
