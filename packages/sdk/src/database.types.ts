@@ -672,6 +672,10 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      review_stats: {
+        Args: { p_days?: number; p_deck_id?: string; p_now?: string }
+        Returns: Json
+      }
       set_suspended: {
         Args: { p_card_ids: string[]; p_suspended: boolean }
         Returns: number

@@ -49,7 +49,7 @@ export type {
   Unsubscribe,
 } from "./realtime.js";
 export type { FieldIssue } from "./request.js";
-export type { DeckStats, UserStats } from "./stats.js";
+export type { DeckStats, RetentionPeriod, ReviewStats, ReviewStatsOptions, UserStats } from "./stats.js";
 export {
   avatarTypes,
   type ExportFile,

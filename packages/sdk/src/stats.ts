@@ -35,6 +35,36 @@ export const userStatsSchema = z.object({
   }),
 });
 export type UserStats = z.infer<typeof userStatsSchema>;
+const passedFailed = z.object({ passed: count, failed: count });
+const buttonCounts = z.tuple([count, count, count, count]);
+/** The periods true retention is reported for: today, yesterday, the last 7, 30 and 365 study days. */
+export const retentionPeriods = ["today", "yesterday", "week", "month", "year"] as const;
+/** The periods `stats.reviews` covers, in study days ending today. */
+export const reviewStatsDays = [30, 90, 365] as const;
+
+/** The shape `review_stats` returns (supabase/migrations/…_review_rollup.sql); parsed so a drift fails loudly. */
+export const reviewStatsSchema = z.object({
+  today: day,
+  days: z.union([z.literal(30), z.literal(90), z.literal(365)]),
+  /** Answers per study day in the period, by the card's state before the answer; days without answers left out. */
+  per_day: z.array(
+    z.object({
+      date: day,
+      new: count,
+      learning: count,
+      review: count,
+      relearning: count,
+      duration_ms: count,
+    }),
+  ),
+  /** True retention as Anki reports it: answers to cards in review state; "again" fails. Young = interval before the answer < 21 days, mature ≥ 21. */
+  retention: z.array(z.object({ period: z.enum(retentionPeriods), young: passedFailed, mature: passedFailed })),
+  /** Answer-button counts over the period, [again, hard, good, easy]: learning (new, learning or relearning before the answer), young and mature review cards. */
+  buttons: z.object({ learning: buttonCounts, young: buttonCounts, mature: buttonCounts }),
+});
+export type ReviewStats = z.infer<typeof reviewStatsSchema>;
+export type RetentionPeriod = (typeof retentionPeriods)[number];
+
 /** One deck's row for the dashboard: contents, the user's counts by state, due today and new cards allowed today. */
 export type DeckStats = Database["public"]["Functions"]["deck_stats"]["Returns"][number];
 
@@ -43,6 +73,18 @@ const userOptionsSchema = z.object({
   now: z.date({ error: "Now must be a date." }).optional(),
 });
 const decksOptionsSchema = userOptionsSchema.pick({ now: true });
+const reviewsOptionsSchema = userOptionsSchema.extend({
+  days: z.union([z.literal(30), z.literal(90), z.literal(365)], { error: "Days must be 30, 90 or 365." }).optional(),
+});
+export type ReviewStatsOptions = z.input<typeof reviewsOptionsSchema>;
+
+function parseFigures<T>(schema: z.ZodType<T>, json: unknown): T {
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new EngramError("internal", "The server answered with unexpected statistics.", { cause: parsed.error });
+  }
+  return parsed.data;
+}
 
 export function createStats(supabase: EngramClient) {
   return {
@@ -56,11 +98,25 @@ export function createStats(supabase: EngramClient) {
           ...(now ? { p_now: now.toISOString() } : {}),
         }),
       );
-      const parsed = userStatsSchema.safeParse(json);
-      if (!parsed.success) {
-        throw new EngramError("internal", "The server answered with unexpected statistics.", { cause: parsed.error });
-      }
-      return parsed.data;
+      return parseFigures(userStatsSchema, json);
+    },
+
+    /**
+     * Answer figures over the last 30, 90 or 365 study days (default 30), for all
+     * the user's decks or one (`not-found` for a deck they are not in): answers
+     * per day by state, true retention per period, answer buttons.
+     */
+    async reviews(options: ReviewStatsOptions = {}): Promise<ReviewStats> {
+      const { deckId, days, now } = validate(reviewsOptionsSchema, options);
+      await currentUserId(supabase);
+      const json = await run(
+        supabase.rpc("review_stats", {
+          ...(deckId ? { p_deck_id: deckId } : {}),
+          ...(days ? { p_days: days } : {}),
+          ...(now ? { p_now: now.toISOString() } : {}),
+        }),
+      );
+      return parseFigures(reviewStatsSchema, json);
     },
 
     /** One row per deck the user belongs to (archived decks left out), by name. */

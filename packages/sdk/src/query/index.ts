@@ -5,6 +5,7 @@ export {
   type NoteListParams,
   type NotePagesParams,
   type QueueParams,
+  type ReviewStatsParams,
   type ScheduleParams,
   type UserStatsParams,
 } from "./keys.js";

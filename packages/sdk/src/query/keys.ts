@@ -14,6 +14,7 @@ export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
 export type UserStatsParams = { deckId?: string };
+export type ReviewStatsParams = { deckId?: string; days?: 30 | 90 | 365 };
 
 export const engramKeys = {
   auth: {
@@ -60,6 +61,7 @@ export const engramKeys = {
     all: ["stats"] as const,
     user: (params: UserStatsParams) => [...engramKeys.stats.all, "user", params] as const,
     decks: () => [...engramKeys.stats.all, "decks"] as const,
+    reviews: (params: ReviewStatsParams) => [...engramKeys.stats.all, "reviews", params] as const,
   },
   imports: {
     all: ["imports"] as const,

@@ -8,6 +8,7 @@ import {
   type NoteListParams,
   type NotePagesParams,
   type QueueParams,
+  type ReviewStatsParams,
   type ScheduleParams,
   type UserStatsParams,
 } from "./keys.js";
@@ -78,6 +79,8 @@ export function engramQueries(engram: Engram) {
       user: (params: UserStatsParams = {}) =>
         queryOptions({ queryKey: engramKeys.stats.user(params), queryFn: () => engram.stats.user(params) }),
       decks: () => queryOptions({ queryKey: engramKeys.stats.decks(), queryFn: () => engram.stats.decks() }),
+      reviews: (params: ReviewStatsParams = {}) =>
+        queryOptions({ queryKey: engramKeys.stats.reviews(params), queryFn: () => engram.stats.reviews(params) }),
     },
     imports: {
       list: () => queryOptions({ queryKey: engramKeys.imports.list(), queryFn: () => engram.storage.importJobs() }),

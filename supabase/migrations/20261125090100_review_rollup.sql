@@ -1,0 +1,382 @@
+-- Review figures from a rollup instead of the raw log, so the stats stay fast
+-- at a million answers: private.review_counts holds, per user, deck and
+-- quarter hour (UTC), how many answers of each kind there were and how long
+-- they took. Every timezone offset in use is a multiple of 15 minutes and a
+-- study day starts on the hour, so a quarter hour never straddles a study day,
+-- whatever the user's timezone and day start: summing slots by study day is
+-- exact.
+--
+-- The one approximation: an answer counts for the deck its card was in when
+-- it was answered. Moving notes to another deck (move_notes) leaves the
+-- figures of their past answers with the old deck.
+
+-- The deck of an answer: its card's deck when it was made. An answer through
+-- record_review keeps the schedule it found, deck included, in "previous";
+-- other logs (imports, the service role) have their deck noted here when
+-- stored, so that removing one later (its card, deck or user deleted) takes it
+-- off the same deck's figures.
+create table private.review_log_decks (
+  log_id uuid primary key,
+  deck_id uuid not null
+);
+alter table private.review_log_decks enable row level security;
+revoke all on private.review_log_decks from public, anon, authenticated, service_role;
+
+insert into private.review_log_decks (log_id, deck_id)
+select l.id, coalesce(s.deck_id, c.deck_id)
+from public.review_logs l
+join public.cards c on c.id = l.card_id
+left join public.card_states s on s.user_id = l.user_id and s.card_id = l.card_id
+where not (l.previous ? 'deck_id');
+
+-- The quarter hour (UTC) an answer falls in.
+-- These two helpers are inlined into the queries that call them, which a
+-- SET search_path clause would prevent; every name in them is qualified.
+create function private.review_slot(p_at timestamptz) returns timestamptz
+language sql immutable parallel safe
+as $$
+  select pg_catalog.date_bin('15 minutes'::interval, p_at, '2000-01-01 00:00:00+00'::timestamptz)
+$$;
+
+-- Anki's split of answers to review cards: mature when the interval before the
+-- answer was 21 days or more. That interval is the schedule the answer found
+-- (previous.scheduled_days); an imported answer has no stored schedule, so
+-- the days since the card's previous answer (elapsed_days) stand in for it.
+create function private.review_is_mature(p_state public.card_state, p_previous jsonb, p_elapsed_days integer)
+returns boolean
+language sql immutable parallel safe
+as $$
+  select p_state = 'review'::public.card_state
+     and coalesce((p_previous operator(pg_catalog.->>) 'scheduled_days')::integer, p_elapsed_days) >= 21
+$$;
+
+create table private.review_counts (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  slot timestamptz not null,
+  -- the card's state before the answer
+  state public.card_state not null,
+  rating smallint not null,
+  -- review-state answers with an interval of 21 days or more before them; false for other states
+  mature boolean not null,
+  reviews integer not null,
+  duration_ms bigint not null,
+  primary key (user_id, slot, deck_id, state, rating, mature)
+);
+alter table private.review_counts enable row level security;
+revoke all on private.review_counts from public, anon, authenticated, service_role;
+create index review_counts_deck_idx on private.review_counts (deck_id);
+
+insert into private.review_counts (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
+select l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id), private.review_slot(l.reviewed_at),
+       l.state, l.rating, private.review_is_mature(l.state, l.previous, l.elapsed_days), count(*), sum(l.duration_ms)
+from public.review_logs l
+left join private.review_log_decks n on n.log_id = l.id
+join public.decks d on d.id = coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id)
+group by 1, 2, 3, 4, 5, 6;
+
+-- Statement-level, so an import of 100,000 answers adds them in one insert.
+create function private.count_added_reviews() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  with added as materialized (
+    select l.id, l.user_id, l.previous ? 'deck_id' as deck_in_log,
+           coalesce((l.previous ->> 'deck_id')::uuid, s.deck_id, c.deck_id) as deck_id,
+           private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
+           private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature, l.duration_ms
+    from added_logs l
+    left join public.card_states s on s.user_id = l.user_id and s.card_id = l.card_id
+    left join public.cards c on c.id = l.card_id
+  ),
+  noted as (
+    insert into private.review_log_decks (log_id, deck_id)
+    select id, deck_id from added where not deck_in_log
+    on conflict (log_id) do update set deck_id = excluded.deck_id
+  )
+  insert into private.review_counts as r (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
+  select a.user_id, a.deck_id, a.slot, a.state, a.rating, a.mature, count(*), sum(a.duration_ms)
+  from added a
+  -- (a deck deleted meanwhile has no figures left to add to)
+  join public.decks d on d.id = a.deck_id
+  group by 1, 2, 3, 4, 5, 6
+  on conflict (user_id, slot, deck_id, state, rating, mature) do update
+    set reviews = r.reviews + excluded.reviews, duration_ms = r.duration_ms + excluded.duration_ms;
+  return null;
+end
+$$;
+
+-- Undo, and logs leaving with their card, deck or user. When the deck itself
+-- is being deleted its rows may already be gone; then nothing matches.
+create function private.uncount_removed_reviews() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  with removed as materialized (
+    select l.id, l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id) as deck_id,
+           private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
+           private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature, l.duration_ms
+    from removed_logs l
+    left join private.review_log_decks n on n.log_id = l.id
+  ),
+  forgotten as (
+    delete from private.review_log_decks n using removed g where n.log_id = g.id
+  ),
+  gone as (
+    select user_id, deck_id, slot, state, rating, mature, count(*) as reviews, sum(duration_ms) as duration_ms
+    from removed
+    group by 1, 2, 3, 4, 5, 6
+  )
+  update private.review_counts r
+  set reviews = r.reviews - g.reviews, duration_ms = r.duration_ms - g.duration_ms
+  from gone g
+  where r.user_id = g.user_id and r.slot = g.slot and r.deck_id = g.deck_id
+    and r.state = g.state and r.rating = g.rating and r.mature = g.mature;
+
+  delete from private.review_counts r
+  using (select distinct l.user_id, private.review_slot(l.reviewed_at) as slot from removed_logs l) g
+  where r.user_id = g.user_id and r.slot = g.slot and r.reviews <= 0;
+  return null;
+end
+$$;
+
+revoke execute on function private.count_added_reviews(), private.uncount_removed_reviews() from public;
+revoke execute on function private.review_slot(timestamptz),
+  private.review_is_mature(public.card_state, jsonb, integer) from public;
+grant execute on function private.review_slot(timestamptz),
+  private.review_is_mature(public.card_state, jsonb, integer) to authenticated, service_role;
+
+create trigger review_logs_count_inserted after insert on public.review_logs
+  referencing new table as added_logs
+  for each statement execute function private.count_added_reviews();
+create trigger review_logs_uncount_deleted after delete on public.review_logs
+  referencing old table as removed_logs
+  for each statement execute function private.uncount_removed_reviews();
+-- Nothing updates logs through the API; the service role may, so an update
+-- moves the answer between rows as a delete and an insert would. Triggers
+-- fire in name order: the old rows are taken off before the new ones count.
+create trigger review_logs_update_1_uncount after update on public.review_logs
+  referencing old table as removed_logs
+  for each statement execute function private.uncount_removed_reviews();
+create trigger review_logs_update_2_count after update on public.review_logs
+  referencing new table as added_logs
+  for each statement execute function private.count_added_reviews();
+
+-- The caller's answers by study day, state, rating and maturity, from the
+-- rollup, over the decks they are a member of (one or all), for the study days
+-- from p_from to p_to. Leaving a deck drops its figures.
+create function private.answers_by_day(p_user uuid, p_deck_id uuid, p_timezone text, p_day_start integer,
+  p_from date, p_to date)
+returns table (day date, state public.card_state, rating smallint, mature boolean, reviews bigint, duration_ms bigint)
+language sql stable
+set search_path = ''
+as $$
+  select d.day, r.state, r.rating, r.mature, sum(r.reviews)::bigint, sum(r.duration_ms)::bigint
+  from private.review_counts r
+  join public.deck_members m on m.deck_id = r.deck_id and m.user_id = p_user
+  cross join lateral (
+    select ((r.slot at time zone p_timezone) - make_interval(hours => p_day_start))::date as day
+  ) d
+  where r.user_id = p_user
+    and (p_deck_id is null or r.deck_id = p_deck_id)
+    -- a day before or after, as a slot's study day depends on the timezone
+    and r.slot >= (p_from - 1)::timestamp at time zone 'UTC'
+    and r.slot < (p_to + 2)::timestamp at time zone 'UTC'
+    and d.day between p_from and p_to
+  group by 1, 2, 3, 4
+$$;
+
+revoke execute on function private.answers_by_day(uuid, uuid, text, integer, date, date) from public;
+grant execute on function private.answers_by_day(uuid, uuid, text, integer, date, date) to authenticated, service_role;
+
+-- As in 20261122090600, in the same shape: answers come from the rollup, and
+-- the schedules are read in one grouped pass (forecast, due today and card
+-- counts alike).
+create or replace function public.user_stats(p_deck_id uuid default null, p_now timestamptz default null) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  me public.profiles;
+  at_time timestamptz := coalesce(p_now, now());
+  today date;
+  result jsonb;
+begin
+  select * into me from public.profiles where id = uid;
+  if p_deck_id is not null and private.deck_role(p_deck_id) is null then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  end if;
+  today := private.study_date(at_time, me.timezone, me.day_starts_at);
+
+  with answers as materialized (
+    select a.day, a.state, a.rating, a.reviews
+    from private.answers_by_day(uid, p_deck_id, me.timezone, me.day_starts_at, today - 366, today) a
+  ),
+  active_days as (
+    select distinct day from answers
+  ),
+  anchor as (
+    select case when exists (select 1 from active_days where day = today) then today else today - 1 end as day
+  ),
+  streak as (
+    select count(*)::integer as days
+    from (select day, row_number() over (order by day desc) as n from active_days) d, anchor
+    where d.day = anchor.day - (d.n - 1)::integer
+  ),
+  -- Each schedule's study day it is due (overdue ones today); null for new and suspended cards.
+  schedules as materialized (
+    select s.state, s.suspended,
+           case when s.state <> 'new' and not s.suspended then
+             greatest(((s.due at time zone me.timezone) - make_interval(hours => me.day_starts_at))::date, today)
+           end as due_day,
+           count(*) as n
+    from public.card_states s
+    join public.deck_members m on m.deck_id = s.deck_id and m.user_id = uid
+    join public.decks d on d.id = s.deck_id and d.archived_at is null
+    where s.user_id = uid and (p_deck_id is null or s.deck_id = p_deck_id)
+    group by 1, 2, 3
+  )
+  select jsonb_build_object(
+    'today', today,
+    'streak', (select days from streak),
+    'reviewed_today', (select coalesce(sum(reviews), 0) from answers where day = today),
+    'new_today', (select coalesce(sum(reviews), 0) from answers where day = today and state = 'new'),
+    'due_today', (select coalesce(sum(n), 0) from schedules where due_day = today),
+    'heatmap', coalesce((
+      select jsonb_agg(jsonb_build_object('date', day, 'reviews', n) order by day)
+      from (select day, sum(reviews) as n from answers where day > today - 365 group by day) h
+    ), '[]'::jsonb),
+    'answers_per_day', coalesce((
+      select jsonb_agg(jsonb_build_object(
+        'date', day, 'again', again, 'hard', hard, 'good', good, 'easy', easy) order by day)
+      from (
+        select day,
+               coalesce(sum(reviews) filter (where rating = 1), 0) as again,
+               coalesce(sum(reviews) filter (where rating = 2), 0) as hard,
+               coalesce(sum(reviews) filter (where rating = 3), 0) as good,
+               coalesce(sum(reviews) filter (where rating = 4), 0) as easy
+        from answers where day > today - 30 group by day
+      ) a
+    ), '[]'::jsonb),
+    'retention', (
+      select jsonb_build_object(
+        'reviews', coalesce(sum(reviews), 0),
+        'passed', coalesce(sum(reviews) filter (where rating > 1), 0),
+        'rate', case when coalesce(sum(reviews), 0) = 0 then null
+                     else round(coalesce(sum(reviews) filter (where rating > 1), 0)::numeric / sum(reviews), 4) end)
+      from answers where state = 'review' and day > today - 30
+    ),
+    'forecast', (
+      select jsonb_agg(jsonb_build_object('date', f.day, 'due', coalesce(c.n, 0)) order by f.day)
+      from generate_series(today, today + 29, interval '1 day') as g(at_day)
+      cross join lateral (select g.at_day::date as day) f
+      left join (select due_day, sum(n) as n from schedules where due_day is not null group by 1) c on c.due_day = f.day
+    ),
+    'card_counts', (
+      select jsonb_build_object(
+        'new', coalesce(sum(n) filter (where state = 'new' and not suspended), 0),
+        'learning', coalesce(sum(n) filter (where state = 'learning' and not suspended), 0),
+        'review', coalesce(sum(n) filter (where state = 'review' and not suspended), 0),
+        'relearning', coalesce(sum(n) filter (where state = 'relearning' and not suspended), 0),
+        'suspended', coalesce(sum(n) filter (where suspended), 0))
+      from schedules
+    )
+  ) into result;
+  return result;
+end
+$$;
+
+-- The stats screen's answer figures over the last p_days study days (30, 90
+-- or 365) for all the caller's decks or one: answers per day by the card's
+-- state before the answer, with their time; true retention for young and
+-- mature cards per period; and the answer buttons pressed.
+create function public.review_stats(p_deck_id uuid default null, p_days integer default 30, p_now timestamptz default null)
+returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  me public.profiles;
+  today date;
+  result jsonb;
+begin
+  if p_days is null or p_days not in (30, 90, 365) then
+    perform private.fail('22023', 'days must be 30, 90 or 365', 'days');
+  end if;
+  if p_deck_id is not null and private.deck_role(p_deck_id) is null then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  end if;
+  select * into me from public.profiles where id = uid;
+  today := private.study_date(coalesce(p_now, now()), me.timezone, me.day_starts_at);
+
+  with answers as materialized (
+    select a.day, a.state, a.rating, a.mature, a.reviews, a.duration_ms
+    from private.answers_by_day(uid, p_deck_id, me.timezone, me.day_starts_at, today - 364, today) a
+  ),
+  in_period as (
+    select * from answers where day > today - p_days
+  ),
+  periods (period, first_day, ord) as (
+    values ('today', today, 1), ('yesterday', today - 1, 2), ('week', today - 6, 3),
+           ('month', today - 29, 4), ('year', today - 364, 5)
+  ),
+  retention as (
+    select p.period, p.ord,
+           coalesce(sum(a.reviews) filter (where not a.mature and a.rating > 1), 0) as young_passed,
+           coalesce(sum(a.reviews) filter (where not a.mature and a.rating = 1), 0) as young_failed,
+           coalesce(sum(a.reviews) filter (where a.mature and a.rating > 1), 0) as mature_passed,
+           coalesce(sum(a.reviews) filter (where a.mature and a.rating = 1), 0) as mature_failed
+    from periods p
+    left join answers a on a.state = 'review' and a.day >= p.first_day
+      and a.day <= case when p.period = 'yesterday' then today - 1 else today end
+    group by p.period, p.ord
+  ),
+  buttons as (
+    select case when state <> 'review' then 'learning' when mature then 'mature' else 'young' end as kind,
+           jsonb_build_array(
+             coalesce(sum(reviews) filter (where rating = 1), 0),
+             coalesce(sum(reviews) filter (where rating = 2), 0),
+             coalesce(sum(reviews) filter (where rating = 3), 0),
+             coalesce(sum(reviews) filter (where rating = 4), 0)) as counts
+    from in_period
+    group by 1
+  )
+  select jsonb_build_object(
+    'today', today,
+    'days', p_days,
+    'per_day', coalesce((
+      select jsonb_agg(jsonb_build_object(
+        'date', day, 'new', n_new, 'learning', n_learning, 'review', n_review, 'relearning', n_relearning,
+        'duration_ms', duration) order by day)
+      from (
+        select day,
+               coalesce(sum(reviews) filter (where state = 'new'), 0) as n_new,
+               coalesce(sum(reviews) filter (where state = 'learning'), 0) as n_learning,
+               coalesce(sum(reviews) filter (where state = 'review'), 0) as n_review,
+               coalesce(sum(reviews) filter (where state = 'relearning'), 0) as n_relearning,
+               sum(duration_ms) as duration
+        from in_period group by day
+      ) d
+    ), '[]'::jsonb),
+    'retention', (
+      select jsonb_agg(jsonb_build_object(
+        'period', period,
+        'young', jsonb_build_object('passed', young_passed, 'failed', young_failed),
+        'mature', jsonb_build_object('passed', mature_passed, 'failed', mature_failed)) order by ord)
+      from retention
+    ),
+    'buttons', jsonb_build_object(
+      'learning', coalesce((select counts from buttons where kind = 'learning'), '[0, 0, 0, 0]'::jsonb),
+      'young', coalesce((select counts from buttons where kind = 'young'), '[0, 0, 0, 0]'::jsonb),
+      'mature', coalesce((select counts from buttons where kind = 'mature'), '[0, 0, 0, 0]'::jsonb))
+  ) into result;
+  return result;
+end
+$$;
+
+revoke execute on function public.review_stats(uuid, integer, timestamptz) from public, anon;
+grant execute on function public.review_stats(uuid, integer, timestamptz) to authenticated, service_role;
