@@ -12,7 +12,6 @@ export function ConfirmDialog({
   cancelLabel = "Cancel",
   pending,
   error,
-  disabled = false,
   onConfirm,
   onClose,
   children,
@@ -23,8 +22,6 @@ export function ConfirmDialog({
   cancelLabel?: string;
   pending: boolean;
   error: unknown;
-  /** Shown as unavailable until the dialog's own condition holds (a typed name); onConfirm still says why. */
-  disabled?: boolean;
   onConfirm: () => void;
   onClose: () => void;
   children: ReactNode;
@@ -44,15 +41,9 @@ export function ConfirmDialog({
           <button type="button" className="button secondary" onClick={onClose}>
             {cancelLabel}
           </button>
-          {disabled ? (
-            <button type="submit" className="button danger" aria-disabled="true">
-              {confirmLabel}
-            </button>
-          ) : (
-            <SubmitButton pending={pending} pendingLabel={pendingLabel} variant="danger">
-              {confirmLabel}
-            </SubmitButton>
-          )}
+          <SubmitButton pending={pending} pendingLabel={pendingLabel} variant="danger">
+            {confirmLabel}
+          </SubmitButton>
         </div>
       </form>
     </Dialog>

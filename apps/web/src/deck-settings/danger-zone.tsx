@@ -39,7 +39,6 @@ function DeleteDialog({ deck, onClose }: { deck: MyDeck; onClose: () => void }) 
       cancelLabel="Keep deck"
       pending={remove.isPending}
       error={remove.error}
-      disabled={!matches}
       onClose={onClose}
       onConfirm={() => {
         if (!matches) {

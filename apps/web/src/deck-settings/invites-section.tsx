@@ -134,9 +134,12 @@ function CreateInviteForm({ deckId, onCreated }: { deckId: string; onCreated: (i
       <div className="invite-fields">
         <div className="field">
           <label htmlFor={roleId}>Joins as</label>
-          <select id={roleId} name="role" data-field="role" defaultValue="viewer">
-            <option value="viewer">Viewer: studies and reads</option>
-            <option value="editor">Editor: also adds and edits notes</option>
+          <p id={`${roleId}-hint`} className="field-hint">
+            Editors also add and edit notes.
+          </p>
+          <select id={roleId} name="role" data-field="role" defaultValue="viewer" aria-describedby={`${roleId}-hint`}>
+            <option value="viewer">Viewer</option>
+            <option value="editor">Editor</option>
           </select>
         </div>
         <TextField
