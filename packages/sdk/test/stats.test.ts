@@ -1,19 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { createEngram } from "../src/client.js";
 import { EngramError } from "../src/errors.js";
+import { engramKeys, engramQueries } from "../src/query/index.js";
 import { type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
 const day = 86_400_000;
 
 /** Stores a "good" answer that schedules the card `inDays` ahead, as the study screen would. */
-async function answer(user: SignedIn, cardId: string, reviewedAt: Date, inDays: number, rating = 3) {
+async function answer(user: SignedIn, cardId: string, reviewedAt: Date, inDays: number, rating = 3, version = 0) {
   const { error } = await user.supabase.rpc("record_review", {
     p_card_id: cardId,
     p_client_review_id: crypto.randomUUID(),
     p_rating: rating,
     p_reviewed_at: reviewedAt.toISOString(),
     p_duration_ms: 4000,
-    p_expected_version: 0,
+    p_expected_version: version,
     p_state: "review",
     p_due: new Date(reviewedAt.getTime() + inDays * day).toISOString(),
     p_stability: inDays,
@@ -119,5 +120,50 @@ describe("stats", () => {
     });
     const anonymous = createEngram(supabaseClient());
     await expect(anonymous.stats.decks()).rejects.toMatchObject({ code: "auth/session-expired" });
+  });
+
+  test("review figures: answers per day by state, retention young and mature, buttons", async () => {
+    const { user, deck, cards } = await studiedDeck();
+    const now = new Date();
+    await answer(user, cards.first, new Date(now.getTime() - 2 * day), 1); // new, good: review in 1 day
+    await answer(user, cards.first, now, 5, 3, 1); // review (young: 1 day before), good
+    await answer(user, cards.second, now, 3, 1); // new, again
+
+    const stats = await user.engram.stats.reviews({ deckId: deck.id, now });
+    const twoDaysAgo = new Date(Date.parse(`${stats.today}T00:00:00Z`) - 2 * day).toISOString().slice(0, 10);
+    expect(stats).toEqual({
+      today: stats.today,
+      days: 30,
+      per_day: [
+        { date: twoDaysAgo, new: 1, learning: 0, review: 0, relearning: 0, duration_ms: 4000 },
+        { date: stats.today, new: 1, learning: 0, review: 1, relearning: 0, duration_ms: 8000 },
+      ],
+      retention: [
+        { period: "today", young: { passed: 1, failed: 0 }, mature: { passed: 0, failed: 0 } },
+        { period: "yesterday", young: { passed: 0, failed: 0 }, mature: { passed: 0, failed: 0 } },
+        { period: "week", young: { passed: 1, failed: 0 }, mature: { passed: 0, failed: 0 } },
+        { period: "month", young: { passed: 1, failed: 0 }, mature: { passed: 0, failed: 0 } },
+        { period: "year", young: { passed: 1, failed: 0 }, mature: { passed: 0, failed: 0 } },
+      ],
+      buttons: { learning: [1, 0, 1, 0], young: [0, 0, 1, 0], mature: [0, 0, 0, 0] },
+    });
+    const year = await user.engram.stats.reviews({ days: 365 });
+    expect(year).toMatchObject({ days: 365, per_day: stats.per_day, buttons: stats.buttons });
+
+    const stranger = await signedIn("stranger");
+    await expect(stranger.engram.stats.reviews({ deckId: deck.id })).rejects.toMatchObject({ code: "not-found" });
+    expect(await stranger.engram.stats.reviews()).toMatchObject({ per_day: [], buttons: { young: [0, 0, 0, 0] } });
+    await expect(user.engram.stats.reviews({ days: 7 as never })).rejects.toMatchObject({
+      code: "validation",
+      field: "days",
+    });
+  });
+
+  test("the review figures' query sits under the stats key, so invalidating stats refetches it", async () => {
+    const { engram } = await signedIn();
+    const options = engramQueries(engram).stats.reviews({ days: 90 });
+    expect(options.queryKey.slice(0, 1)).toEqual([...engramKeys.stats.all]);
+    expect(options.queryKey).toEqual(engramKeys.stats.reviews({ days: 90 }));
+    expect(await options.queryFn?.({} as never)).toMatchObject({ days: 90, per_day: [] });
   });
 });
