@@ -217,7 +217,7 @@ $$;
 revoke execute on function private.count_clones() from public;
 grant execute on function private.count_clones() to authenticated, service_role;
 
-revoke execute on function public.transfer_deck_ownership(uuid, uuid) from public, anon;
+revoke execute on function public.transfer_deck_ownership(uuid, uuid) from public, anon, service_role;
 grant execute on function public.transfer_deck_ownership(uuid, uuid) to authenticated;
 
 revoke execute on function public.invite_preview(text), public.explore_decks(text, text, integer, integer) from public;
