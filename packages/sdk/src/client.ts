@@ -10,6 +10,7 @@ import type { Database } from "./database.types.js";
 import { createDecks } from "./decks.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
+import { createMfa } from "./mfa.js";
 import { createNotes } from "./notes.js";
 import { createProfile } from "./profile.js";
 import { createRealtime } from "./realtime.js";
@@ -21,7 +22,7 @@ import { createStudy } from "./study/index.js";
 export type EngramClient = SupabaseClient<Database>;
 
 export function createEngram(supabase: EngramClient) {
-  const auth = createAuth(supabase);
+  const auth = Object.assign(createAuth(supabase), { mfa: createMfa(supabase) });
   return {
     /** The underlying client, for what the SDK does not cover yet. */
     supabase,

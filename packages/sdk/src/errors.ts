@@ -143,6 +143,24 @@ const authCodes: Record<string, EngramErrorCode> = {
   email_address_not_authorized: "validation",
   not_admin: "permission-denied",
   user_not_found: "not-found",
+  // Two-factor sign-in (TOTP).
+  mfa_verification_failed: "validation",
+  mfa_challenge_expired: "validation",
+  mfa_ip_address_mismatch: "validation",
+  mfa_factor_name_conflict: "validation",
+  mfa_factor_not_found: "not-found",
+  too_many_enrolled_mfa_factors: "quota-exceeded",
+  insufficient_aal: "permission-denied",
+  mfa_totp_enroll_not_enabled: "permission-denied",
+  mfa_totp_verify_not_enabled: "permission-denied",
+};
+
+/** The form field an auth error is about, where it is one. */
+const authFields: Record<string, string> = {
+  mfa_verification_failed: "code",
+  mfa_challenge_expired: "code",
+  mfa_ip_address_mismatch: "code",
+  mfa_factor_name_conflict: "friendlyName",
 };
 
 /** Maps an auth-js error (GoTrue's `error_code`, or the client's own error classes). */
@@ -162,7 +180,9 @@ export function fromAuthError(error: AuthErrorLike): EngramError {
     return new EngramError("auth/link-expired", "This link has expired or was already used.", options);
   }
   const mapped = error.code ? authCodes[error.code] : undefined;
-  if (mapped) return new EngramError(mapped, error.message, options);
+  if (mapped) {
+    return new EngramError(mapped, error.message, { ...options, field: error.code && authFields[error.code] });
+  }
   if (error.status === 429) return new EngramError("auth/rate-limited", error.message, options);
   if (error.status === 422 || error.status === 400) return new EngramError("validation", error.message, options);
   return new EngramError("internal", error.message, options);

@@ -21,6 +21,7 @@ export {
 } from "./errors.js";
 export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
+export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";
 export {
   maxBulkNotes,
   type Note,

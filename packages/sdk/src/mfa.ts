@@ -1,0 +1,127 @@
+/**
+ * Two-factor sign-in with an authenticator app (TOTP), over supabase-js's
+ * `auth.mfa`. A user with a verified factor must reach aal2 (password, then a
+ * code) before the database lets them read or change their data.
+ */
+import type { AuthError } from "@supabase/supabase-js";
+import type { EngramClient } from "./client.js";
+import { EngramError, fromAuthError, toEngramError } from "./errors.js";
+
+export type AssuranceLevel = "aal1" | "aal2";
+
+export interface TotpEnrollment {
+  factorId: string;
+  /** The QR code to scan, as an SVG data URL (usable as an `<img src>`). */
+  qrCode: string;
+  /** The same secret, for typing into the app by hand. */
+  secret: string;
+  /** The `otpauth://` URI the QR code encodes. */
+  uri: string;
+}
+
+export interface TotpFactor {
+  id: string;
+  friendlyName: string | null;
+  status: "verified" | "unverified";
+  createdAt: string;
+}
+
+export interface Assurance {
+  /** The level of the current session. */
+  current: AssuranceLevel;
+  /** The level the user can reach: `aal2` once they have a verified factor. */
+  next: AssuranceLevel;
+}
+
+/** auth-js answers `{ data, error }`; this returns the data or throws the mapped EngramError. */
+async function call<R extends { data: unknown; error: AuthError | null }>(
+  request: Promise<R>,
+): Promise<NonNullable<Extract<R, { error: null }>["data"]>> {
+  let result: R;
+  try {
+    result = await request;
+  } catch (error) {
+    throw toEngramError(error);
+  }
+  if (result.error) throw fromAuthError(result.error);
+  return result.data as NonNullable<Extract<R, { error: null }>["data"]>;
+}
+
+/** Six digits, spaces allowed as authenticator apps show them ("123 456"). */
+function sixDigits(code: string): string {
+  const digits = code.replace(/\s+/g, "");
+  if (!/^\d{6}$/.test(digits)) {
+    throw new EngramError("validation", "Enter the 6-digit code from your authenticator app.", {
+      field: "code",
+      rule: "format",
+    });
+  }
+  return digits;
+}
+
+export function createMfa(supabase: EngramClient) {
+  const mfa = supabase.auth.mfa;
+
+  async function listFactors(): Promise<TotpFactor[]> {
+    const data = await call(mfa.listFactors());
+    return data.all
+      .filter((factor) => factor.factor_type === "totp")
+      .map((factor) => ({
+        id: factor.id,
+        friendlyName: factor.friendly_name || null,
+        status: factor.status === "verified" ? "verified" : "unverified",
+        createdAt: factor.created_at,
+      }));
+  }
+
+  return {
+    /**
+     * Starts adding an authenticator app: show `qrCode` (or `secret`), then call
+     * `verifyTotp` with the code the app shows. An enrolment left unfinished is
+     * replaced, so starting again always works.
+     */
+    async enrollTotp(options: { friendlyName?: string } = {}): Promise<TotpEnrollment> {
+      for (const factor of await listFactors()) {
+        if (factor.status === "unverified") await call(mfa.unenroll({ factorId: factor.id }));
+      }
+      const friendlyName = options.friendlyName?.trim();
+      const data = await call(mfa.enroll({ factorType: "totp", ...(friendlyName ? { friendlyName } : {}) }));
+      if (data.type !== "totp") throw new EngramError("internal", "The server did not enrol an authenticator app.");
+      return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri };
+    },
+
+    /**
+     * Checks a code from the app: the factor becomes verified (when new) and the
+     * session aal2. A wrong or stale code is `validation` on the field `code`.
+     */
+    async verifyTotp(factorId: string, code: string): Promise<void> {
+      const digits = sixDigits(code);
+      await call(mfa.challengeAndVerify({ factorId, code: digits }));
+    },
+
+    /** The user's authenticator apps, newest enrolment last. */
+    listFactors,
+
+    /** Removes a factor (a verified one needs an aal2 session); the session is renewed to reflect it. */
+    async unenroll(factorId: string): Promise<void> {
+      await call(mfa.unenroll({ factorId }));
+      // The stored session still lists the factor and may say aal2; fetch the new state.
+      await call(supabase.auth.refreshSession());
+    },
+
+    /**
+     * Where the session stands. `current === "aal1" && next === "aal2"` after a
+     * password sign-in means: ask for the code from the authenticator app.
+     */
+    async assurance(): Promise<Assurance> {
+      const data = await call(mfa.getAuthenticatorAssuranceLevel());
+      if (!data.currentLevel) {
+        throw new EngramError("auth/session-expired", "Your session has ended. Sign in again.");
+      }
+      const current: AssuranceLevel = data.currentLevel === "aal2" ? "aal2" : "aal1";
+      return { current, next: data.nextLevel === "aal2" ? "aal2" : current };
+    },
+  };
+}
+
+export type EngramMfa = ReturnType<typeof createMfa>;
