@@ -67,6 +67,13 @@ export function createRouter() {
           ),
         },
         {
+          path: "/explore",
+          lazy: screen(
+            () => import("./explore/explore-page.js"),
+            (m) => m.ExplorePage,
+          ),
+        },
+        {
           element: <RequireSession />,
           children: [
             {
@@ -95,6 +102,13 @@ export function createRouter() {
               lazy: screen(
                 () => import("./import/import-page.js"),
                 (m) => m.ImportPage,
+              ),
+            },
+            {
+              path: "/settings",
+              lazy: screen(
+                () => import("./settings/settings-page.js"),
+                (m) => m.SettingsPage,
               ),
             },
             {

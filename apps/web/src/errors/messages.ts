@@ -74,6 +74,14 @@ export function mediaUploadMessage(error: unknown): string {
   return messages[code];
 }
 
+/** Why a profile picture could not be saved (PRODUCT §5: avatars up to 2 MB). */
+export function avatarUploadMessage(error: unknown): string {
+  const code = errorCode(error);
+  if (code === "quota-exceeded") return "This picture is over 2 MB. Choose a smaller one.";
+  if (code === "validation") return "This file can't be a picture. Use a PNG, JPEG, GIF or WebP image.";
+  return messages[code];
+}
+
 /** Why an import could not start or finish (PRODUCT §9: files up to 200 MB). */
 export function importErrorMessage(error: unknown): string {
   const code = errorCode(error);

@@ -1,5 +1,5 @@
 import { Layers, RefreshCw, Sparkles, Users } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { usePageTitle } from "../shell/page-title.js";
 
 const features = [
@@ -16,8 +16,15 @@ const features = [
 /** What Engram is, for someone who is not signed in. */
 export function Landing() {
   usePageTitle("");
+  // Set by the settings screen after it deleted the account.
+  const deleted = (useLocation().state as { accountDeleted?: boolean } | null)?.accountDeleted === true;
   return (
     <div className="landing">
+      {deleted ? (
+        <p className="notice" role="status">
+          Your account was deleted, with your progress and the decks you owned.
+        </p>
+      ) : null}
       <h1>Remember what you learn.</h1>
       <p className="lead">
         Flashcards that schedule themselves with FSRS, decks you edit together and each study on your own schedule,

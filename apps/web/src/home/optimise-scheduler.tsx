@@ -19,16 +19,25 @@ type State =
   | { status: "failed"; error: unknown };
 
 export function OptimiseScheduler() {
-  const [open, setOpen] = useState(false);
   return (
     <section className="dashboard-optimise" aria-labelledby="optimise-title">
       <h2 id="optimise-title">Scheduler</h2>
       <p>Engram can tune when cards come back to how you remember, once you have 400 or more reviews.</p>
+      <OptimiseButton />
+    </section>
+  );
+}
+
+/** The button and its dialog alone, for the dashboard's section and the settings screen. */
+export function OptimiseButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
       <button type="button" className="button secondary" onClick={() => setOpen(true)}>
         <Sparkles aria-hidden="true" /> Optimise my scheduler
       </button>
       {open ? <OptimiseDialog onClose={() => setOpen(false)} /> : null}
-    </section>
+    </>
   );
 }
 

@@ -22,9 +22,13 @@ export function AppLayout() {
         <Logo />
         <nav aria-label="Main" className="nav">
           {session.status === "signed-in" ? (
-            <NavLink to="/decks">Decks</NavLink>
+            <>
+              <NavLink to="/decks">Decks</NavLink>
+              <NavLink to="/explore">Explore</NavLink>
+            </>
           ) : session.status === "signed-out" ? (
             <>
+              <NavLink to="/explore">Explore</NavLink>
               <NavLink to="/sign-in">Sign in</NavLink>
               <NavLink to="/sign-up">Sign up</NavLink>
             </>

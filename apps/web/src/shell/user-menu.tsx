@@ -1,5 +1,6 @@
-import { ChevronDown, LogOut } from "lucide-react";
+import { ChevronDown, LogOut, Settings } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "react-router";
 import { useSignOut } from "../auth/use-auth.js";
 import { errorMessage } from "../errors/messages.js";
 
@@ -45,6 +46,9 @@ export function UserMenu({ email }: { email: string }) {
         <span className="visually-hidden">Account menu</span>
       </button>
       <div id={menuId} className="user-menu-panel" hidden={!open}>
+        <Link className="menu-item" to="/settings" onClick={() => setOpen(false)}>
+          <Settings aria-hidden="true" /> Settings
+        </Link>
         <button
           type="button"
           className="menu-item"

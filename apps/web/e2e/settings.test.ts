@@ -1,0 +1,236 @@
+/**
+ * The settings screen (PRODUCT §2): name and picture (seen by co-members),
+ * the study day (which decides what is due today), scheduling, and deleting
+ * the account. Bad input is refused beside its field and changes nothing.
+ */
+import type { Page } from "playwright-core";
+import { expect, test } from "vitest";
+import { addMember, noteList, setDisplayName } from "./deck-fixtures.js";
+import { type Account, adminClient, newAccount } from "./support/accounts.js";
+import { axeViolationsInBothThemes } from "./support/axe.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
+import { redPng } from "./support/media.js";
+import { signInWithPassword } from "./support/screens.js";
+
+const browser = browserPerFile();
+const hour = 3_600_000;
+/** Waits as long as Playwright's own expectations do. */
+const poll = { timeout: 5_000 };
+
+async function openSettings(page: Page, account: Account) {
+  await signInWithPassword(page, account, "/sign-in?next=%2Fsettings");
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+  await section(page, "Profile").getByLabel("Display name").waitFor();
+}
+
+const section = (page: Page, name: string) => page.getByRole("region", { name });
+
+async function profileOf(userId: string) {
+  const { data, error } = await adminClient().from("profiles").select("*").eq("id", userId).maybeSingle();
+  if (error) throw error;
+  return data;
+}
+
+test("a new picture shows in the settings and to a co-member in the deck's presence avatars", async () => {
+  const ana = await newAccount("ana");
+  const ben = await newAccount("ben");
+  await setDisplayName(ana.id, "Ana Lopez");
+  await setDisplayName(ben.id, "Ben");
+  const deckId = await seedDeck(ben.id, "Anatomy together", [{ front: "femur", back: "thigh bone" }]);
+  await addMember(deckId, ana.id, "editor");
+
+  const benPage = await openPage(browser());
+  await signInWithPassword(benPage, ben, `/decks/${deckId}`);
+  await noteList(benPage).waitFor();
+
+  const anaPage = await openPage(browser());
+  await openSettings(anaPage, ana);
+  const profile = section(anaPage, "Profile");
+  await profile.getByLabel("Add a picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: redPng });
+  await profile.getByText("Picture saved.").waitFor();
+  const mine = profile.getByRole("img", { name: "You, as others see you" });
+  await expect.poll(() => mine.evaluate((img: HTMLImageElement) => img.naturalWidth), poll).toBeGreaterThan(0);
+  const path = (await profileOf(ana.id))?.avatar_path;
+  expect(path).toMatch(new RegExp(`^${ana.id}/.+-me\\.png$`));
+  await screenshot(anaPage, "settings");
+
+  // Ana opens the shared deck: Ben sees her picture, not her initials.
+  await anaPage.goto(`/decks/${deckId}`);
+  await noteList(anaPage).waitFor();
+  const avatar = benPage.locator(".avatars .avatar").filter({ hasText: "Ana Lopez (viewing)" });
+  await avatar.locator("img").waitFor();
+  await expect
+    .poll(() => avatar.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth), poll)
+    .toBeGreaterThan(0);
+  expect(await avatar.locator("img").getAttribute("src")).toContain(`/avatars/${ana.id}/`);
+
+  // Replacing and removing it.
+  await anaPage.goto("/settings");
+  await profile
+    .getByLabel("Replace your picture")
+    .setInputFiles({ name: "new.png", mimeType: "image/png", buffer: redPng });
+  await profile.getByText("Picture replaced.").waitFor();
+  expect((await profileOf(ana.id))?.avatar_path).toMatch(/-new\.png$/);
+  await profile.getByRole("button", { name: "Remove picture" }).click();
+  await profile.getByText("Picture removed.").waitFor();
+  expect((await profileOf(ana.id))?.avatar_path).toBeNull();
+  await profile.getByText("AL", { exact: true }).waitFor();
+});
+
+test("the study day decides what is due today: a later day start drops a card, the detected time zone brings it back", async () => {
+  const account = await newAccount("day");
+  const deckId = await seedDeck(account.id, "Rivers", [{ front: "Nile", back: "Africa" }]);
+  const { data: cards, error } = await adminClient().from("cards").select("id").eq("deck_id", deckId);
+  if (error || !cards[0]) throw error ?? new Error("no card");
+  // A review card due six hours from now. The account's day (UTC) starts twelve hours from now,
+  // so the card is due within today.
+  const { error: scheduled } = await adminClient()
+    .from("card_states")
+    .update({
+      state: "review",
+      due: new Date(Date.now() + 6 * hour).toISOString(),
+      stability: 4,
+      difficulty: 5,
+      scheduled_days: 3,
+      reps: 2,
+    })
+    .eq("user_id", account.id)
+    .eq("card_id", cards[0].id);
+  if (scheduled) throw scheduled;
+
+  // The browser is in Tokyo (UTC+9).
+  const page = await openPage(browser(), { timezoneId: "Asia/Tokyo" });
+  await signInWithPassword(page, account, "/sign-in?next=%2F");
+  const row = page.getByRole("list", { name: "Due today by deck" }).getByRole("listitem", { name: "Rivers" });
+  const dueText = async () =>
+    (await row.getByRole("list", { name: "Due today" }).innerText()).replace(/\s+/g, " ").trim();
+  await expect.poll(dueText, poll).toBe("0 new 0 learning 1 review");
+
+  // The day now starts three hours from now (UTC): today ends before the card is due.
+  await page.goto("/settings");
+  const studyDay = section(page, "Study day");
+  const utcHour = new Date().getUTCHours();
+  const soon = (utcHour + 3) % 24;
+  const label = `${String(soon).padStart(2, "0")}:00`;
+  await studyDay.getByLabel("Day starts at").selectOption(label);
+  await studyDay.getByText(`Your day starts at ${label}.`).waitFor();
+  await studyDay.getByRole("button", { name: "Save study day" }).click();
+  await studyDay.getByText("Study day saved.").waitFor();
+  expect(await profileOf(account.id)).toMatchObject({ timezone: "UTC", day_starts_at: soon });
+
+  await page.getByRole("link", { name: "Engram home" }).click();
+  await row.getByText("Nothing due").waitFor();
+
+  // In Tokyo that hour is nine hours later on the clock, so it comes round again only in
+  // about eighteen hours: today holds the card again.
+  await page.goto("/settings#study-day");
+  await studyDay.getByText("Detected on this device: Asia/Tokyo").waitFor();
+  await studyDay.getByRole("button", { name: "Use detected" }).click();
+  expect(await studyDay.getByLabel("Time zone").inputValue()).toBe("Asia/Tokyo");
+  await studyDay.getByRole("button", { name: "Save study day" }).click();
+  await studyDay.getByText("Study day saved.").waitFor();
+  expect(await profileOf(account.id)).toMatchObject({ timezone: "Asia/Tokyo", day_starts_at: soon });
+  await page.getByRole("link", { name: "Engram home" }).click();
+  await expect.poll(dueText, poll).toBe("0 new 0 learning 1 review");
+});
+
+test("bad input gets a message beside its field and changes nothing", async () => {
+  const account = await newAccount("bad");
+  await setDisplayName(account.id, "Grace");
+  const page = await openPage(browser());
+  await openSettings(page, account);
+  const before = await profileOf(account.id);
+
+  const scheduling = section(page, "Scheduling");
+  const retention = scheduling.getByLabel("Desired retention");
+  await retention.fill("1.5");
+  await scheduling.getByRole("button", { name: "Save scheduling" }).click();
+  await scheduling.getByText("Desired retention must be at most 0.99.").waitFor();
+  expect(await retention.getAttribute("aria-invalid")).toBe("true");
+  // The explanation follows what is typed, honestly: 0.95 costs more than twice the reviews of 0.90.
+  await retention.fill("0.95");
+  await scheduling.getByText(/At 0\.95 you forget about 1 card in 20 when it comes due/).waitFor();
+  await scheduling.getByText(/about 2\.5 times the reviews a day/).waitFor();
+
+  const profile = section(page, "Profile");
+  const name = profile.getByLabel("Display name");
+  await name.fill("   ");
+  await profile.getByRole("button", { name: "Save name" }).click();
+  await profile.getByText("Enter the name others see on decks you share.").waitFor();
+  await name.fill("G".repeat(81));
+  await profile.getByRole("button", { name: "Save name" }).click();
+  await profile.getByText("Names can be at most 80 characters.").waitFor();
+  expect(await name.getAttribute("aria-invalid")).toBe("true");
+
+  const big = Buffer.concat([redPng, Buffer.alloc(2 * 1024 * 1024)]);
+  await profile.getByLabel("Add a picture").setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: big });
+  await profile.getByText("This picture is over 2 MB. Choose a smaller one.").waitFor();
+  await profile
+    .getByLabel("Add a picture")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+  await profile.getByText("This file can't be a picture. Use a PNG, JPEG, GIF or WebP image.").waitFor();
+  await screenshot(page, "settings-errors");
+
+  expect(await profileOf(account.id)).toEqual(before);
+  const { data: files } = await adminClient().storage.from("avatars").list(account.id);
+  expect(files ?? []).toEqual([]);
+});
+
+test("the settings screen passes axe in light and dark, and fits a phone", async () => {
+  const account = await newAccount("look");
+  await setDisplayName(account.id, "Lin Wei");
+  const page = await openPage(browser());
+  await openSettings(page, account);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, "settings-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "settings-phone");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await section(page, "Delete account").getByRole("button", { name: "Delete my account…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.waitFor();
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "settings-delete-phone");
+});
+
+test("deleting the account, confirmed with the email, removes the user's data and signs them out", async () => {
+  const account = await newAccount("leaving");
+  const deckId = await seedDeck(account.id, "Old notes", [{ front: "a", back: "b" }]);
+  const page = await openPage(browser());
+  await openSettings(page, account);
+  const profile = section(page, "Profile");
+  await profile.getByLabel("Add a picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: redPng });
+  await profile.getByText("Picture saved.").waitFor();
+
+  await section(page, "Delete account").getByRole("button", { name: "Delete my account…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  const confirm = dialog.getByLabel(`Type ${account.email} to confirm`);
+  await confirm.fill("someone@else.test");
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await dialog.getByText("Type your email exactly as shown above.").waitFor();
+  expect(await profileOf(account.id)).not.toBeNull();
+
+  await confirm.fill(account.email);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await page.getByText("Your account was deleted").waitFor();
+  expect(new URL(page.url()).pathname).toBe("/");
+  await page.getByRole("heading", { name: "Remember what you learn." }).waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign in" }).waitFor();
+
+  const admin = adminClient();
+  expect(await profileOf(account.id)).toBeNull();
+  const { data: decks } = await admin.from("decks").select("id").eq("owner_id", account.id);
+  expect(decks).toEqual([]);
+  const { data: deck } = await admin.from("decks").select("id").eq("id", deckId);
+  expect(deck).toEqual([]);
+  const { data: avatars } = await admin.storage.from("avatars").list(account.id);
+  expect(avatars ?? []).toEqual([]);
+  const { data: user } = await admin.auth.admin.getUserById(account.id);
+  expect(user.user).toBeNull();
+});
