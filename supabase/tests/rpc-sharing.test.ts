@@ -196,10 +196,10 @@ describe("invite_preview", () => {
     const nameless = await createUser(db);
     await db.query("update profiles set display_name = '' where id = $1", [nameless.id]);
     const own = await createDeck(db, nameless, { name: "Nameless" });
-    const [invite] = await actAs(db, nameless, (tx) =>
-      tx.query<{ token: string }>("select token from create_invite($1)", [own]),
+    const invite = only(
+      await actAs(db, nameless, (tx) => tx.query<{ token: string }>("select token from create_invite($1)", [own])),
     );
-    expect(await preview(anon, only([invite]).token)).toMatchObject({ owner_name: null, note_count: 0 });
+    expect(await preview(anon, invite.token)).toMatchObject({ owner_name: null, note_count: 0 });
   });
 
   test("reports revoked, expired and used-up invites in accept_invite's order", async () => {
