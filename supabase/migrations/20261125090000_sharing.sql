@@ -10,8 +10,6 @@ alter table public.decks
   add column clone_count integer not null default 0 constraint decks_clone_count_range check (clone_count >= 0),
   add column cloned_from uuid references public.decks (id) on delete set null;
 create index decks_cloned_from_idx on public.decks (cloned_from) where cloned_from is not null;
-create index decks_explore_most_cloned_idx on public.decks (clone_count desc, created_at desc)
-  where is_public and archived_at is null;
 
 -- Inserts name their columns, so the two new ones stay out of clients' reach
 -- (updates already do: see 20261123110000_explicit_grants).
@@ -195,8 +193,10 @@ begin
   end if;
   most_cloned := p_sort = 'most_cloned';
   pattern := '%' || replace(replace(replace(search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
-  -- Public decks are few next to notes; a substring match over them is
-  -- cheap, and finds parts of words that full-text search would not.
+  -- Public decks are few next to notes: a substring match and a top-N sort
+  -- over them are cheap, and find parts of words that full-text search would
+  -- not. (An index on clone_count would make every clone a non-HOT update of
+  -- the source's row.)
   return query
     select d.id, d.owner_id, d.name, d.description, d.is_public, d.cover_path, d.new_per_day, d.reviews_per_day,
       d.archived_at, d.created_at, d.updated_at, d.clone_count, d.cloned_from,
