@@ -42,7 +42,8 @@ revoke execute on function private.aal_satisfied() from public;
 grant execute on function private.aal_satisfied() to anon, authenticated, service_role;
 
 -- A restrictive policy on every table in public: whatever the permissive
--- policies allow, a signed-in user also needs aal_satisfied().
+-- policies allow, a signed-in user also needs aal_satisfied(). A table added by
+-- a later migration needs the same policy.
 do $$
 declare
   t record;
@@ -59,6 +60,13 @@ begin
   end loop;
 end
 $$;
+
+-- The same for deck media and avatars in Storage, and for Realtime's private
+-- channels (deck rooms, the user's own channel).
+create policy "two-factor sessions only" on storage.objects as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+create policy "two-factor sessions only" on realtime.messages as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
 
 -- study_queue and deck_stats read the caller's rows as their owner (security
 -- definer, keyed on auth.uid()), so no policy sees them. They move to private

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Database, type Queryable, setRequestContext } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createUser, openTestDatabase } from "./support/database.js";
+import { insertObject } from "./support/fixtures.js";
 import {
   addBasicCards,
   createDeck,
@@ -119,6 +120,28 @@ describe("a user with a verified factor, signed in with the password only (aal1)
       expect(error.message).toMatch(message);
     }
     expect((await stateOf(db, guarded.id, guardedCard))?.reps).toBe(0);
+  });
+});
+
+describe("files and channels of a user with a verified factor", () => {
+  test("Storage: their files are hidden and uploads refused at aal1, not at aal2", async () => {
+    const name = `${guarded.id}/deck.apkg`;
+    await insertObject(db, "imports", name, guarded.id);
+    const files = (tx: Queryable) => tx.query("select name from storage.objects where bucket_id = 'imports'");
+    expect(await as(guarded, "aal1", files)).toEqual([]);
+    expect(await as(guarded, "aal2", files)).toEqual([{ name }]);
+    const upload = (tx: Queryable) => insertObject(tx, "imports", `${guarded.id}/other.apkg`, guarded.id);
+    expect(await failure(as(guarded, "aal1", upload))).toMatchObject({ code: "42501" });
+    await as(guarded, "aal2", upload);
+  });
+
+  test("Realtime: the private channels carry the same restrictive policy", async () => {
+    const policies = await db.query<{ table: string }>(
+      `select c.oid::regclass::text as table from pg_policy p join pg_class c on c.oid = p.polrelid
+       where p.polname = 'two-factor sessions only' and not p.polpermissive
+         and c.relnamespace in ('storage'::regnamespace, 'realtime'::regnamespace) order by 1`,
+    );
+    expect(policies.map((row) => row.table)).toEqual(["realtime.messages", "storage.objects"]);
   });
 });
 
