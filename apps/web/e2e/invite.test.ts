@@ -102,6 +102,8 @@ describe("invite links", () => {
         .getByRole("combobox", { name: /Role for/ })
         .inputValue(),
     ).toBe("editor");
+    // …and the link they used counts them.
+    await invites.getByRole("listitem", { name: "Editor link, active" }).getByText("Used 1 time, no limit").waitFor();
 
     // The link now reads as used once; opening it again says the guest is in already.
     await guest.goto(link);
@@ -166,5 +168,42 @@ describe("invite links", () => {
     expect(new URL(page.url()).pathname).toBe(`/decks/${deckId}`);
     // A viewer: no adding notes.
     expect(await page.getByRole("button", { name: "Add note" }).count()).toBe(0);
+  });
+
+  test("a deck holds 20 active links at most; revoking one (confirmed) makes room", async () => {
+    const owner = await newAccount("owner");
+    const member = await newAccount("member");
+    await setDisplayName(member.id, "Ben Member");
+    const deckId = await seedDeck(owner.id, "Popular deck", [{ front: "a", back: "b" }]);
+    await adminClient().from("deck_members").insert({ deck_id: deckId, user_id: member.id, role: "viewer" });
+    for (let i = 0; i < 20; i += 1) await seedInvite(deckId, owner.id, { max_uses: 5 });
+
+    const page = await openPage(browser(), phone);
+    await signInWithPassword(page, owner, `/decks/${deckId}/settings`);
+    const invites = page.getByRole("list", { name: "Invite links" }).getByRole("listitem");
+    await invites.nth(19).waitFor();
+    const full = "A deck can have 20 active invite links at most.";
+    await page.locator(".notice").getByText(full).waitFor();
+
+    await page.getByRole("button", { name: "Create invite link" }).click();
+    await page.getByRole("alert").getByText(full).waitFor();
+    expect(await page.getByText(full).count()).toBe(1);
+    expect(await invites.count()).toBe(20);
+    await screenshot(page, "deck-settings-invites-full-phone");
+
+    await invites.first().getByRole("button", { name: "Revoke link" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this invite link?" });
+    await dialog.getByText("used 0 of 5").waitFor();
+    await dialog.getByRole("button", { name: "Revoke link" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("status").filter({ hasText: "Link revoked." }).waitFor();
+    await page.getByRole("listitem", { name: "Viewer link, revoked" }).waitFor();
+    // Room again: neither the notice nor the earlier refusal is shown.
+    await page.getByText(full).waitFor({ state: "detached" });
+
+    await page.getByRole("button", { name: "Create invite link" }).click();
+    await page.getByRole("textbox", { name: /New invite link/ }).waitFor();
+    expect(await page.getByRole("listitem", { name: "Viewer link, active" }).count()).toBe(20);
+    expect(await axeViolationsInBothThemes(page)).toEqual([]);
   });
 });

@@ -2,16 +2,16 @@
 import type { Invite, InviteStatus } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { Ban, Copy, Link2 } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { errorCode, errorMessage } from "../errors/messages.js";
 import { ErrorSummary } from "../forms/error-summary.js";
-import { type FormErrors, formErrors, textOf } from "../forms/form-errors.js";
+import { type FormErrors, formErrors, noErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextField } from "../forms/text-field.js";
 import { useEngramMutations } from "../session/factories.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { roleLabels } from "./roles.js";
-import { useInvites } from "./use-deck-settings.js";
+import { useInvites, useMembers } from "./use-deck-settings.js";
 
 /** At most this many invites may be active at once (the database counts them too). */
 const activeLimit = 20;
@@ -29,6 +29,12 @@ export const inviteUrl = (token: string) => `${window.location.origin}/invite/${
 
 export function InvitesSection({ deckId }: { deckId: string }) {
   const invites = useInvites(deckId, true);
+  // Someone joining (the members list changes live) used one of these links: its count and status moved.
+  const membersChangedAt = useMembers(deckId).dataUpdatedAt;
+  const refetchInvites = invites.refetch;
+  useEffect(() => {
+    if (membersChangedAt) void refetchInvites();
+  }, [membersChangedAt, refetchInvites]);
   const [status, setStatus] = useState("");
   const [created, setCreated] = useState<Invite | null>(null);
   const [revoking, setRevoking] = useState<Invite | null>(null);
@@ -47,9 +53,9 @@ export function InvitesSection({ deckId }: { deckId: string }) {
       <p className="settings-intro">
         Anyone with a link can join as the role it gives, until it expires, is used up or you revoke it.
       </p>
-      {active >= activeLimit ? <p className="notice">{quotaMessage}</p> : null}
       <CreateInviteForm
         deckId={deckId}
+        full={active >= activeLimit}
         onCreated={(invite) => {
           setCreated(invite);
           copy(invite);
@@ -103,11 +109,21 @@ function inviteErrors(error: unknown): FormErrors {
   return formErrors(error, fields);
 }
 
-function CreateInviteForm({ deckId, onCreated }: { deckId: string; onCreated: (invite: Invite) => void }) {
+function CreateInviteForm({
+  deckId,
+  full,
+  onCreated,
+}: {
+  deckId: string;
+  /** As many links are active as a deck may have: said before anyone tries (and fails) to make one more. */
+  full: boolean;
+  onCreated: (invite: Invite) => void;
+}) {
   const formRef = useRef<HTMLFormElement>(null);
   const create = useMutation(useEngramMutations().invites.create());
   const roleId = useId();
-  const errors = inviteErrors(create.error);
+  // A refusal for being over the limit stops applying once a link is revoked.
+  const errors = !full && errorCode(create.error) === "quota-exceeded" ? noErrors : inviteErrors(create.error);
   return (
     <form
       ref={formRef}
@@ -131,6 +147,7 @@ function CreateInviteForm({ deckId, onCreated }: { deckId: string; onCreated: (i
       }}
     >
       <ErrorSummary errors={errors} formRef={formRef} />
+      {full && errors.summary.length === 0 ? <p className="notice">{quotaMessage}</p> : null}
       <div className="invite-fields">
         <div className="field">
           <label htmlFor={roleId}>Joins as</label>
