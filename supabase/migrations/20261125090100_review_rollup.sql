@@ -50,9 +50,14 @@ as $$
      and coalesce((p_previous operator(pg_catalog.->>) 'scheduled_days')::integer, p_elapsed_days) >= 21
 $$;
 
+-- Two rollups of the same answers. review_counts, per user and quarter hour,
+-- is what "all my decks" reads: answers interleave decks (the study queue
+-- mixes them), so leaving the deck out keeps it to a few rows per quarter
+-- hour of study. review_deck_counts splits them by deck, for one deck's
+-- figures and for taking out decks the user has left. The counts of a
+-- quarter hour that no longer has answers are deleted, never kept at zero.
 create table private.review_counts (
   user_id uuid not null references auth.users (id) on delete cascade,
-  deck_id uuid not null references public.decks (id) on delete cascade,
   slot timestamptz not null,
   -- the card's state before the answer
   state public.card_state not null,
@@ -61,21 +66,56 @@ create table private.review_counts (
   mature boolean not null,
   reviews integer not null,
   duration_ms bigint not null,
-  primary key (user_id, slot, deck_id, state, rating, mature)
+  primary key (user_id, slot, state, rating, mature)
 );
-alter table private.review_counts enable row level security;
-revoke all on private.review_counts from public, anon, authenticated, service_role;
-create index review_counts_deck_idx on private.review_counts (deck_id);
 
-insert into private.review_counts (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
-select l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id), private.review_slot(l.reviewed_at),
-       l.state, l.rating, private.review_is_mature(l.state, l.previous, l.elapsed_days), count(*), sum(l.duration_ms)
+create table private.review_deck_counts (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  slot timestamptz not null,
+  state public.card_state not null,
+  rating smallint not null,
+  mature boolean not null,
+  reviews integer not null,
+  duration_ms bigint not null,
+  primary key (user_id, deck_id, slot, state, rating, mature)
+);
+create index review_deck_counts_deck_idx on private.review_deck_counts (deck_id);
+
+-- The decks each user has answers in, so the stats find the ones they left
+-- without reading the counts.
+create table private.review_decks (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  primary key (user_id, deck_id)
+);
+create index review_decks_deck_idx on private.review_decks (deck_id);
+
+alter table private.review_counts enable row level security;
+alter table private.review_deck_counts enable row level security;
+alter table private.review_decks enable row level security;
+revoke all on private.review_counts, private.review_deck_counts, private.review_decks
+  from public, anon, authenticated, service_role;
+
+create temporary table review_backfill on commit drop as
+select l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id) as deck_id,
+       private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
+       private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature,
+       count(*)::integer as reviews, sum(l.duration_ms)::bigint as duration_ms
 from public.review_logs l
 left join private.review_log_decks n on n.log_id = l.id
-join public.decks d on d.id = coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id)
 group by 1, 2, 3, 4, 5, 6;
 
--- Statement-level, so an import of 100,000 answers adds them in one insert.
+insert into private.review_counts (user_id, slot, state, rating, mature, reviews, duration_ms)
+select user_id, slot, state, rating, mature, sum(reviews), sum(duration_ms)
+from review_backfill group by 1, 2, 3, 4, 5;
+insert into private.review_deck_counts (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
+select b.* from review_backfill b join public.decks d on d.id = b.deck_id;
+insert into private.review_decks (user_id, deck_id)
+select distinct b.user_id, b.deck_id from review_backfill b join public.decks d on d.id = b.deck_id;
+drop table review_backfill;
+
+-- Statement-level, so an import of 100,000 answers adds them in one pass.
 create function private.count_added_reviews() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -94,21 +134,37 @@ begin
     insert into private.review_log_decks (log_id, deck_id)
     select id, deck_id from added where not deck_in_log
     on conflict (log_id) do update set deck_id = excluded.deck_id
+  ),
+  by_deck as materialized (
+    select user_id, deck_id, slot, state, rating, mature, count(*)::integer as reviews, sum(duration_ms) as duration_ms
+    from added
+    group by 1, 2, 3, 4, 5, 6
+  ),
+  decks_counted as (
+    insert into private.review_deck_counts as r (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
+    -- (a deck deleted meanwhile has no figures left to add to)
+    select b.* from by_deck b join public.decks d on d.id = b.deck_id
+    on conflict (user_id, deck_id, slot, state, rating, mature) do update
+      set reviews = r.reviews + excluded.reviews, duration_ms = r.duration_ms + excluded.duration_ms
+  ),
+  decks_listed as (
+    insert into private.review_decks (user_id, deck_id)
+    select distinct b.user_id, b.deck_id from by_deck b join public.decks d on d.id = b.deck_id
+    on conflict do nothing
   )
-  insert into private.review_counts as r (user_id, deck_id, slot, state, rating, mature, reviews, duration_ms)
-  select a.user_id, a.deck_id, a.slot, a.state, a.rating, a.mature, count(*), sum(a.duration_ms)
-  from added a
-  -- (a deck deleted meanwhile has no figures left to add to)
-  join public.decks d on d.id = a.deck_id
-  group by 1, 2, 3, 4, 5, 6
-  on conflict (user_id, slot, deck_id, state, rating, mature) do update
+  insert into private.review_counts as r (user_id, slot, state, rating, mature, reviews, duration_ms)
+  select user_id, slot, state, rating, mature, sum(reviews), sum(duration_ms)
+  from by_deck
+  group by 1, 2, 3, 4, 5
+  on conflict (user_id, slot, state, rating, mature) do update
     set reviews = r.reviews + excluded.reviews, duration_ms = r.duration_ms + excluded.duration_ms;
   return null;
 end
 $$;
 
 -- Undo, and logs leaving with their card, deck or user. When the deck itself
--- is being deleted its rows may already be gone; then nothing matches.
+-- is being deleted its counts may already be gone; then only the user's
+-- total changes.
 create function private.uncount_removed_reviews() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -121,27 +177,41 @@ begin
     from removed_logs l
     left join private.review_log_decks n on n.log_id = l.id
   ),
-  forgotten as (
-    delete from private.review_log_decks n using removed g where n.log_id = g.id
-  ),
-  gone as (
-    select user_id, deck_id, slot, state, rating, mature, count(*) as reviews, sum(duration_ms) as duration_ms
+  by_deck as materialized (
+    select user_id, deck_id, slot, state, rating, mature, count(*)::integer as reviews, sum(duration_ms) as duration_ms
     from removed
     group by 1, 2, 3, 4, 5, 6
+  ),
+  decks_uncounted as (
+    update private.review_deck_counts r
+    set reviews = r.reviews - g.reviews, duration_ms = r.duration_ms - g.duration_ms
+    from by_deck g
+    where r.user_id = g.user_id and r.deck_id = g.deck_id and r.slot = g.slot
+      and r.state = g.state and r.rating = g.rating and r.mature = g.mature
   )
   update private.review_counts r
   set reviews = r.reviews - g.reviews, duration_ms = r.duration_ms - g.duration_ms
-  from gone g
-  where r.user_id = g.user_id and r.slot = g.slot and r.deck_id = g.deck_id
+  from (
+    select user_id, slot, state, rating, mature, sum(reviews) as reviews, sum(duration_ms) as duration_ms
+    from by_deck group by 1, 2, 3, 4, 5
+  ) g
+  where r.user_id = g.user_id and r.slot = g.slot
     and r.state = g.state and r.rating = g.rating and r.mature = g.mature;
 
   delete from private.review_counts r
   using (select distinct l.user_id, private.review_slot(l.reviewed_at) as slot from removed_logs l) g
   where r.user_id = g.user_id and r.slot = g.slot and r.reviews <= 0;
+  delete from private.review_deck_counts r
+  using (
+    select distinct l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id) as deck_id,
+           private.review_slot(l.reviewed_at) as slot
+    from removed_logs l left join private.review_log_decks n on n.log_id = l.id
+  ) g
+  where r.user_id = g.user_id and r.deck_id = g.deck_id and r.slot = g.slot and r.reviews <= 0;
+  delete from private.review_log_decks n using removed_logs l where n.log_id = l.id;
   return null;
 end
 $$;
-
 revoke execute on function private.count_added_reviews(), private.uncount_removed_reviews() from public;
 revoke execute on function private.review_slot(timestamptz),
   private.review_is_mature(public.card_state, jsonb, integer) from public;
@@ -164,28 +234,45 @@ create trigger review_logs_update_2_count after update on public.review_logs
   referencing new table as added_logs
   for each statement execute function private.count_added_reviews();
 
--- The caller's answers by study day, state, rating and maturity, from the
--- rollup, over the decks they are a member of (one or all), for the study days
--- from p_from to p_to. Leaving a deck drops its figures.
+-- A user's answers by study day, state, rating and maturity, from the
+-- rollups: one deck's, or all their decks' (their total less the decks they
+-- have left: leaving a deck drops its figures), for the study days p_from to
+-- p_to in their timezone and day start.
 create function private.answers_by_day(p_user uuid, p_deck_id uuid, p_timezone text, p_day_start integer,
   p_from date, p_to date)
 returns table (day date, state public.card_state, rating smallint, mature boolean, reviews bigint, duration_ms bigint)
 language sql stable
 set search_path = ''
 as $$
-  select d.day, r.state, r.rating, r.mature, sum(r.reviews)::bigint, sum(r.duration_ms)::bigint
-  from private.review_counts r
-  join public.deck_members m on m.deck_id = r.deck_id and m.user_id = p_user
+  with bounds as (
+    -- a day before and after, as a slot's study day depends on the timezone
+    select (p_from - 1)::timestamp at time zone 'UTC' as low, (p_to + 2)::timestamp at time zone 'UTC' as high
+  ),
+  counts as (
+    select r.slot, r.state, r.rating, r.mature, r.reviews, r.duration_ms
+    from private.review_counts r, bounds b
+    where p_deck_id is null and r.user_id = p_user and r.slot >= b.low and r.slot < b.high
+    union all
+    select c.slot, c.state, c.rating, c.mature, -c.reviews, -c.duration_ms
+    from private.review_decks k
+    join private.review_deck_counts c on c.user_id = k.user_id and c.deck_id = k.deck_id
+    cross join bounds b
+    where p_deck_id is null and k.user_id = p_user
+      and not exists (select 1 from public.deck_members m where m.deck_id = k.deck_id and m.user_id = p_user)
+      and c.slot >= b.low and c.slot < b.high
+    union all
+    select c.slot, c.state, c.rating, c.mature, c.reviews, c.duration_ms
+    from private.review_deck_counts c, bounds b
+    where c.user_id = p_user and c.deck_id = p_deck_id and c.slot >= b.low and c.slot < b.high
+  )
+  select d.day, c.state, c.rating, c.mature, sum(c.reviews)::bigint, sum(c.duration_ms)::bigint
+  from counts c
   cross join lateral (
-    select ((r.slot at time zone p_timezone) - make_interval(hours => p_day_start))::date as day
+    select ((c.slot at time zone p_timezone) - make_interval(hours => p_day_start))::date as day
   ) d
-  where r.user_id = p_user
-    and (p_deck_id is null or r.deck_id = p_deck_id)
-    -- a day before or after, as a slot's study day depends on the timezone
-    and r.slot >= (p_from - 1)::timestamp at time zone 'UTC'
-    and r.slot < (p_to + 2)::timestamp at time zone 'UTC'
-    and d.day between p_from and p_to
+  where d.day between p_from and p_to
   group by 1, 2, 3, 4
+  having sum(c.reviews) > 0
 $$;
 
 revoke execute on function private.answers_by_day(uuid, uuid, text, integer, date, date) from public;

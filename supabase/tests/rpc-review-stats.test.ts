@@ -311,7 +311,12 @@ describe("review_stats", () => {
 
 describe("the review rollup", () => {
   test("is not readable through the API", async () => {
-    for (const table of ["private.review_counts", "private.review_log_decks"]) {
+    for (const table of [
+      "private.review_counts",
+      "private.review_deck_counts",
+      "private.review_decks",
+      "private.review_log_decks",
+    ]) {
       const result = await probeAs(db, rosa, (tx) => tx.query(`select * from ${table}`));
       expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
     }
@@ -341,27 +346,46 @@ describe("the review rollup", () => {
        from generate_series(1, 400) g cross join (select id from cards where deck_id = $2) c`,
       [rosa.id, anatomy],
     );
-    // A deleted card, note and deck take their answers with them; a service-role edit moves one.
+    // A card moved to another deck, then that deck deleted; a deleted note and
+    // deck take their answers with them; a service-role edit moves some.
+    await actAs(db, rosa, async (tx) => {
+      const [note] = await tx.query<{ note_id: string }>("select note_id from cards where id = $1", [cards.a1]);
+      await tx.query("select move_notes(p_note_ids => $1, p_deck_id => $2)", [[note?.note_id], botany]);
+    });
+    await db.query("delete from decks where id = $1", [botany]);
     await db.query("delete from notes where id = (select note_id from cards where id = $1)", [cards.a6]);
     await db.query("update review_logs set reviewed_at = reviewed_at - interval '3 days' where card_id = $1", [
       cards.a2,
     ]);
     await db.query("delete from decks where id = $1", [geology]);
 
-    const direct = await db.query(
-      `select l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id) as deck_id,
-              private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
-              private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature,
-              count(*)::int as reviews, sum(l.duration_ms)::bigint as duration_ms
-       from review_logs l left join private.review_log_decks n on n.log_id = l.id
-       group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`,
+    const logsByDeck = `
+      select l.user_id, coalesce((l.previous ->> 'deck_id')::uuid, n.deck_id) as deck_id,
+             private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
+             private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature,
+             count(*)::int as reviews, sum(l.duration_ms)::bigint as duration_ms
+      from review_logs l left join private.review_log_decks n on n.log_id = l.id
+      group by 1, 2, 3, 4, 5, 6`;
+    const total = await db.query(
+      `select user_id, slot, state, rating, mature, sum(reviews)::int as reviews, sum(duration_ms)::bigint as duration_ms
+       from (${logsByDeck}) l group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
     );
-    const rollup = await db.query(
-      `select user_id, deck_id, slot, state, rating, mature, reviews, duration_ms
-       from private.review_counts order by 1, 2, 3, 4, 5, 6`,
+    expect(total.length).toBeGreaterThan(100);
+    expect(
+      await db.query(
+        "select user_id, slot, state, rating, mature, reviews, duration_ms from private.review_counts order by 1, 2, 3, 4, 5",
+      ),
+    ).toEqual(total);
+    const byDeck = await db.query(
+      `select l.* from (${logsByDeck}) l join decks d on d.id = l.deck_id order by 1, 2, 3, 4, 5, 6`,
     );
-    expect(direct.length).toBeGreaterThan(100);
-    expect(rollup).toEqual(direct);
+    expect(byDeck.length).toBeGreaterThan(100);
+    expect(await db.query("select * from private.review_deck_counts order by 1, 2, 3, 4, 5, 6")).toEqual(byDeck);
+    const [unlisted] = await db.query<{ n: number }>(
+      `select count(*)::int as n from private.review_deck_counts c
+       where not exists (select 1 from private.review_decks k where k.user_id = c.user_id and k.deck_id = c.deck_id)`,
+    );
+    expect(unlisted).toEqual({ n: 0 });
     // Every log's deck is known, and the notes of logs no longer there are gone too.
     const [orphans] = await db.query<{ n: number }>(
       `select (select count(*) from review_logs l left join private.review_log_decks n on n.log_id = l.id
