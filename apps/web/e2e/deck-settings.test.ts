@@ -51,7 +51,7 @@ describe("deck settings", () => {
     const page = await openPage(browser());
     await signInWithPassword(page, owner, `/decks/${deckId}`);
     await noteList(page).waitFor();
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.locator(".deck-toolbar").getByRole("link", { name: "Settings" }).click();
     await settingsHeading(page).waitFor();
 
     const newPerDay = page.getByRole("spinbutton", { name: "New cards per day" });
