@@ -15,10 +15,14 @@ export interface Engine {
 
 export type EngineChoice = { kind: EngineKind; open: () => Promise<Engine> } | { kind: EngineKind; skipped: string };
 
-/** PGlite always; PostgreSQL when DATABASE_URL or BENCH_DATABASE_URL names a server. */
+/**
+ * PGlite always; PostgreSQL when DATABASE_URL or BENCH_DATABASE_URL names a
+ * server. BENCH_ENGINES (e.g. `postgres`) keeps only the engines it lists.
+ */
 export function chooseEngines(env: NodeJS.ProcessEnv = process.env): EngineChoice[] {
   const url = env.DATABASE_URL || env.BENCH_DATABASE_URL;
-  return [
+  const only = env.BENCH_ENGINES?.split(",").map((name) => name.trim());
+  const choices: EngineChoice[] = [
     { kind: "pglite", open: openPgliteEngine },
     url
       ? { kind: "postgres", open: () => openPostgresEngine(url) }
@@ -28,6 +32,7 @@ export function chooseEngines(env: NodeJS.ProcessEnv = process.env): EngineChoic
             "neither DATABASE_URL nor BENCH_DATABASE_URL is set (e.g. BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres)",
         },
   ];
+  return only ? choices.filter((choice) => only.includes(choice.kind)) : choices;
 }
 
 async function openPgliteEngine(): Promise<Engine> {
@@ -57,7 +62,13 @@ async function openPostgresEngine(url: string): Promise<Engine> {
       db,
       async dispose() {
         await db.close();
-        await dropDatabase();
+        // BENCH_KEEP_DATABASE=1 leaves it for looking into plans (drop it after).
+        if (process.env.BENCH_KEEP_DATABASE === "1") {
+          console.log(`  (kept database ${name})`);
+          await admin.close();
+        } else {
+          await dropDatabase();
+        }
       },
     };
   } catch (error) {

@@ -15,13 +15,18 @@ import type { Operation } from "./config.js";
 import type { Engine } from "./engines.js";
 import type { Account } from "./load.js";
 import { asUser } from "./measure.js";
-import { answerParams, fetchQueue, recordReviewSql, studyQueueSql } from "./workload.js";
+import { answerParams, fetchQueue, recordReviewSql, type StatsOperation, statsSql, studyQueueSql } from "./workload.js";
 
 export async function explainMissed(engine: Engine, account: Account, operation: Operation) {
   console.log(`\n  ---- ${operation} missed its target on ${engine.kind}: plans ----`);
   if (operation === "record_review") {
     const params = await nextAnswer(engine, account);
     await printNested(engine, account, recordReviewSql, params, "commit");
+    return;
+  }
+  if (operation in statsSql) {
+    const sql = statsSql[operation as StatsOperation];
+    await printNested(engine, account, sql, sql.includes("$1") ? [account.deckIds[0]] : [], "rollback");
     return;
   }
   const deckId = operation === "study_queue(deck)" ? (account.deckIds[0] ?? null) : null;

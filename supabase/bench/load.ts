@@ -1,7 +1,8 @@
 /**
  * Loads one heavy user, set-based, as the superuser: 20 decks of 5,000 basic
  * notes (the triggers make the 100,000 cards and the user's card_states),
- * then a realistic schedule on those states and 200,000 review logs.
+ * then a realistic schedule on those states and up to 1,000,000 review logs
+ * over four years.
  */
 import { randomUUID } from "node:crypto";
 import type { Database } from "@engram/local-stack";
@@ -21,7 +22,11 @@ export interface LoadReport {
   counts: Record<string, number>;
 }
 
-export async function loadAccount(db: Database, onStep?: (step: string, ms: number) => void): Promise<LoadReport> {
+export async function loadAccount(
+  db: Database,
+  reviewLogs: number,
+  onStep?: (step: string, ms: number) => void,
+): Promise<LoadReport> {
   const userId = randomUUID();
   const email = `bench-${userId.slice(0, 8)}@engram.local`;
   const steps: LoadReport["steps"] = [];
@@ -41,11 +46,14 @@ export async function loadAccount(db: Database, onStep?: (step: string, ms: numb
       await tx.query(suspendAndBury, [userId]);
     }),
   );
-  await step(`review logs (${workload.reviewLogs})`, () =>
-    db.transaction((tx) => tx.query(insertReviewLogs, [userId, workload.reviewLogs])),
-  );
+  await step(`review logs (${reviewLogs} over ${workload.historyYears} years)`, async () => {
+    for (let from = 0; from < reviewLogs; from += reviewLogBatch) {
+      const to = Math.min(reviewLogs, from + reviewLogBatch);
+      await db.transaction((tx) => tx.query(insertReviewLogs, [userId, reviewLogs, from, to, workload.historyYears]));
+    }
+  });
   await step("vacuum analyze", async () => {
-    for (const table of vacuumTables) await db.exec(`vacuum analyze public.${table}`);
+    for (const table of vacuumTables) await db.exec(`vacuum analyze ${table}`);
   });
 
   const deckIds = (
@@ -156,9 +164,13 @@ const suspendAndBury = `
   from (select card_id, random() as r4 from public.card_states where user_id = $1::uuid) d
   where s.user_id = $1::uuid and s.card_id = d.card_id and d.r4 < 0.031`;
 
-// $2 logs over the studied cards (about 3 each). The first 130 were made
-// today (10 on new cards, 120 reviews), so today's limits are partly used;
-// the others lie before today, spaced back from each card's last review.
+// $2 logs over the studied cards (about 17 each at a million), written $3 to
+// $4 per statement. The first 130 were made today (10 on new cards, 120
+// reviews), so today's limits are partly used; the others spread evenly back
+// over the history's years before today, in one 90-minute session a day that
+// mixes the decks, as the study queue does. Those in its oldest quarter came
+// from an Anki import (no stored schedule: their deck is noted beside them);
+// the rest were answered in the app and keep the schedule they found.
 const insertReviewLogs = `
   with me as (
     select d.day_start
@@ -167,7 +179,7 @@ const insertReviewLogs = `
     where p.id = $1::uuid
   ),
   studied as (
-    select card_id, due, stability, difficulty, reps, lapses, version, last_review, scheduled_days,
+    select card_id, deck_id, due, stability, difficulty, reps, lapses, version, last_review, scheduled_days,
            row_number() over (order by card_id) as k
     from public.card_states
     where user_id = $1::uuid and state <> 'new'
@@ -175,8 +187,8 @@ const insertReviewLogs = `
   total as (select count(*) as n from studied),
   picked as (
     -- log g goes to studied card g mod n (a hash join: the key depends on one side only)
-    select s.*, g, g / t.n as older, random() as r
-    from generate_series(0, $2::int - 1) as g
+    select s.*, g, g::float8 / $2::int as age, random() as r, random() as r2
+    from generate_series($3::int, $4::int - 1) as g
     cross join total t
     join studied s on s.k = g % t.n + 1
   )
@@ -188,23 +200,40 @@ const insertReviewLogs = `
          case when p.r < 0.10 then 1 when p.r < 0.25 then 2 when p.r < 0.90 then 3 else 4 end,
          case when p.g < 10 then 'new'
               when p.g < 130 then 'review'
-              when p.r < 0.2 then 'new'
-              when p.r < 0.3 then 'learning'
+              when p.r2 < 0.2 then 'new'
+              when p.r2 < 0.3 then 'learning'
               else 'review' end::public.card_state,
-         p.due - make_interval(days => (p.older + 1)::int * 7),
+         p.due - make_interval(days => (p.age * $5::int * 365)::int),
          p.stability, p.difficulty,
          p.scheduled_days / 2, p.scheduled_days / 2, p.scheduled_days, 0,
          case when p.g < 130 then me.day_start + (now() - me.day_start) * p.r
-              else least(p.last_review, me.day_start - interval '1 hour') - make_interval(days => p.older::int * 9, secs => p.r * 86400)
+              -- one evening session a day, 14 to 15:30 hours after the day starts
+              else me.day_start - make_interval(days => 1 + (p.age * $5::int * 365)::int)
+                   + make_interval(hours => 14, secs => p.r * 5400)
          end,
          2000 + (p.r * 15000)::int,
-         jsonb_build_object('user_id', $1::uuid, 'card_id', p.card_id, 'state', 'review', 'due', p.due,
-                            'stability', p.stability, 'difficulty', p.difficulty, 'reps', p.reps,
-                            'lapses', p.lapses, 'version', p.version, 'last_review', p.last_review)
+         case when p.age > 0.75 then '{"imported": true}'::jsonb
+              else jsonb_build_object('user_id', $1::uuid, 'card_id', p.card_id, 'deck_id', p.deck_id, 'state', 'review',
+                                      'due', p.due, 'stability', p.stability, 'difficulty', p.difficulty,
+                                      'scheduled_days', floor(p.r2 * 60)::int, 'reps', p.reps, 'lapses', p.lapses,
+                                      'version', p.version, 'last_review', p.last_review) end
   from picked p, me`;
 
+/** Logs per insert statement: the rollup's statement trigger sums each batch in one pass. */
+const reviewLogBatch = 100_000;
+
 // Autovacuum would have caught up on a live database; VACUUM cannot run in a transaction block.
-const vacuumTables = ["notes", "cards", "card_states", "review_logs", "decks", "deck_members", "profiles"];
+const vacuumTables = [
+  "public.notes",
+  "public.cards",
+  "public.card_states",
+  "public.review_logs",
+  "public.decks",
+  "public.deck_members",
+  "public.profiles",
+  "private.review_counts",
+  "private.review_log_decks",
+];
 
 const countQuery = `
   select (select count(*)::int from public.notes n join public.decks d on d.id = n.deck_id where d.owner_id = $1) as notes,
@@ -217,4 +246,6 @@ const countQuery = `
          (select count(*)::int from public.card_states where user_id = $1 and buried_until > now()) as buried,
          (select count(*)::int from public.card_states where user_id = $1 and state <> 'new' and not suspended
             and due < (select day_end from private.study_day('UTC', 4, now()))) as due_today,
-         (select count(*)::int from public.review_logs where user_id = $1) as review_logs`;
+         (select count(*)::int from public.review_logs where user_id = $1) as review_logs,
+         (select count(*)::int from public.review_logs where user_id = $1 and reviewed_at > now() - interval '1 year') as last_year,
+         (select count(*)::int from private.review_counts where user_id = $1) as rollup_rows`;

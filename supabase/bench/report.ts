@@ -31,7 +31,7 @@ export function printLoad(report: LoadReport) {
   console.log(
     `  account: ${c.notes} notes, ${c.cards} cards (new ${c.new}, learning ${c.learning}, review ${c.review}, ` +
       `relearning ${c.relearning}; suspended ${c.suspended}, buried ${c.buried}), ${c.due_today} due today, ` +
-      `${c.review_logs} review logs`,
+      `${c.review_logs} review logs (${c.last_year} in the last year; ${c.rollup_rows} rollup rows)`,
   );
 }
 

@@ -89,3 +89,25 @@ function pickRating(): Rating {
   const r = Math.random();
   return r < 0.1 ? 1 : r < 0.25 ? 2 : r < 0.9 ? 3 : 4;
 }
+
+/** The stats the dashboard and the stats screen read, each as one request. */
+export const statsSql = {
+  "user_stats()": "select public.user_stats() as result",
+  "user_stats(deck)": "select public.user_stats($1::uuid) as result",
+  "review_stats(365)": "select public.review_stats(p_days => 365) as result",
+  "deck_stats()": "select count(*) as result from public.deck_stats()",
+} as const;
+export type StatsOperation = keyof typeof statsSql;
+
+/** One stats RPC; the per-deck form cycles through the decks. */
+export function benchStats(db: Database, account: Account, operation: StatsOperation): Promise<Sample> {
+  const sql = statsSql[operation];
+  let i = 0;
+  return sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
+    const params = sql.includes("$1") ? [account.deckIds[i++ % account.deckIds.length]] : [];
+    const [row] = await asUser(db, account.userId, account.email, (tx) =>
+      measure(() => tx.query<{ result: unknown }>(sql, params)),
+    );
+    if (!row?.result) throw new Error(`${operation} returned nothing`);
+  });
+}

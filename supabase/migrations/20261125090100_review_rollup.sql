@@ -1,7 +1,6 @@
--- Review figures from a rollup instead of the raw log, so the stats stay fast
--- at a million answers: private.review_counts holds, per user, deck and
--- quarter hour (UTC), how many answers of each kind there were and how long
--- they took. Every timezone offset in use is a multiple of 15 minutes and a
+-- Review figures from rollups instead of the raw log, so the stats stay fast
+-- at a million answers: per user (and deck) and quarter hour (UTC), how many
+-- answers of each kind there were and how long they took. Every timezone offset in use is a multiple of 15 minutes and a
 -- study day starts on the hour, so a quarter hour never straddles a study day,
 -- whatever the user's timezone and day start: summing slots by study day is
 -- exact.
@@ -237,42 +236,54 @@ create trigger review_logs_update_2_count after update on public.review_logs
 -- A user's answers by study day, state, rating and maturity, from the
 -- rollups: one deck's, or all their decks' (their total less the decks they
 -- have left: leaving a deck drops its figures), for the study days p_from to
--- p_to in their timezone and day start.
+-- p_to in their timezone and day start. Each study day's bounds are worked out
+-- once and its slots read by index range: converting every slot's time to the
+-- user's timezone instead cost more than reading it.
 create function private.answers_by_day(p_user uuid, p_deck_id uuid, p_timezone text, p_day_start integer,
   p_from date, p_to date)
 returns table (day date, state public.card_state, rating smallint, mature boolean, reviews bigint, duration_ms bigint)
 language sql stable
 set search_path = ''
+-- Planned without its arguments, the body looks big enough to JIT compile,
+-- which took longer than reading the counts (as for study_queue).
+set jit = off
 as $$
-  with bounds as (
-    -- a day before and after, as a slot's study day depends on the timezone
-    select (p_from - 1)::timestamp at time zone 'UTC' as low, (p_to + 2)::timestamp at time zone 'UTC' as high
+  with days as materialized (
+    -- as private.study_day bounds them
+    select g.day::date as day,
+           (g.day + make_interval(hours => p_day_start)) at time zone p_timezone as day_start,
+           (g.day + interval '1 day' + make_interval(hours => p_day_start)) at time zone p_timezone as day_end
+    from generate_series(p_from::timestamp, p_to::timestamp, interval '1 day') as g(day)
   ),
-  counts as (
-    select r.slot, r.state, r.rating, r.mature, r.reviews, r.duration_ms
-    from private.review_counts r, bounds b
-    where p_deck_id is null and r.user_id = p_user and r.slot >= b.low and r.slot < b.high
-    union all
-    select c.slot, c.state, c.rating, c.mature, -c.reviews, -c.duration_ms
-    from private.review_decks k
-    join private.review_deck_counts c on c.user_id = k.user_id and c.deck_id = k.deck_id
-    cross join bounds b
+  left_decks as materialized (
+    select k.deck_id from private.review_decks k
     where p_deck_id is null and k.user_id = p_user
       and not exists (select 1 from public.deck_members m where m.deck_id = k.deck_id and m.user_id = p_user)
-      and c.slot >= b.low and c.slot < b.high
+  ),
+  counts as (
+    select d.day, r.state, r.rating, r.mature, r.reviews, r.duration_ms
+    from days d
+    join private.review_counts r on r.user_id = p_user and r.slot >= d.day_start and r.slot < d.day_end
+    where p_deck_id is null
     union all
-    select c.slot, c.state, c.rating, c.mature, c.reviews, c.duration_ms
-    from private.review_deck_counts c, bounds b
-    where c.user_id = p_user and c.deck_id = p_deck_id and c.slot >= b.low and c.slot < b.high
+    select d.day, c.state, c.rating, c.mature, -c.reviews, -c.duration_ms
+    from left_decks k
+    cross join days d
+    cross join lateral (
+      select c.state, c.rating, c.mature, c.reviews, c.duration_ms from private.review_deck_counts c
+      where c.user_id = p_user and c.deck_id = k.deck_id and c.slot >= d.day_start and c.slot < d.day_end
+    ) c
+    union all
+    select d.day, c.state, c.rating, c.mature, c.reviews, c.duration_ms
+    from days d
+    join private.review_deck_counts c
+      on c.user_id = p_user and c.deck_id = p_deck_id and c.slot >= d.day_start and c.slot < d.day_end
+    where p_deck_id is not null
   )
-  select d.day, c.state, c.rating, c.mature, sum(c.reviews)::bigint, sum(c.duration_ms)::bigint
-  from counts c
-  cross join lateral (
-    select ((c.slot at time zone p_timezone) - make_interval(hours => p_day_start))::date as day
-  ) d
-  where d.day between p_from and p_to
+  select day, state, rating, mature, sum(reviews)::bigint, sum(duration_ms)::bigint
+  from counts
   group by 1, 2, 3, 4
-  having sum(c.reviews) > 0
+  having sum(reviews) > 0
 $$;
 
 revoke execute on function private.answers_by_day(uuid, uuid, text, integer, date, date) from public;
@@ -284,6 +295,7 @@ grant execute on function private.answers_by_day(uuid, uuid, text, integer, date
 create or replace function public.user_stats(p_deck_id uuid default null, p_now timestamptz default null) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   uid uuid := private.require_user();
@@ -313,25 +325,35 @@ begin
     from (select day, row_number() over (order by day desc) as n from active_days) d, anchor
     where d.day = anchor.day - (d.n - 1)::integer
   ),
-  -- Each schedule's study day it is due (overdue ones today); null for new and suspended cards.
-  schedules as materialized (
-    select s.state, s.suspended,
-           case when s.state <> 'new' and not s.suspended then
-             greatest(((s.due at time zone me.timezone) - make_interval(hours => me.day_starts_at))::date, today)
-           end as due_day,
+  my_decks as materialized (
+    select d.id from public.deck_members m
+    join public.decks d on d.id = m.deck_id and d.archived_at is null
+    where m.user_id = uid and (p_deck_id is null or d.id = p_deck_id)
+  ),
+  schedules as (
+    select s.state, s.suspended, count(*) as n
+    from public.card_states s
+    where s.user_id = uid and s.deck_id in (select id from my_decks)
+    group by 1, 2
+  ),
+  -- Only what falls due within the forecast needs its study day worked out
+  -- (overdue ones count today).
+  due_soon as materialized (
+    select greatest(((s.due at time zone me.timezone) - make_interval(hours => me.day_starts_at))::date, today) as due_day,
            count(*) as n
     from public.card_states s
-    join public.deck_members m on m.deck_id = s.deck_id and m.user_id = uid
-    join public.decks d on d.id = s.deck_id and d.archived_at is null
-    where s.user_id = uid and (p_deck_id is null or s.deck_id = p_deck_id)
-    group by 1, 2, 3
+    where s.user_id = uid and s.state <> 'new' and not s.suspended
+      and s.due < (private.study_day(me.timezone, me.day_starts_at,
+                     (today + 29 + make_interval(hours => me.day_starts_at)) at time zone me.timezone)).day_end
+      and s.deck_id in (select id from my_decks)
+    group by 1
   )
   select jsonb_build_object(
     'today', today,
     'streak', (select days from streak),
     'reviewed_today', (select coalesce(sum(reviews), 0) from answers where day = today),
     'new_today', (select coalesce(sum(reviews), 0) from answers where day = today and state = 'new'),
-    'due_today', (select coalesce(sum(n), 0) from schedules where due_day = today),
+    'due_today', (select coalesce(sum(n), 0) from due_soon where due_day = today),
     'heatmap', coalesce((
       select jsonb_agg(jsonb_build_object('date', day, 'reviews', n) order by day)
       from (select day, sum(reviews) as n from answers where day > today - 365 group by day) h
@@ -360,7 +382,7 @@ begin
       select jsonb_agg(jsonb_build_object('date', f.day, 'due', coalesce(c.n, 0)) order by f.day)
       from generate_series(today, today + 29, interval '1 day') as g(at_day)
       cross join lateral (select g.at_day::date as day) f
-      left join (select due_day, sum(n) as n from schedules where due_day is not null group by 1) c on c.due_day = f.day
+      left join due_soon c on c.due_day = f.day
     ),
     'card_counts', (
       select jsonb_build_object(
@@ -384,6 +406,7 @@ create function public.review_stats(p_deck_id uuid default null, p_days integer 
 returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   uid uuid := private.require_user();
@@ -467,3 +490,8 @@ $$;
 
 revoke execute on function public.review_stats(uuid, integer, timestamptz) from public, anon;
 grant execute on function public.review_stats(uuid, integer, timestamptz) to authenticated, service_role;
+
+-- deck_stats as it was, but never JIT compiled: planned without its
+-- arguments it looks expensive enough, and compiling took ~230 ms a call at
+-- 100,000 cards (supabase/bench), several times the query itself.
+alter function public.deck_stats(timestamptz) set jit = off;
