@@ -32,8 +32,11 @@ export function InvitesSection({ deckId }: { deckId: string }) {
   // Someone joining (the members list changes live) used one of these links: its count and status moved.
   const membersChangedAt = useMembers(deckId).dataUpdatedAt;
   const refetchInvites = invites.refetch;
+  const seenMembersAt = useRef(0);
   useEffect(() => {
-    if (membersChangedAt) void refetchInvites();
+    const first = seenMembersAt.current === 0;
+    seenMembersAt.current = membersChangedAt;
+    if (!first && membersChangedAt) void refetchInvites();
   }, [membersChangedAt, refetchInvites]);
   const [status, setStatus] = useState("");
   const [created, setCreated] = useState<Invite | null>(null);
