@@ -25,6 +25,7 @@ const routes: { name: string; path: string; modules: string[] }[] = [
   { name: "deck screen", path: "/decks/:deckId", modules: ["src/deck/deck-page.tsx", sdk] },
   { name: "study", path: "/study", modules: ["src/study/study-page.tsx", sdk] },
   { name: "import", path: "/import", modules: ["src/import/import-page.tsx", sdk] },
+  { name: "statistics", path: "/stats", modules: ["src/stats/stats-page.tsx", sdk] },
 ];
 
 /** Loaded by the import screen, Export and the optimiser once they start: the transfer worker and its wasm. */

@@ -112,6 +112,13 @@ export function createRouter() {
               ),
             },
             {
+              path: "/stats",
+              lazy: screen(
+                () => import("./stats/stats-page.js"),
+                (m) => m.StatsPage,
+              ),
+            },
+            {
               path: "/decks/:deckId/settings",
               lazy: screen(
                 () => import("./deck-settings/deck-settings-page.js"),

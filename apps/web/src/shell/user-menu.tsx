@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, Settings } from "lucide-react";
+import { BarChart3, ChevronDown, LogOut, Settings } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useSignOut } from "../auth/use-auth.js";
@@ -46,6 +46,9 @@ export function UserMenu({ email }: { email: string }) {
         <span className="visually-hidden">Account menu</span>
       </button>
       <div id={menuId} className="user-menu-panel" hidden={!open}>
+        <Link className="menu-item" to="/stats" onClick={() => setOpen(false)}>
+          <BarChart3 aria-hidden="true" /> Statistics
+        </Link>
         <Link className="menu-item" to="/settings" onClick={() => setOpen(false)}>
           <Settings aria-hidden="true" /> Settings
         </Link>

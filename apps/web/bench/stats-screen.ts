@@ -1,0 +1,192 @@
+/**
+ * The statistics screen for an account with a year of history, in Chromium
+ * against the production build: time from `page.goto("/stats")` (signed in,
+ * the app's chunks cached as a returning user has them) to the charts drawn
+ * with the account's figures, and the same after switching to one deck.
+ * Prints median and p95.
+ *
+ *   pnpm exec tsx --conditions=source bench/stats-screen.ts
+ */
+import { randomUUID } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
+import { chromium, type Page } from "playwright-core";
+import { startAppServer } from "../e2e/support/app-server.js";
+
+const noteCount = 2_000;
+const days = 365;
+const reviewsPerDay = 100;
+const loads = 20;
+const dayMs = 86_400_000;
+
+/** Node 20 has no WebSocket; this script's client never opens realtime. */
+class NoRealtime {
+  constructor() {
+    throw new Error("no realtime in the benchmark's Node client");
+  }
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return `median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)}, n=${sorted.length})`;
+}
+
+/** A user with two decks, 2,000 cards, and 100 answers a day for a year written straight into the review log. */
+async function seed(stackUrl: string, serviceRoleKey: string) {
+  const admin = createClient(stackUrl, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: NoRealtime as never },
+  });
+  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
+  const password = `pw-${randomUUID()}`;
+  const { data: created, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+  if (error || !created.user) throw error ?? new Error("no user");
+  const userId = created.user.id;
+  const started = performance.now();
+
+  const deckIds: string[] = [];
+  for (const name of ["Vocabulary", "Geography"]) {
+    const { data: deck, error: deckError } = await admin
+      .from("decks")
+      .insert({ owner_id: userId, name })
+      .select("id")
+      .single();
+    if (deckError || !deck) throw deckError ?? new Error("no deck");
+    deckIds.push(deck.id);
+    const rows = Array.from({ length: noteCount / 2 }, (_, i) => ({
+      deck_id: deck.id,
+      kind: "basic" as const,
+      fields: { front: `${name} ${i}`, back: `answer ${i}` },
+      tags: [],
+      created_by: userId,
+    }));
+    for (let at = 0; at < rows.length; at += 500) {
+      const { error: insertError } = await admin.from("notes").insert(rows.slice(at, at + 500));
+      if (insertError) throw insertError;
+    }
+  }
+
+  const { data: cards, error: cardsError } = await admin.from("cards").select("id").in("deck_id", deckIds);
+  if (cardsError || !cards) throw cardsError ?? new Error("no cards");
+  // Most cards in review, due over the coming month, so the forecast and card counts have figures.
+  const reviewCards = cards.slice(0, Math.floor(cards.length * 0.8));
+  for (let at = 0; at < reviewCards.length; at += 200) {
+    const ids = reviewCards.slice(at, at + 200).map((card) => card.id);
+    const { error: stateError } = await admin
+      .from("card_states")
+      .update({
+        state: "review",
+        due: new Date(Date.now() + (at / 200) * 2 * dayMs).toISOString(),
+        stability: 20,
+        difficulty: 5,
+        scheduled_days: 20,
+        reps: 5,
+      })
+      .eq("user_id", userId)
+      .in("card_id", ids);
+    if (stateError) throw stateError;
+  }
+
+  const states = ["new", "learning", "review", "review", "review", "relearning"] as const;
+  let logs = 0;
+  let batch: Record<string, unknown>[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const { error: logError } = await admin.from("review_logs").insert(batch as never);
+    if (logError) throw logError;
+    logs += batch.length;
+    batch = [];
+  };
+  for (let day = days - 1; day >= 0; day -= 1) {
+    // Skip one day in seven, as people do.
+    if (day % 7 === 3) continue;
+    for (let i = 0; i < reviewsPerDay; i += 1) {
+      const at = new Date(Date.now() - day * dayMs - i * 20_000);
+      const card = cards[(day * reviewsPerDay + i) % cards.length];
+      if (!card) continue;
+      batch.push({
+        user_id: userId,
+        card_id: card.id,
+        client_review_id: randomUUID(),
+        rating: i % 10 === 0 ? 1 : (i % 3) + 2,
+        state: states[i % states.length],
+        due: at.toISOString(),
+        stability: 10,
+        difficulty: 5,
+        elapsed_days: i % 40,
+        scheduled_days: i % 40,
+        reviewed_at: at.toISOString(),
+        duration_ms: 4000 + (i % 9) * 1000,
+        previous: { scheduled_days: i % 40 },
+      });
+      if (batch.length === 2000) await flush();
+    }
+  }
+  await flush();
+  console.log(
+    `seeded ${noteCount} cards and ${logs.toLocaleString()} answers over a year in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { email, password, deckId: deckIds[0] as string };
+}
+
+/** performance.now() (since navigation start) at the first frame with the figures in and the bars drawn. */
+async function chartsDrawnAt(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(
+    () =>
+      document.querySelector('.stats[data-state="ready"] [data-section="reviews"] .recharts-bar-rectangle') &&
+      document.querySelector('.stats[data-state="ready"] [data-section="forecast"] .recharts-bar-rectangle')
+        ? performance.now()
+        : 0,
+    null,
+    { polling: "raf", timeout: 60_000 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+async function main() {
+  console.log("starting the stack and building the app…");
+  const server = await startAppServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  try {
+    const { email, password, deckId } = await seed(server.stackUrl, server.serviceRoleKey);
+    const context = await browser.newContext({ baseURL: server.appUrl, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await page.goto("/sign-in?next=%2Fstats");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    // Warm-up: the browser caches the app's chunks as a returning user has them.
+    await chartsDrawnAt(page);
+    console.log(`the screen shows: ${await page.locator('[data-section="calendar"] .stats-summary').textContent()}`);
+
+    const allDecks: number[] = [];
+    for (let i = 0; i < loads; i += 1) {
+      await page.goto("/stats", { waitUntil: "commit" });
+      allDecks.push(await chartsDrawnAt(page));
+    }
+    const oneDeck: number[] = [];
+    for (let i = 0; i < loads; i += 1) {
+      await page.goto(`/stats?deck=${deckId}&period=365`, { waitUntil: "commit" });
+      oneDeck.push(await chartsDrawnAt(page));
+    }
+    const requests = await page.evaluate(() =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .filter((entry) => /\/rpc\/(user_stats|review_stats)/.test(entry.name))
+        .map((entry) => `${entry.name.replace(/^.*\/rpc\//, "")}: ${entry.duration.toFixed(0)} ms`),
+    );
+
+    console.log(`page.goto("/stats") → charts drawn, all decks, 1 month: ${stats(allDecks)}`);
+    console.log(`page.goto("/stats?deck=…&period=365") → charts drawn, one deck, 1 year: ${stats(oneDeck)}`);
+    console.log(`  the last load's stats requests (round trip): ${requests.join(", ")}`);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
