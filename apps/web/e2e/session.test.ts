@@ -72,3 +72,46 @@ test("a session ended on another device sends the user to sign in with a message
   await decksHeading(page).waitFor();
   expect(new URL(page.url()).pathname).toBe("/decks");
 });
+
+test("signing out of all devices in the settings ends the session on another device at once", async () => {
+  // This device keeps real time: nothing but the sign-out elsewhere may end its session.
+  const laptop = await openPage(browser());
+  await signInWithPassword(laptop, account, "/decks");
+  await decksHeading(laptop).waitFor();
+
+  const phone = await openPage(browser());
+  await signInWithPassword(phone, account, "/sign-in?next=%2Fsettings");
+  const sessions = phone.getByRole("region", { name: "Sessions" });
+  await sessions.getByRole("button", { name: "Sign out of all devices" }).click();
+  const confirm = phone.getByRole("dialog", { name: "Sign out of all devices?" });
+  await screenshot(phone, "settings-sign-out-everywhere");
+  await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
+  await phone.getByRole("heading", { name: "Sign in" }).waitFor();
+  // The device that asked was signed out by its own hand: no "session ended" notice there.
+  expect(await phone.getByText("Your session ended").count()).toBe(0);
+
+  // The other device hears it on the user's channel, checks, and ends within Playwright's usual wait.
+  await laptop.getByText("Your session ended. Sign in again to continue.").waitFor({ timeout: 5_000 });
+  const url = new URL(laptop.url());
+  expect(url.pathname).toBe("/sign-in");
+  expect(url.searchParams.get("next")).toBe("/decks");
+});
+
+test("a device that missed the message ends its session as soon as it is used again", async () => {
+  const laptop = await openPage(browser());
+  // Its realtime connection goes nowhere (asleep, a flaky network): the message cannot reach it.
+  await laptop.routeWebSocket(/\/realtime\/v1\//, () => undefined);
+  await signInWithPassword(laptop, account, "/decks");
+  await decksHeading(laptop).waitFor();
+
+  const other = await openPage(browser());
+  await signInWithPassword(other, account, "/decks");
+  await decksHeading(other).waitFor();
+  await signOut(other, account.email, true);
+  await other.getByRole("heading", { name: "Sign in" }).waitFor();
+  expect(await laptop.getByText("Your session ended").count()).toBe(0);
+
+  // Back to the laptop: the window regains focus, it asks the server, and the session ends.
+  await laptop.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await laptop.getByText("Your session ended. Sign in again to continue.").waitFor({ timeout: 5_000 });
+});

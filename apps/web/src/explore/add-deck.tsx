@@ -15,13 +15,14 @@ export function AddDeckButton({
 }: {
   deckId: string;
   deckName: string;
+  /** The preview's main action; in the list it is a small secondary button. */
   primary?: boolean;
 }) {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
   const clone = useCloneDeck();
-  const variant = primary ? "primary" : "secondary";
+  const variant = primary ? "primary" : "secondary small";
 
   if (session.status !== "signed-in") {
     const back = new URLSearchParams(location.search);

@@ -5,11 +5,11 @@ const plural = (n: number, one: string, many: string) => `${count.format(n)} ${n
 
 /** Who made a public deck, how big it is and how many people took a copy. */
 export function DeckFacts({ deck }: { deck: PublicDeck }) {
-  return (
-    <p className="deck-facts">
-      <span>by {deck.owner_name?.trim() || "an Engram user"}</span>
-      <span>{plural(deck.note_count, "note", "notes")}</span>
-      <span>{deck.clone_count === 0 ? "Not copied yet" : `Copied ${plural(deck.clone_count, "time", "times")}`}</span>
-    </p>
-  );
+  const facts = [
+    `by ${deck.owner_name?.trim() || "an Engram user"}`,
+    plural(deck.note_count, "note", "notes"),
+    deck.clone_count === 0 ? "not copied yet" : `copied ${plural(deck.clone_count, "time", "times")}`,
+  ];
+  // One line of text that wraps between words, the dots travelling with what follows them.
+  return <p className="deck-facts">{facts.join(" · ")}</p>;
 }

@@ -32,14 +32,14 @@ export function DeckPreview({ deckId, listed, onClose }: { deckId: string; liste
           <Loading label="Loading its first cards…" />
         ) : notes.data && notes.data.notes.length > 0 ? (
           <>
-            <h3 className="deck-preview-heading">
+            <h3 id={`${deckId}-cards`} className="deck-preview-heading">
               {notes.data.total > previewSize
                 ? `The first ${previewSize} of ${notes.data.total} notes`
                 : notes.data.total === 1
                   ? "Its only note"
                   : `All ${notes.data.total} notes`}
             </h3>
-            <ol className="preview-cards">
+            <ol className="preview-cards" aria-labelledby={`${deckId}-cards`}>
               {notes.data.notes.map((row) => {
                 const note = asNote(row);
                 return (

@@ -165,7 +165,7 @@ function ExploreItem({ deck, onPreview }: { deck: PublicDeck; onPreview: () => v
         <DeckFacts deck={deck} />
       </div>
       <div className="explore-deck-actions">
-        <button type="button" className="button secondary" onClick={onPreview}>
+        <button type="button" className="button secondary small" onClick={onPreview}>
           Preview <span className="visually-hidden">{deck.name}</span>
         </button>
         <AddDeckButton deckId={deck.id} deckName={deck.name} />

@@ -8,6 +8,7 @@ import type { Session } from "@engram/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { useEngramSource } from "./engram-context.js";
+import { useSecondFactor } from "./second-factor.js";
 import { useSessionWatch } from "./session-watch.js";
 import { hasStoredSession } from "./stored-session.js";
 
@@ -63,9 +64,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [engram, queryClient]);
 
-  useSessionWatch(engram, state.status === "signed-in");
+  return (
+    <SessionContext value={state}>
+      {state.status === "signed-in" ? <SessionWatch /> : null}
+      {children}
+    </SessionContext>
+  );
+}
 
-  return <SessionContext value={state}>{children}</SessionContext>;
+/** Watches for a sign-out elsewhere once the session is complete (after the authenticator code, if any). */
+function SessionWatch() {
+  const { engram } = useEngramSource();
+  const secondFactor = useSecondFactor();
+  useSessionWatch(engram, secondFactor === "done");
+  return null;
 }
 
 export function useSession(): SessionState {
