@@ -44,7 +44,10 @@ async function printGenericBody(engine: Engine, account: Account, deckId: string
   section("study_queue body as a generic prepared statement (p_deck_id → $1, p_now → $2)");
   const lines = await engine.db.transaction(async (tx) => {
     const [fn] = await tx.query<{ body: string }>(
-      "select prosrc as body from pg_proc where oid = 'public.study_queue(uuid, timestamptz)'::regprocedure",
+      // public.study_queue may be a wrapper that checks the session first and calls the query in private
+      `select prosrc as body from pg_proc
+       where oid = coalesce(to_regprocedure('private.study_queue_for_caller(uuid, timestamptz)'),
+                            'public.study_queue(uuid, timestamptz)'::regprocedure)`,
     );
     const body = (fn?.body ?? "").replace(/\bp_deck_id\b/g, "$1").replace(/\bp_now\b/g, "$2");
     await tx.query("select set_config('request.jwt.claims', $1, true)", [

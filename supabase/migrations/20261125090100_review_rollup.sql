@@ -80,6 +80,8 @@ create table private.review_deck_counts (
   primary key (user_id, deck_id, slot, state, rating, mature)
 );
 create index review_deck_counts_deck_idx on private.review_deck_counts (deck_id);
+-- today's answers in every deck, for the study queue's limits
+create index review_deck_counts_slot_idx on private.review_deck_counts (user_id, slot);
 
 -- The decks each user has answers in, so the stats find the ones they left
 -- without reading the counts.
@@ -491,7 +493,193 @@ $$;
 revoke execute on function public.review_stats(uuid, integer, timestamptz) from public, anon;
 grant execute on function public.review_stats(uuid, integer, timestamptz) to authenticated, service_role;
 
--- deck_stats as it was, but never JIT compiled: planned without its
--- arguments it looks expensive enough, and compiling took ~230 ms a call at
--- 100,000 cards (supabase/bench), several times the query itself.
-alter function public.deck_stats(timestamptz) set jit = off;
+-- study_queue as in 20261122090400, counting today's answers per deck from
+-- the rollup.
+create or replace function public.study_queue(p_deck_id uuid default null, p_now timestamptz default null)
+returns table (
+  "position" integer,
+  queue text,
+  card_id uuid,
+  note_id uuid,
+  deck_id uuid,
+  ordinal integer,
+  note_kind public.note_kind,
+  fields jsonb,
+  tags text[],
+  state public.card_state,
+  due timestamptz,
+  stability double precision,
+  difficulty double precision,
+  elapsed_days integer,
+  scheduled_days integer,
+  learning_steps integer,
+  reps integer,
+  lapses integer,
+  last_review timestamptz,
+  version integer
+)
+language sql stable security definer
+set search_path = ''
+-- The body's generic plan overestimates today's answers (~22,000 at 200,000
+-- logs), which crosses jit_above_cost: JIT compiling then took ~700 ms a call.
+set jit = off
+as $$
+  with me as (
+    select p.id, p.new_per_day, p.reviews_per_day, coalesce(p_now, now()) as now_at, d.day_start, d.day_end
+    from public.profiles p
+    cross join lateral private.study_day(p.timezone, p.day_starts_at, coalesce(p_now, now())) d
+    where p.id = auth.uid()
+  ),
+  -- Today's answers per deck from the per-deck rollup (a quarter hour never
+  -- straddles a study day): a few rows a deck, where reading the log took a
+  -- schedule lookup per answer.
+  done_today as (
+    select c.deck_id,
+           coalesce(sum(c.reviews) filter (where c.state = 'new'), 0) as new_done,
+           coalesce(sum(c.reviews) filter (where c.state = 'review'), 0) as reviews_done
+    from me
+    join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
+    group by c.deck_id
+  ),
+  totals as (
+    select me.new_per_day - coalesce(sum(new_done), 0) as new_left,
+           me.reviews_per_day - coalesce(sum(reviews_done), 0) as reviews_left
+    from me left join done_today on true
+    group by me.new_per_day, me.reviews_per_day
+  ),
+  my_decks as (
+    select d.id,
+           greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(t.new_done, 0)) as new_left,
+           greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(t.reviews_done, 0)) as reviews_left
+    from me
+    join public.deck_members m on m.user_id = me.id
+    join public.decks d on d.id = m.deck_id and d.archived_at is null
+    left join done_today t on t.deck_id = d.id
+    where p_deck_id is null or d.id = p_deck_id
+  ),
+  learning as (
+    select s.*, 0 as rank
+    from me
+    join my_decks d on true
+    join public.card_states s on s.user_id = me.id and s.deck_id = d.id
+    where s.state in ('learning', 'relearning') and s.due < me.day_end and not s.suspended
+      and (s.buried_until is null or s.buried_until <= me.now_at)
+  ),
+  reviews as (
+    select r.* from (
+      select s.*, 1 as rank, row_number() over (order by s.due, s.card_id) as n
+      from me
+      join my_decks d on true
+      cross join lateral (
+        select * from public.card_states s
+        where s.user_id = me.id and s.deck_id = d.id and s.state = 'review' and s.due < me.day_end
+          and not s.suspended and (s.buried_until is null or s.buried_until <= me.now_at)
+        order by s.due, s.card_id
+        limit d.reviews_left
+      ) s
+    ) r, totals
+    where r.n <= totals.reviews_left
+  ),
+  new_cards as (
+    select c.* from (
+      select s.*, 2 as rank, row_number() over (order by s.due, s.card_id) as n
+      from me
+      join my_decks d on true
+      cross join lateral (
+        select * from public.card_states s
+        where s.user_id = me.id and s.deck_id = d.id and s.state = 'new'
+          and not s.suspended and (s.buried_until is null or s.buried_until <= me.now_at)
+        order by s.due, s.card_id
+        limit d.new_left
+      ) s
+    ) c, totals
+    where c.n <= totals.new_left
+  ),
+  picked as (
+    select user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+           learning_steps, reps, lapses, last_review, version, rank from learning
+    union all
+    select user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+           learning_steps, reps, lapses, last_review, version, rank from reviews
+    union all
+    select user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+           learning_steps, reps, lapses, last_review, version, rank from new_cards
+  )
+  select (row_number() over (order by p.rank, p.due, p.card_id))::integer,
+         case p.rank when 0 then 'learning' when 1 then 'review' else 'new' end,
+         p.card_id, c.note_id, p.deck_id, c.ordinal, n.kind, n.fields, n.tags,
+         p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
+         p.learning_steps, p.reps, p.lapses, p.last_review, p.version
+  from picked p
+  join public.cards c on c.id = p.card_id
+  join public.notes n on n.id = c.note_id
+  order by 1
+$$;
+
+-- deck_stats as in 20261122090600, counting today's new cards from the rollup
+-- and never JIT compiled.
+create or replace function public.deck_stats(p_now timestamptz default null)
+returns table (
+  deck_id uuid,
+  name text,
+  role public.deck_role,
+  is_public boolean,
+  note_count integer,
+  card_count integer,
+  new_count integer,
+  learning_count integer,
+  review_count integer,
+  suspended_count integer,
+  due_count integer,
+  new_today integer
+)
+language sql stable security definer
+set search_path = ''
+-- Planned without its arguments it looks expensive enough to JIT compile,
+-- which took ~230 ms a call at 100,000 cards (supabase/bench), several times
+-- the query itself.
+set jit = off
+as $$
+  with me as (
+    select p.id, p.new_per_day, d.day_start, d.day_end
+    from public.profiles p
+    cross join lateral private.study_day(p.timezone, p.day_starts_at, coalesce(p_now, now())) d
+    where p.id = auth.uid()
+  ),
+  -- Today's new cards per deck from the per-deck rollup, as in study_queue.
+  new_done as (
+    select c.deck_id, sum(c.reviews) as n
+    from me
+    join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
+    where c.state = 'new'
+    group by c.deck_id
+  ),
+  counts as (
+    select s.deck_id,
+           count(*) filter (where s.state = 'new' and not s.suspended) as new_count,
+           count(*) filter (where s.state in ('learning', 'relearning') and not s.suspended) as learning_count,
+           count(*) filter (where s.state = 'review' and not s.suspended) as review_count,
+           count(*) filter (where s.suspended) as suspended_count,
+           count(*) filter (where s.state <> 'new' and not s.suspended and s.due < me.day_end) as due_count
+    from me join public.card_states s on s.user_id = me.id
+    group by s.deck_id
+  )
+  select d.id, d.name, m.role, d.is_public,
+         (select count(*) from public.notes n where n.deck_id = d.id)::integer,
+         (select count(*) from public.cards c where c.deck_id = d.id)::integer,
+         coalesce(k.new_count, 0)::integer,
+         coalesce(k.learning_count, 0)::integer,
+         coalesce(k.review_count, 0)::integer,
+         coalesce(k.suspended_count, 0)::integer,
+         coalesce(k.due_count, 0)::integer,
+         least(coalesce(k.new_count, 0),
+               greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(nd.n, 0)),
+               -- the profile's limit spans all decks, as in study_queue
+               greatest(0, me.new_per_day - (select coalesce(sum(all_done.n), 0) from new_done all_done)))::integer
+  from me
+  join public.deck_members m on m.user_id = me.id
+  join public.decks d on d.id = m.deck_id and d.archived_at is null
+  left join counts k on k.deck_id = d.id
+  left join new_done nd on nd.deck_id = d.id
+  order by d.name, d.id
+$$;
