@@ -3,6 +3,7 @@
  * the study day (which decides what is due today), scheduling, and deleting
  * the account. Bad input is refused beside its field and changes nothing.
  */
+import { createHmac } from "node:crypto";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
 import { addMember, noteList, setDisplayName } from "./deck-fixtures.js";
@@ -11,7 +12,7 @@ import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { seedDeck } from "./support/decks.js";
 import { redPng } from "./support/media.js";
-import { signInWithPassword } from "./support/screens.js";
+import { signInWithPassword, signOut } from "./support/screens.js";
 
 const browser = browserPerFile();
 const hour = 3_600_000;
@@ -233,4 +234,74 @@ test("deleting the account, confirmed with the email, removes the user's data an
   expect(avatars ?? []).toEqual([]);
   const { data: user } = await admin.auth.admin.getUserById(account.id);
   expect(user.user).toBeNull();
+});
+
+/** An authenticator app's code for a base32 secret now (RFC 6238: HMAC-SHA1, 30 s steps, 6 digits). */
+function totp(secret: string, at = Date.now()): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const char of secret.replace(/=+$/, "").toUpperCase())
+    bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)));
+  const hmac = createHmac("sha1", key).update(counter).digest();
+  const offset = (hmac.at(-1) ?? 0) & 15;
+  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
+
+test("two-factor sign-in: set up with the QR code's key, then the sign-in asks for the code; removing it turns it off", async () => {
+  const account = await newAccount("totp");
+  const page = await openPage(browser());
+  await openSettings(page, account);
+  const twoFactor = section(page, "Two-factor sign-in");
+  await twoFactor.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  const qr = twoFactor.getByRole("img", { name: "QR code to add Engram to your authenticator app" });
+  // An SVG without a size of its own: decoding proves it is a real picture.
+  expect(await qr.evaluate((img: HTMLImageElement) => img.decode().then(() => true))).toBe(true);
+  const secret = (await twoFactor.locator(".setup-key").textContent())?.trim() ?? "";
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  await screenshot(page, "settings-two-factor-enrol");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  // A wrong code is refused beside the field; the right one turns it on.
+  const code = twoFactor.getByLabel("Enter the 6-digit code the app shows");
+  const right = totp(secret);
+  await code.fill(String((Number(right) + 1) % 1_000_000).padStart(6, "0"));
+  await twoFactor.getByRole("button", { name: "Turn on" }).click();
+  await twoFactor.getByText("That code didn't work. Enter the code your authenticator app shows now.").waitFor();
+  await code.fill(totp(secret));
+  await twoFactor.getByRole("button", { name: "Turn on" }).click();
+  await twoFactor.getByText("Two-factor sign-in is on.").waitFor();
+  await twoFactor.getByRole("list", { name: "Authenticator apps" }).getByText("Authenticator app").waitFor();
+  await twoFactor.getByText("Lost your device? Remove the app here while you are still signed in").waitFor();
+
+  // Signing in again: the password, then the code. Until then no protected screen opens.
+  await signOut(page, account.email);
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await signInWithPassword(page, account, "/sign-in?next=%2Fsettings");
+  await page.getByRole("heading", { name: "Enter your code" }).waitFor();
+  await screenshot(page, "sign-in-code");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await page.goto("/decks");
+  await page.getByRole("heading", { name: "Enter your code" }).waitFor();
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/decks");
+  await page.getByLabel("6-digit code").fill("12345");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByText("Enter the 6-digit code from your authenticator app.").first().waitFor();
+  await page.getByLabel("6-digit code").fill(totp(secret));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByRole("heading", { level: 1, name: "Your decks" }).waitFor();
+
+  // Removing the app: the next sign-in needs the password only.
+  await page.goto("/settings#two-factor");
+  await twoFactor.getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove the authenticator app?" });
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await twoFactor.getByText("Two-factor sign-in is off.").waitFor();
+  await twoFactor.getByRole("button", { name: "Set up two-factor sign-in" }).waitFor();
+  await signOut(page, account.email);
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await signInWithPassword(page, account, "/sign-in?next=%2Fsettings");
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
 });

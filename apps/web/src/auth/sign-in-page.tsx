@@ -6,9 +6,12 @@ import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextField } from "../forms/text-field.js";
 import { type SignInState, withNext } from "../session/places.js";
+import { useSecondFactor } from "../session/second-factor.js";
 import { useSession } from "../session/session-context.js";
+import { Loading } from "../shell/loading.js";
 import { AuthCard } from "./auth-card.js";
 import { CheckEmail } from "./check-email.js";
+import { TwoFactorStep } from "./two-factor-step.js";
 import { useSendMagicLink, useSignIn } from "./use-auth.js";
 import { useNext } from "./use-next.js";
 
@@ -24,8 +27,8 @@ export function SignInPage() {
   const [linkSentTo, setLinkSentTo] = useState<string | null>(null);
   const expired = (location.state as SignInState | null)?.reason === "expired";
 
-  // Signed in (now, or already): on to where the user was going.
-  if (session.status === "signed-in") return <Navigate to={next} replace />;
+  // Signed in (now, or already): on to where the user was going, after the authenticator code if one is set up.
+  if (session.status === "signed-in") return <SignedIn next={next} />;
 
   if (linkSentTo) {
     return (
@@ -94,4 +97,11 @@ export function SignInPage() {
       </p>
     </AuthCard>
   );
+}
+
+function SignedIn({ next }: { next: string }) {
+  const secondFactor = useSecondFactor();
+  if (secondFactor === "checking") return <Loading />;
+  if (secondFactor === "needed") return <TwoFactorStep />;
+  return <Navigate to={next} replace />;
 }

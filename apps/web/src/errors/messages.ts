@@ -82,6 +82,14 @@ export function avatarUploadMessage(error: unknown): string {
   return messages[code];
 }
 
+/** Why an authenticator code was not accepted: mistyped, or the app's code had already changed. */
+export function totpCodeMessage(error: unknown): string {
+  if (errorCode(error) !== "validation") return messages[errorCode(error)];
+  return error instanceof EngramError && error.rule === "format"
+    ? "Enter the 6-digit code from your authenticator app."
+    : "That code didn't work. Enter the code your authenticator app shows now.";
+}
+
 /** Why an import could not start or finish (PRODUCT §9: files up to 200 MB). */
 export function importErrorMessage(error: unknown): string {
   const code = errorCode(error);

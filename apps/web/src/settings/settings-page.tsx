@@ -8,6 +8,7 @@ import { ProfileSection } from "./profile-section.js";
 import { SchedulingSection } from "./scheduling-section.js";
 import { SessionsSection } from "./sessions-section.js";
 import { StudyDaySection } from "./study-day-section.js";
+import { TwoFactorSection } from "./two-factor-section.js";
 import { useProfile } from "./use-settings.js";
 import "./settings.css";
 
@@ -15,6 +16,7 @@ const sections = [
   { id: "profile", title: "Profile" },
   { id: "study-day", title: "Study day" },
   { id: "scheduling", title: "Scheduling" },
+  { id: "two-factor", title: "Two-factor sign-in" },
   { id: "sessions", title: "Sessions" },
   { id: "delete-account", title: "Delete account" },
 ];
@@ -55,6 +57,7 @@ export function SettingsPage() {
             <ProfileSection profile={profile.data} />
             <StudyDaySection profile={profile.data} />
             <SchedulingSection profile={profile.data} />
+            <TwoFactorSection />
             <SessionsSection />
             <DeleteAccountSection email={email} />
           </>
