@@ -115,8 +115,13 @@ describe("keyboard", () => {
     expect(await page.getByRole("button", { name: "Sign out everywhere" }).isVisible()).toBe(false);
     expect(await page.locator(":focus").getAttribute("aria-expanded")).toBe("false");
 
+    // Tab walks the menu in order: Statistics, Settings, then Sign out.
     await page.keyboard.press("Enter");
-    await page.keyboard.press("Tab");
+    const focusedText = async () => (await page.locator(":focus").textContent())?.trim();
+    for (const item of ["Statistics", "Settings", "Sign out"]) {
+      await page.keyboard.press("Tab");
+      expect(await focusedText()).toBe(item);
+    }
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     expect(await menu.count()).toBe(0);

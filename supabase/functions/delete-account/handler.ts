@@ -1,9 +1,12 @@
 /**
- * The signed-in user deletes their own account. Deleting the auth user cascades
- * through Engram's tables (every user-owned row references auth.users on delete cascade).
+ * The signed-in user deletes their own account. Their files go first, so a
+ * failure leaves an account that a retry finishes deleting; then deleting the
+ * auth user cascades through Engram's tables (every user-owned row references
+ * auth.users on delete cascade).
  */
 import { env } from "../_shared/env.ts";
 import { supabaseWith } from "../_shared/supabase.ts";
+import { removeAccountFiles } from "./files.ts";
 
 const json = (body: unknown, status: number, headers?: Record<string, string>) =>
   Response.json(body, { status, ...(headers ? { headers } : {}) });
@@ -20,6 +23,11 @@ export default async function handler(req: Request): Promise<Response> {
   if (error || !data.user) return json({ code: "not_authenticated", message: "Sign in to delete your account" }, 401);
 
   const admin = supabaseWith(env("SUPABASE_SERVICE_ROLE_KEY"));
+  try {
+    await removeAccountFiles(admin, data.user.id);
+  } catch {
+    return json({ code: "delete_failed", message: "The account's files could not be deleted" }, 500);
+  }
   const { error: deleteError } = await admin.auth.admin.deleteUser(data.user.id);
   if (deleteError) {
     return json({ code: "delete_failed", message: "The account could not be deleted" }, 500);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
+import { png } from "../storage/helpers.js";
 import { clientFor, stackPerFile } from "../support/stack.js";
 
 // Engram's own delete-account function, end to end against Engram's real project.
@@ -58,6 +59,43 @@ describe("delete-account", () => {
 
     expect(await rowsOf(leaving.id, leaving.deckId)).toEqual({ users: 0, profiles: 0, decks: 0 });
     expect(await rowsOf(staying.id, staying.deckId)).toEqual({ users: 1, profiles: 1, decks: 1 });
+  });
+
+  test("the user's avatar, imports, exports and the media of decks they own are deleted; others' files stay", async () => {
+    const leaving = await userWithDeck();
+    const staying = await userWithDeck();
+    const admin = clientFor(stack, stack.serviceRoleKey);
+    const image = new Blob([png()], { type: "image/png" });
+    const uploads: [string, string][] = [
+      ["avatars", `${leaving.id}/face.png`],
+      ["imports", `${leaving.id}/deck.apkg`],
+      ["exports", `${leaving.id}/deck.csv`],
+      ["media", `${leaving.deckId}/cat.png`],
+      ["media", `${leaving.deckId}/nested/dog.png`],
+      ["avatars", `${staying.id}/face.png`],
+      ["media", `${staying.deckId}/cat.png`],
+    ];
+    for (const [bucket, path] of uploads) {
+      const { error } = await admin.storage.from(bucket).upload(path, image);
+      if (error) throw error;
+    }
+    const objectsOf = async (...prefixes: string[]) =>
+      (
+        await stack.stack.db.query<{ path: string }>(
+          "select bucket_id || '/' || name as path from storage.objects where split_part(name, '/', 1) = any($1) order by 1",
+          [prefixes],
+        )
+      ).map((row) => row.path);
+    expect(await objectsOf(leaving.id, leaving.deckId)).toHaveLength(5);
+
+    const { error } = await leaving.client.functions.invoke("delete-account");
+    expect(error).toBeNull();
+
+    expect(await objectsOf(leaving.id, leaving.deckId)).toEqual([]);
+    expect(await objectsOf(staying.id, staying.deckId)).toEqual([
+      `avatars/${staying.id}/face.png`,
+      `media/${staying.deckId}/cat.png`,
+    ]);
   });
 
   test("without a user session (the anon key alone) it answers 401", async () => {
