@@ -3,7 +3,7 @@ import { deckInputSchema, deckNameSchema } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "./client.js";
 import type { Database, Tables } from "./database.types.js";
-import { refuseDeck } from "./deck-access.js";
+import { memberRole, refuseDeck } from "./deck-access.js";
 import { toEngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
@@ -79,9 +79,21 @@ export function createDecks(supabase: EngramClient) {
       return this.update(deckId, { name });
     },
 
-    /** Deletes a deck with its notes, cards and schedules (owners only). */
+    /**
+     * Deletes a deck with its notes, cards, schedules and media files (owners
+     * only). The files go first: once the deck is gone, nobody may touch its folder.
+     */
     async remove(deckId: string): Promise<void> {
       const id = validate(idSchema, deckId);
+      const me = await currentUserId(supabase);
+      if ((await memberRole(supabase, id, me)) !== "owner") {
+        await refuseDeck(supabase, id, "Only the owner can delete this deck.");
+      }
+      const media = await listMedia(supabase, id);
+      for (let start = 0; start < media.length; start += 1000) {
+        const batch = media.slice(start, start + 1000).map((name) => `${id}/${name}`);
+        await storageRun(supabase.storage.from("media").remove(batch));
+      }
       const deleted = await run(supabase.from("decks").delete().eq("id", id).select("id"));
       if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
     },

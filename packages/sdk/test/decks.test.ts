@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { EngramError } from "../src/errors.js";
-import { signedIn } from "./support/engram.js";
+import { adminClient, signedIn } from "./support/engram.js";
 
 describe("decks", () => {
   test("a new deck is listed with the owner role and can be renamed and deleted", async () => {
@@ -15,6 +15,24 @@ describe("decks", () => {
     await engram.decks.remove(deck.id);
     expect(await engram.decks.list()).toEqual([]);
     await expect(engram.decks.get(deck.id)).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  test("deleting a deck deletes its media files; another deck's files stay", async () => {
+    const { engram } = await signedIn();
+    const doomed = await engram.decks.create({ name: "Doomed" });
+    const kept = await engram.decks.create({ name: "Kept" });
+    const image = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7])], {
+      type: "image/png",
+    });
+    await engram.storage.uploadMedia(doomed.id, image, { name: "cat.png" });
+    await engram.storage.uploadMedia(kept.id, image, { name: "dog.png" });
+    const files = async (deckId: string) =>
+      ((await adminClient().storage.from("media").list(deckId)).data ?? []).map((file) => file.name);
+    expect(await files(doomed.id)).toEqual(["cat.png"]);
+
+    await engram.decks.remove(doomed.id);
+    expect(await files(doomed.id)).toEqual([]);
+    expect(await files(kept.id)).toEqual(["dog.png"]);
   });
 
   test("an empty name is refused before any request with the field at fault", async () => {
