@@ -83,6 +83,10 @@ create index review_deck_counts_deck_idx on private.review_deck_counts (deck_id)
 -- today's answers in every deck, for the study queue's limits
 create index review_deck_counts_slot_idx on private.review_deck_counts (user_id, slot);
 
+-- Suspended schedules by user and deck: with card_states_queue_idx (those not
+-- suspended) the stats count a user's cards by state from indexes alone.
+create index card_states_suspended_idx on public.card_states (user_id, deck_id) where suspended;
+
 -- The decks each user has answers in, so the stats find the ones they left
 -- without reading the counts.
 create table private.review_decks (
@@ -332,11 +336,17 @@ begin
     join public.decks d on d.id = m.deck_id and d.archived_at is null
     where m.user_id = uid and (p_deck_id is null or d.id = p_deck_id)
   ),
+  -- Counted from indexes alone: card_states_queue_idx holds the schedules
+  -- not suspended, card_states_suspended_idx the others.
   schedules as (
-    select s.state, s.suspended, count(*) as n
+    select s.state, false as suspended, count(*) as n
     from public.card_states s
-    where s.user_id = uid and s.deck_id in (select id from my_decks)
-    group by 1, 2
+    where s.user_id = uid and not s.suspended and s.deck_id in (select id from my_decks)
+    group by 1
+    union all
+    select null, true, count(*)
+    from public.card_states s
+    where s.user_id = uid and s.suspended and s.deck_id in (select id from my_decks)
   ),
   -- Only what falls due within the forecast needs its study day worked out
   -- (overdue ones count today).
@@ -654,15 +664,26 @@ as $$
     where c.state = 'new'
     group by c.deck_id
   ),
-  counts as (
+  -- Counted from indexes alone: card_states_queue_idx holds the schedules
+  -- not suspended, card_states_suspended_idx the others.
+  active as (
     select s.deck_id,
-           count(*) filter (where s.state = 'new' and not s.suspended) as new_count,
-           count(*) filter (where s.state in ('learning', 'relearning') and not s.suspended) as learning_count,
-           count(*) filter (where s.state = 'review' and not s.suspended) as review_count,
-           count(*) filter (where s.suspended) as suspended_count,
-           count(*) filter (where s.state <> 'new' and not s.suspended and s.due < me.day_end) as due_count
-    from me join public.card_states s on s.user_id = me.id
+           count(*) filter (where s.state = 'new') as new_count,
+           count(*) filter (where s.state in ('learning', 'relearning')) as learning_count,
+           count(*) filter (where s.state = 'review') as review_count,
+           count(*) filter (where s.state <> 'new' and s.due < me.day_end) as due_count
+    from me join public.card_states s on s.user_id = me.id and not s.suspended
     group by s.deck_id
+  ),
+  suspended as (
+    select s.deck_id, count(*) as suspended_count
+    from me join public.card_states s on s.user_id = me.id and s.suspended
+    group by s.deck_id
+  ),
+  counts as (
+    select coalesce(a.deck_id, x.deck_id) as deck_id,
+           a.new_count, a.learning_count, a.review_count, x.suspended_count, a.due_count
+    from active a full join suspended x on x.deck_id = a.deck_id
   )
   select d.id, d.name, m.role, d.is_public,
          (select count(*) from public.notes n where n.deck_id = d.id)::integer,
