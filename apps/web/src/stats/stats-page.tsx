@@ -12,7 +12,7 @@ import { ForecastChart } from "./forecast-chart.js";
 import { RetentionTable } from "./retention-table.js";
 import { ReviewsChart } from "./reviews-chart.js";
 import { StatsControls } from "./stats-controls.js";
-import { useStatsParams } from "./stats-params.js";
+import { type StatsParams, useStatsParams } from "./stats-params.js";
 import type { ReviewStats, UserStats } from "./stats-types.js";
 import { TimeChart } from "./time-chart.js";
 import { TodaySection } from "./today-section.js";
@@ -88,7 +88,7 @@ function Figures({
 }: {
   user: UserStats;
   reviews: ReviewStats;
-  params: ReturnType<typeof useStatsParams>[0];
+  params: StatsParams;
   updating: boolean;
 }) {
   const studyPath = params.deckId ? `/decks/${params.deckId}/study` : "/study";
