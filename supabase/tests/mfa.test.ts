@@ -109,12 +109,13 @@ describe("a user with a verified factor, signed in with the password only (aal1)
 
   test("RPCs refuse with 42501 and say why: the queue, answers, stats", async () => {
     const message = /two-factor sign-in required/;
-    for (const call of [
+    const calls: ((tx: Queryable) => Promise<unknown>)[] = [
       (tx: Queryable) => tx.query("select * from study_queue()"),
       (tx: Queryable) => tx.query("select * from deck_stats()"),
       (tx: Queryable) => tx.query("select user_stats()"),
       (tx: Queryable) => recordReview(tx, { cardId: guardedCard, expectedVersion: 0 }),
-    ]) {
+    ];
+    for (const call of calls) {
       const error = await failure(as(guarded, "aal1", call));
       expect(error).toMatchObject({ code: "42501" });
       expect(error.message).toMatch(message);
