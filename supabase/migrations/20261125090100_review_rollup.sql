@@ -243,7 +243,8 @@ create trigger review_logs_update_2_count after update on public.review_logs
 -- rollups: one deck's, or all their decks' (their total less the decks they
 -- have left: leaving a deck drops its figures), for the study days p_from to
 -- p_to in their timezone and day start. Each study day's bounds are worked out
--- once and its slots read by index range: converting every slot's time to the
+-- once and its slots read by index range, day by day (lateral, kept apart
+-- by "offset 0", so no plan compares every slot with every day): converting every slot's time to the
 -- user's timezone instead cost more than reading it.
 create function private.answers_by_day(p_user uuid, p_deck_id uuid, p_timezone text, p_day_start integer,
   p_from date, p_to date)
@@ -269,7 +270,11 @@ as $$
   counts as (
     select d.day, r.state, r.rating, r.mature, r.reviews, r.duration_ms
     from days d
-    join private.review_counts r on r.user_id = p_user and r.slot >= d.day_start and r.slot < d.day_end
+    cross join lateral (
+      select r.state, r.rating, r.mature, r.reviews, r.duration_ms from private.review_counts r
+      where r.user_id = p_user and r.slot >= d.day_start and r.slot < d.day_end
+      offset 0
+    ) r
     where p_deck_id is null
     union all
     select d.day, c.state, c.rating, c.mature, -c.reviews, -c.duration_ms
@@ -278,12 +283,16 @@ as $$
     cross join lateral (
       select c.state, c.rating, c.mature, c.reviews, c.duration_ms from private.review_deck_counts c
       where c.user_id = p_user and c.deck_id = k.deck_id and c.slot >= d.day_start and c.slot < d.day_end
+      offset 0
     ) c
     union all
     select d.day, c.state, c.rating, c.mature, c.reviews, c.duration_ms
     from days d
-    join private.review_deck_counts c
-      on c.user_id = p_user and c.deck_id = p_deck_id and c.slot >= d.day_start and c.slot < d.day_end
+    cross join lateral (
+      select c.state, c.rating, c.mature, c.reviews, c.duration_ms from private.review_deck_counts c
+      where c.user_id = p_user and c.deck_id = p_deck_id and c.slot >= d.day_start and c.slot < d.day_end
+      offset 0
+    ) c
     where p_deck_id is not null
   )
   select day, state, rating, mature, sum(reviews)::bigint, sum(duration_ms)::bigint
