@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: the study queue, answer recording and the stats on a heavy
- * account (100,000 cards in 20 decks, 1,000,000 review logs over four years;
- * fewer on PGlite), on PGlite and, when a server is given, on PostgreSQL.
+ * account (100,000 cards in 20 decks, 1,000,000 review logs over four years),
+ * on PGlite and, when a server is given, on PostgreSQL.
  * Prints figures next to their targets.
  */
 import type { EngineKind, Operation } from "./config.js";
@@ -26,7 +26,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   const reviewLogs = reviewLogsFor[engine.kind];
   if (reviewLogs < workload.reviewLogs) {
     console.log(
-      `  (${engine.kind} loads ${reviewLogs} review logs instead of ${workload.reviewLogs}, to load in reasonable time)`,
+      `  (${engine.kind} loads ${reviewLogs} review logs instead of ${workload.reviewLogs}, as BENCH_PGLITE_REVIEW_LOGS asks)`,
     );
   }
   const load = await loadAccount(engine.db, reviewLogs, printLoadStep);
