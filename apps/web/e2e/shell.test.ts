@@ -117,10 +117,10 @@ describe("keyboard", () => {
 
     // Tab walks the menu in order: Statistics, Settings, then Sign out.
     await page.keyboard.press("Enter");
-    const focusedText = async () => (await page.locator(":focus").textContent())?.trim();
+    const focused = page.locator(":focus");
     for (const item of ["Statistics", "Settings", "Sign out"]) {
       await page.keyboard.press("Tab");
-      expect(await focusedText()).toBe(item);
+      expect((await focused.textContent())?.trim()).toBe(item);
     }
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
