@@ -60,10 +60,11 @@ function sixDigits(code: string): string {
 }
 
 export function createMfa(supabase: EngramClient) {
-  const mfa = supabase.auth.mfa;
+  // Read on use: a client built with `accessToken` (the import worker's) throws on any `auth` access.
+  const mfa = () => supabase.auth.mfa;
 
   async function listFactors(): Promise<TotpFactor[]> {
-    const data = await call(mfa.listFactors());
+    const data = await call(mfa().listFactors());
     return data.all
       .filter((factor) => factor.factor_type === "totp")
       .map((factor) => ({
@@ -82,10 +83,10 @@ export function createMfa(supabase: EngramClient) {
      */
     async enrollTotp(options: { friendlyName?: string } = {}): Promise<TotpEnrollment> {
       for (const factor of await listFactors()) {
-        if (factor.status === "unverified") await call(mfa.unenroll({ factorId: factor.id }));
+        if (factor.status === "unverified") await call(mfa().unenroll({ factorId: factor.id }));
       }
       const friendlyName = options.friendlyName?.trim();
-      const data = await call(mfa.enroll({ factorType: "totp", ...(friendlyName ? { friendlyName } : {}) }));
+      const data = await call(mfa().enroll({ factorType: "totp", ...(friendlyName ? { friendlyName } : {}) }));
       if (data.type !== "totp") throw new EngramError("internal", "The server did not enrol an authenticator app.");
       return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri };
     },
@@ -96,7 +97,7 @@ export function createMfa(supabase: EngramClient) {
      */
     async verifyTotp(factorId: string, code: string): Promise<void> {
       const digits = sixDigits(code);
-      await call(mfa.challengeAndVerify({ factorId, code: digits }));
+      await call(mfa().challengeAndVerify({ factorId, code: digits }));
     },
 
     /** The user's authenticator apps, newest enrolment last. */
@@ -104,7 +105,7 @@ export function createMfa(supabase: EngramClient) {
 
     /** Removes a factor (a verified one needs an aal2 session); the session is renewed to reflect it. */
     async unenroll(factorId: string): Promise<void> {
-      await call(mfa.unenroll({ factorId }));
+      await call(mfa().unenroll({ factorId }));
       // The stored session still lists the factor and may say aal2; fetch the new state.
       await call(supabase.auth.refreshSession());
     },
@@ -114,7 +115,7 @@ export function createMfa(supabase: EngramClient) {
      * password sign-in means: ask for the code from the authenticator app.
      */
     async assurance(): Promise<Assurance> {
-      const data = await call(mfa.getAuthenticatorAssuranceLevel());
+      const data = await call(mfa().getAuthenticatorAssuranceLevel());
       if (!data.currentLevel) {
         throw new EngramError("auth/session-expired", "Your session has ended. Sign in again.");
       }

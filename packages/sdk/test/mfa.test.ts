@@ -23,6 +23,14 @@ function wrongCode(secret: string): string {
 }
 
 describe("two-factor sign-in", () => {
+  test("an engram over an accessToken client (no auth module, as in a worker) builds and works", async () => {
+    const { engram: signedInEngram, supabase } = await signedIn("worker");
+    const deck = await signedInEngram.decks.create({ name: "Read in a worker" });
+    const token = (await supabase.auth.getSession()).data.session?.access_token ?? "";
+    const engram = createEngram(supabaseClient({ accessToken: async () => token }));
+    expect((await engram.decks.get(deck.id)).name).toBe("Read in a worker");
+  });
+
   test("enrol, verify to aal2; a password sign-in is aal1 and sees no data until the code is given; unenroll", async () => {
     const { engram, account } = await signedIn("mfa");
     expect(await engram.auth.mfa.assurance()).toEqual({ current: "aal1", next: "aal1" });
