@@ -131,8 +131,11 @@ test("an opened note shows its cards with state and due date, and a card is susp
   await table.locator("tbody").getByText("Suspended", { exact: true }).waitFor();
   await screenshot(page, "deck-note-opened");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
-  await toggle.uncheck();
+  // A plain click: on a busy machine the first change may still be refetching, and the
+  // switch then flips when that lands rather than at once, which `uncheck` treats as failure.
+  await toggle.click();
   await expect.poll(async () => suspendedOf(reverse.id)).toBe(false);
+  await expect.poll(async () => toggle.isChecked()).toBe(false);
 
   async function suspendedOf(cardId: string) {
     const { data } = await admin
