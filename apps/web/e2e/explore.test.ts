@@ -53,7 +53,8 @@ test("a visitor finds a public deck, previews its cards, signs in to add it and 
   await page.waitForURL((url) => url.searchParams.get("q") === tag);
   const item = page.getByRole("listitem").filter({ hasText: `Animals of Rome ${tag}` });
   await item.waitFor();
-  expect(await results(page).getByRole("listitem").count()).toBe(1);
+  // The list before the search (every public deck) stays up until the search's answer lands.
+  await expect.poll(() => results(page).getByRole("listitem").count()).toBe(1);
   await item.getByText("by Livia").waitFor();
   await item.getByText("12 notes").waitFor();
   await item.getByText("not copied yet").waitFor();
@@ -134,7 +135,7 @@ test("most copied first, paging with Load more, and a phone-width look", async (
   expect(await items.count()).toBe(20);
 
   await page.getByRole("button", { name: "Load more" }).click();
-  await expect.poll(() => items.count(), { timeout: 5_000 }).toBe(22);
+  await expect.poll(() => items.count()).toBe(22);
   expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
 
   // Newest first: the last deck made leads.

@@ -236,9 +236,10 @@ test("an answer elsewhere arrives live; one deck and a year, kept in the URL", a
   await ready();
   await page.reload();
   await ready();
-  expect(await page.getByLabel("Deck", { exact: true }).inputValue()).toBe(spanish);
+  // The select takes the URL's deck once the deck list has loaded.
+  await expect.poll(() => page.getByLabel("Deck", { exact: true }).inputValue()).toBe(spanish);
   expect(await page.getByRole("radio", { name: "1 year" }).isChecked()).toBe(true);
-  expect(await todayFigure("Answers")).toBe("8");
+  await expect.poll(() => todayFigure("Answers")).toBe("8");
 
   // Back to every deck.
   await page.getByLabel("Deck", { exact: true }).selectOption({ label: "All decks" });
