@@ -141,9 +141,7 @@ test("most copied first, paging with Load more, and a phone-width look", async (
   // Newest first: the last deck made leads.
   await page.getByLabel("Sort by").selectOption("Newest");
   await page.waitForURL((url) => !url.searchParams.has("sort"));
-  await expect
-    .poll(() => items.first().getByRole("heading").textContent(), { timeout: 5_000 })
-    .toBe(`Paging ${tag} 22`);
+  await expect.poll(() => items.first().getByRole("heading").textContent()).toBe(`Paging ${tag} 22`);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, "explore-phone");
