@@ -6,9 +6,8 @@ import { useRef, useState } from "react";
 import { ErrorSummary } from "../forms/error-summary.js";
 import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
-import { TextField } from "../forms/text-field.js";
+import { TextAreaField, TextField } from "../forms/text-field.js";
 import { useEngramMutations } from "../session/factories.js";
-import { TextAreaField } from "./text-area-field.js";
 import { useProfileDefaults } from "./use-deck-settings.js";
 
 const fields = ["name", "description", "new_per_day", "reviews_per_day", "is_public"] as const;

@@ -1,39 +1,30 @@
-import { type InputHTMLAttributes, useId } from "react";
+import type { InputHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { FieldFrame } from "./field-frame.js";
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+interface FieldProps {
   name: string;
   label: string;
   error?: string | undefined;
   hint?: string;
 }
 
+export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & FieldProps;
+export type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> & FieldProps;
+
 /** A labelled input whose error and hint are tied to it for screen readers. */
 export function TextField({ name, label, error, hint, ...input }: TextFieldProps) {
-  const id = `${useId()}-${name}`;
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <input
-        id={id}
-        name={name}
-        data-field={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame name={name} label={label} error={error} hint={hint}>
+      {(control) => <input {...control} {...input} />}
+    </FieldFrame>
+  );
+}
+
+/** The same for a multi-line text. */
+export function TextAreaField({ name, label, error, hint, ...textarea }: TextAreaFieldProps) {
+  return (
+    <FieldFrame name={name} label={label} error={error} hint={hint}>
+      {(control) => <textarea {...control} {...textarea} />}
+    </FieldFrame>
   );
 }
