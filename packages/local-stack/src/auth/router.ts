@@ -9,6 +9,7 @@ import { mfaRoutes } from "./mfa.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { type AuthMethod, issueSession, refreshGrant } from "./sessions.js";
 import { signupRoutes } from "./signup.js";
+import { unroutedRoutes } from "./unrouted.js";
 import { userRoutes } from "./user.js";
 import { findUserByEmail, isBanned, passwordMatches } from "./users.js";
 import { verifyRoutes } from "./verify.js";
@@ -83,6 +84,7 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   userRoutes(app, auth);
   mfaRoutes(app, auth);
   adminRoutes(app, auth);
+  unroutedRoutes(app, auth);
   return app;
 }
 
