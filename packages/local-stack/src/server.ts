@@ -12,7 +12,7 @@ import { openPglite } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
 import { closeFunctions } from "./functions/router.js";
-import { createKeys, loadOrCreateSecret } from "./keys/keys.js";
+import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
 import { findSupabaseDir } from "./paths.js";
 import { attachRealtime } from "./realtime/socket.js";
@@ -62,7 +62,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   options.configure?.(config);
   const jwtSecret =
     options.jwtSecret ?? (dataDir ? await loadOrCreateSecret(dataDir) : randomBytes(32).toString("base64url"));
-  const keys = await createKeys(jwtSecret);
+  const keys = await createKeys(jwtSecret, dataDir ? await loadOrCreateSigningKeys(dataDir) : undefined);
 
   let db: Database;
   let location: string;

@@ -18,8 +18,8 @@ import { verifyRoutes } from "./verify.js";
  * GoTrue-compatible `/auth/v1`: email/password, magic links and OTPs, PKCE, refresh
  * rotation, `/user`, `/logout`, TOTP factors (`/factors`) and the admin API. Known
  * differences from GoTrue: no phone/SMS, OAuth providers, SSO, phone or WebAuthn
- * factors, or anonymous sign-ins; user tokens are HS256
- * (the CLI now uses ES256), so `/.well-known/jwks.json` is empty.
+ * factors, or anonymous sign-ins. User access tokens are
+ * ES256 as the CLI signs them, with the public key at `/.well-known/jwks.json`.
  */
 export function authRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
@@ -40,7 +40,7 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   );
   app.get("/.well-known/jwks.json", (c) => {
     c.header("Cache-Control", "public, max-age=600");
-    return c.json({ keys: [] });
+    return c.json({ keys: stack.keys.jwks });
   });
   app.get("/settings", (c) => {
     const config = stack.config.auth;

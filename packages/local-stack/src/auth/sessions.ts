@@ -62,7 +62,7 @@ async function accessToken(stack: Stack, user: UserRow, sessionId: string, db: Q
   const aal = amr.some((claim) => secondFactorMethods.has(claim.authentication_method)) ? "aal2" : "aal1";
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + stack.config.auth.jwtExpiry;
-  const token = await stack.keys.sign({
+  const token = await stack.keys.signAccessToken({
     iss: `${stack.url}/auth/v1`,
     sub: user.id,
     aud: user.aud ?? "authenticated",

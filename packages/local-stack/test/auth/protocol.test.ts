@@ -46,19 +46,53 @@ describe("auth transport", () => {
     });
   });
 
-  it("serves an empty JWKS, since user tokens are HS256", async () => {
-    const response = await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`, { headers: { apikey: stack.anonKey } });
-    expect(await response.json()).toEqual({ keys: [] });
-  });
+  it("signs access tokens ES256 with the key the JWKS serves, and getClaims verifies them without GET /user", async () => {
+    const jwks = await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`, { headers: { apikey: stack.anonKey } });
+    expect(jwks.headers.get("cache-control")).toBe("public, max-age=600");
+    const { keys } = (await jwks.json()) as { keys: Record<string, unknown>[] };
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig", key_ops: ["verify"] });
+    expect(keys[0]).not.toHaveProperty("d");
 
-  it("verifies claims with getClaims through GET /user", async () => {
     const email = uniqueEmail();
     await clientFor(stack, stack.serviceRoleKey).auth.admin.createUser({ email, password, email_confirm: true });
-    const client = clientFor(stack);
-    await client.auth.signInWithPassword({ email, password });
+    const paths: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return fetch(input, init);
+    };
+    const client = clientFor(stack, stack.anonKey, { global: { fetch: counting } });
+    const { data: signedIn } = await client.auth.signInWithPassword({ email, password });
+    const header = JSON.parse(Buffer.from(signedIn.session?.access_token.split(".")[0] ?? "", "base64url").toString());
+    expect(header).toEqual({ alg: "ES256", kid: keys[0]?.kid, typ: "JWT" });
+
+    paths.length = 0;
     const { data, error } = await client.auth.getClaims();
     expect(error).toBeNull();
     expect(data?.claims.email).toBe(email);
+    expect(paths).toEqual(["/auth/v1/.well-known/jwks.json"]);
+    // The user's token works against every service, which verify it the same way.
+    expect((await client.auth.getUser()).data.user?.email).toBe(email);
+    expect((await client.from("channels").select("id")).error).toBeNull();
+    expect((await client.storage.listBuckets()).error).toBeNull();
+  });
+
+  it("still accepts HS256 tokens signed with the JWT secret, which tools and older sessions carry", async () => {
+    const email = uniqueEmail();
+    const { data } = await clientFor(stack, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password,
+      email_confirm: true,
+    });
+    const token = await stack.stack.keys.sign({
+      sub: data.user?.id,
+      role: "authenticated",
+      aud: "authenticated",
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    const { data: claims, error } = await clientFor(stack).auth.getClaims(token);
+    expect(error).toBeNull();
+    expect(claims?.claims.sub).toBe(data.user?.id);
   });
 
   it("refuses anonymous sign-ins, which the CLI leaves disabled", async () => {
