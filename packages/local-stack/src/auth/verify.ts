@@ -3,12 +3,12 @@ import type { Hono } from "hono";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
-import { AuthError, badRequest, errorResponse, forbidden } from "./errors.js";
+import { AuthError, badRequest, errorResponse, forbidden, unprocessable } from "./errors.js";
 import { issueAuthCode } from "./flow-state.js";
 import { clearToken, type TokenColumn, tokenHash } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
 import { type AuthMethod, issueSession, type SessionJson } from "./sessions.js";
-import { confirmEmail, findUserById, type UserRow } from "./users.js";
+import { confirmEmail, findUserById, isBanned, type UserRow, validateEmail } from "./users.js";
 
 const linkTypes = ["signup", "invite", "recovery", "magiclink", "email_change"] as const;
 const otpTypes = [...linkTypes, "email"] as const;
@@ -40,13 +40,24 @@ interface Match {
   pkce: boolean;
 }
 
-/** Finds the user whose token of that type matches (a token hash, or email + OTP). */
-async function findByToken(
-  db: Queryable,
-  type: VerifyType,
-  lookup: { hash: string } | { email: string; otp: string },
-): Promise<Match> {
-  for (const column of columnsOf[type]) {
+// GoTrue words a bad link (a token hash) and a bad code (email + OTP) differently.
+const linkExpired = () => forbidden("otp_expired", "Email link is invalid or has expired");
+
+type Lookup = { hash: string } | { email: string; otp: string };
+
+/**
+ * Finds the user whose token of that type matches (a token hash, or email +
+ * OTP), checked as GoTrue's verifyTokenHash / verifyUserAndToken: unknown or
+ * expired is otp_expired, a banned user is user_banned.
+ */
+async function findByToken(db: Queryable, type: string, lookup: Lookup, otpExpiry: number): Promise<Match> {
+  const invalid = "hash" in lookup ? linkExpired : expired;
+  if (!(otpTypes as readonly string[]).includes(type)) {
+    // Phone types and unknown ones: no email token can match them.
+    if ("hash" in lookup) throw badRequest("validation_failed", "Invalid email verification type");
+    throw expired();
+  }
+  for (const column of columnsOf[type as VerifyType]) {
     let users: UserRow[];
     if ("hash" in lookup) {
       // Templates may carry the hash with or without the PKCE prefix.
@@ -65,19 +76,23 @@ async function findByToken(
       );
     }
     const user = users[0];
-    if (user) return { user, column, pkce: String(user[column] ?? "").startsWith("pkce_") };
+    if (!user) continue;
+    if (isBanned(user)) throw forbidden("user_banned", "User is banned");
+    const match = { user, column, pkce: String(user[column] ?? "").startsWith("pkce_") };
+    if (!withinExpiry(match, otpExpiry)) throw invalid();
+    return match;
   }
-  throw expired();
+  throw invalid();
 }
 
-function checkExpiry(match: Match, otpExpiry: number): void {
+function withinExpiry(match: Match, otpExpiry: number): boolean {
   const sentAt =
     match.column === "confirmation_token"
       ? match.user.confirmation_sent_at
       : match.column === "recovery_token"
         ? match.user.recovery_sent_at
         : match.user.email_change_sent_at;
-  if (!sentAt || Date.now() > new Date(sentAt).getTime() + otpExpiry * 1000) throw expired();
+  return sentAt != null && Date.now() <= new Date(sentAt).getTime() + otpExpiry * 1000;
 }
 
 type Outcome = { kind: "session"; user: UserRow; method: AuthMethod } | { kind: "message"; message: string };
@@ -143,15 +158,12 @@ export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
     const type = c.req.query("type") ?? "";
     const token = c.req.query("token") ?? "";
     const isPkce = token.startsWith("pkce_");
+    if (!type) throw badRequest("validation_failed", "Verify requires a verification type");
+    if (!token) throw badRequest("validation_failed", "Verify requires a token or a token hash");
     try {
-      if (!(linkTypes as readonly string[]).includes(type)) {
-        throw badRequest("validation_failed", "Verify requires a verification type");
-      }
-      if (!token) throw badRequest("validation_failed", "Verify requires a token or a token hash");
       auth.limiter.hit("tokenVerifications", clientKey(c));
       const result = await stack.db.transaction(async (tx) => {
-        const match = await findByToken(tx, type as VerifyType, { hash: token });
-        checkExpiry(match, stack.config.auth.email.otpExpiry);
+        const match = await findByToken(tx, type, { hash: token }, stack.config.auth.email.otpExpiry);
         const outcome = await apply(auth, tx, type as VerifyType, match);
         if (outcome.kind === "message") {
           const target = isPkce ? withQuery(redirectTo, { message: outcome.message }) : redirectTo;
@@ -166,11 +178,10 @@ export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
       return c.redirect(result, 303);
     } catch (error) {
       if (!(error instanceof AuthError)) return errorResponse(c, error);
-      const description = error.code === "otp_expired" ? "Email link is invalid or has expired" : error.message;
       const params = {
         error: error.status === 403 ? "access_denied" : error.status >= 500 ? "server_error" : "invalid_request",
         error_code: error.code,
-        error_description: description,
+        error_description: error.message,
       };
       const target = isPkce ? withQuery(redirectTo, params) : redirectTo;
       return c.redirect(withFragment(target, { ...params, sb: "" }), 303);
@@ -180,33 +191,43 @@ export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
   app.post("/verify", async (c) => {
     const body = await readBody(c);
     const type = str(body.type) ?? "";
-    if (!(otpTypes as readonly string[]).includes(type)) {
-      throw badRequest("validation_failed", "Verify requires a verification type");
-    }
-    const tokenHashParam = str(body.token_hash);
-    const token = str(body.token);
-    const email = str(body.email);
-    let lookup: { hash: string } | { email: string; otp: string };
-    if (tokenHashParam) {
-      if (email || body.phone) {
-        throw badRequest("validation_failed", "Only the token_hash and type should be provided");
-      }
-      lookup = { hash: tokenHashParam };
-    } else if (token && email) {
-      lookup = { email, otp: token };
-    } else {
-      throw badRequest("validation_failed", "Verify requires either a token or a token hash");
-    }
+    const lookup = verifyLookup(body, type);
     auth.limiter.hit("tokenVerifications", clientKey(c));
     const result = await stack.db.transaction(async (tx) => {
-      const match = await findByToken(tx, type as VerifyType, lookup);
-      checkExpiry(match, stack.config.auth.email.otpExpiry);
+      const match = await findByToken(tx, type, lookup, stack.config.auth.email.otpExpiry);
       const outcome = await apply(auth, tx, type as VerifyType, match);
       if (outcome.kind === "message") return { msg: outcome.message, code: 200 };
       return issueSession(stack, tx, outcome.user.id, outcome.method);
     });
     return c.json(result);
   });
+}
+
+/** The POST body checked as GoTrue's VerifyParams.Validate, in its order and words. */
+function verifyLookup(body: Record<string, unknown>, type: string): Lookup {
+  if (!type) throw badRequest("validation_failed", "Verify requires a verification type");
+  const token = str(body.token) ?? "";
+  const hash = str(body.token_hash) ?? "";
+  if ((!token && !hash) || (token && hash)) {
+    throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+  }
+  const email = str(body.email) ?? "";
+  const phone = str(body.phone) ?? "";
+  if (hash) {
+    if (email || phone || str(body.redirect_to)) {
+      throw badRequest("validation_failed", "Only the token_hash and type should be provided");
+    }
+    return { hash };
+  }
+  if (phone && !email) return { email: "", otp: token }; // no user here has a phone: never matches
+  if (!email || phone) {
+    throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
+  }
+  try {
+    return { email: validateEmail(email), otp: token.replaceAll("-", "") };
+  } catch {
+    throw unprocessable("validation_failed", "Invalid email format");
+  }
 }
 
 function sessionFragment(session: SessionJson, type: string): Record<string, string> {
