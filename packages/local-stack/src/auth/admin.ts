@@ -123,10 +123,7 @@ export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
         if (taken && taken.id !== user.id) {
           throw unprocessable("email_exists", "A user with this email address has already been registered");
         }
-        await set(
-          "email = $2::text, raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text)",
-          email,
-        );
+        await set("email = $2::text", email);
         await tx.query(
           `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
            where user_id = $1 and provider = 'email'`,

@@ -69,9 +69,7 @@ export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
             await sendEmailChange(auth, tx, user, email, { redirectTo, challenge, client: clientKey(c) });
           } else {
             await tx.query(
-              `update auth.users set email = $2::text, email_confirmed_at = now(), updated_at = now(),
-                 raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text)
-               where id = $1`,
+              "update auth.users set email = $2::text, email_confirmed_at = now(), updated_at = now() where id = $1",
               [user.id, email],
             );
             await tx.query(

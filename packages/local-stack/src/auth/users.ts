@@ -192,9 +192,17 @@ export interface NewUser {
 export async function createUser(db: Queryable, input: NewUser): Promise<UserRow> {
   const id = input.id ?? randomUUID();
   const encrypted = input.passwordHash ?? (input.password ? await hashPassword(input.password) : "");
-  const identityData = { sub: id, email: input.email, email_verified: input.confirmed, phone_verified: false };
+  // GoTrue keeps the provider's claims in identity_data (the signup data fills the
+  // keys they leave free); user_metadata is the caller's data, plus Confirm's email_verified.
+  const identityData = {
+    ...input.userMetadata,
+    sub: id,
+    email: input.email,
+    email_verified: input.confirmed,
+    phone_verified: false,
+  };
   const appMetadata = { provider: "email", providers: ["email"], ...input.appMetadata };
-  const userMetadata = { ...input.userMetadata, ...identityData };
+  const userMetadata = { ...input.userMetadata, ...(input.confirmed ? { email_verified: true } : {}) };
   const [user] = await db.query<UserRow>(
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
        raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, is_anonymous)

@@ -128,9 +128,7 @@ async function applyEmailChange(db: Queryable, user: UserRow): Promise<void> {
   const email = user.email_change ?? "";
   await db.query(
     `update auth.users set email = $2::text, email_change = '', email_change_token_new = '', email_change_token_current = '',
-       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()),
-       raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('email', $2::text),
-       updated_at = now()
+       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
      where id = $1`,
     [user.id, email],
   );

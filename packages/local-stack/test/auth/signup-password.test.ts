@@ -22,7 +22,7 @@ describe("signup with email confirmation on", () => {
       aud: "authenticated",
       role: "authenticated",
       app_metadata: { provider: "email", providers: ["email"] },
-      user_metadata: { name: "Ada", email, email_verified: false },
+      user_metadata: { name: "Ada" },
       is_anonymous: false,
     });
     expect(data.user?.email_confirmed_at).toBeUndefined();
