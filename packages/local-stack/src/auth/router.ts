@@ -4,6 +4,7 @@ import type { Stack } from "../stack.js";
 import { adminRoutes } from "./admin.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
 import { apiVersion, badRequest, errorResponse, OAuthError, wantsVersioned } from "./errors.js";
+import { idTokenGrant, web3Grant } from "./external.js";
 import { consumeFlowState } from "./flow-state.js";
 import { mfaRoutes } from "./mfa.js";
 import { createRateLimiter } from "./rate-limit.js";
@@ -76,6 +77,8 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
       });
       return c.json(session);
     }
+    if (grantType === "id_token") idTokenGrant(body);
+    if (grantType === "web3") web3Grant();
     throw new OAuthError("unsupported_grant_type", `unsupported_grant_type: ${grantType ?? ""}`);
   });
 
