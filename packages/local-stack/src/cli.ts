@@ -17,6 +17,7 @@ async function start() {
     supabaseDir,
     dataDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
+    dbPort: "config",
     log: (line) => console.log(line),
   }).catch((error: Error) => {
     console.error(error.message);
@@ -33,7 +34,9 @@ async function start() {
   process.on("SIGTERM", stop);
 }
 
-function statusLines(s: Pick<RunningStack, "url" | "anonKey" | "serviceRoleKey" | "mailboxUrl" | "database">) {
+function statusLines(
+  s: Pick<RunningStack, "url" | "anonKey" | "serviceRoleKey" | "mailboxUrl" | "database" | "dbUrl">,
+) {
   return [
     `         API URL: ${s.url}`,
     `        REST URL: ${s.url}/rest/v1`,
@@ -41,6 +44,7 @@ function statusLines(s: Pick<RunningStack, "url" | "anonKey" | "serviceRoleKey" 
     `     Mailbox URL: ${s.mailboxUrl}/api/v1/mailbox/<email>`,
     `        anon key: ${s.anonKey}`,
     `service_role key: ${s.serviceRoleKey}`,
+    `          DB URL: ${s.dbUrl ?? ""}`,
     `        Database: ${s.database}`,
   ];
 }
@@ -53,6 +57,7 @@ async function writeEnvFile(s: RunningStack) {
     `SUPABASE_SERVICE_ROLE_KEY=${s.serviceRoleKey}`,
     `SUPABASE_MAILBOX_URL=${s.mailboxUrl}`,
     `ENGRAM_DATABASE=${s.database}`,
+    `SUPABASE_DB_URL=${s.dbUrl ?? ""}`,
     `VITE_SUPABASE_URL=${s.url}`,
     `VITE_SUPABASE_ANON_KEY=${s.anonKey}`,
   ];
@@ -86,6 +91,7 @@ async function status() {
       serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY ?? "",
       mailboxUrl: env.SUPABASE_MAILBOX_URL ?? "",
       database: env.ENGRAM_DATABASE ?? "",
+      dbUrl: env.SUPABASE_DB_URL ?? "",
     }).join("\n"),
   );
 }

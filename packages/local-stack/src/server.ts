@@ -8,9 +8,10 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { loadConfig, type StackConfig } from "./config/config.js";
 import { prepareDatabase } from "./database/migrate.js";
-import { openPglite } from "./database/pglite.js";
+import { openPglite, type PgliteDatabase } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
+import { serveWireProtocol, type WireServer } from "./database/wire-server.js";
 import { closeFunctions } from "./functions/router.js";
 import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
@@ -27,6 +28,12 @@ export interface StartOptions {
   databaseUrl?: string;
   /** 0 picks a free port; default: `[api] port` of config.toml. */
   port?: number;
+  /**
+   * Serve the embedded database over the Postgres wire protocol on this port (0: a free
+   * one; "config": `[db] port` of config.toml), as the CLI does. Not served when absent,
+   * or with `databaseUrl`, whose server clients reach directly.
+   */
+  dbPort?: number | "config";
   hostname?: string;
   jwtSecret?: string;
   seed?: boolean | "first-run";
@@ -49,6 +56,11 @@ export interface RunningStack {
   mailboxUrl: string;
   /** Where the data lives: a directory, a URL without password, or "memory". */
   database: string;
+  /**
+   * The database's connection URL as `supabase status` prints it: the wire-protocol
+   * server's, or `databaseUrl` without its password; absent when neither.
+   */
+  dbUrl?: string;
   stack: Stack;
   close(): Promise<void>;
 }
@@ -66,12 +78,14 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
 
   let db: Database;
   let location: string;
+  let embedded: PgliteDatabase | null = null;
   if (options.databaseUrl) {
     db = openPostgres({ connectionString: options.databaseUrl });
     location = redactPassword(options.databaseUrl);
   } else {
     location = dataDir ? join(dataDir, "db") : "memory";
-    db = await openPglite(dataDir ? { dataDir: location } : {});
+    embedded = await openPglite(dataDir ? { dataDir: location } : {});
+    db = embedded;
   }
   await prepareDatabase(db, {
     supabaseDir,
@@ -81,6 +95,16 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   });
 
   const hostname = options.hostname ?? "127.0.0.1";
+  let wire: WireServer | null = null;
+  if (embedded && options.dbPort !== undefined) {
+    const port = options.dbPort === "config" ? configuredDbPort(config) : options.dbPort;
+    wire = await serveWireProtocol({ pglite: embedded.pglite, session: embedded.session, port, host: hostname }).catch(
+      async (error: Error) => {
+        await db.close().catch(() => undefined);
+        throw error;
+      },
+    );
+  }
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
   const stack: Stack = { db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log };
   const app = createApp(stack);
@@ -88,6 +112,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port, hostname }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => {
+      wire?.close().catch(() => undefined);
       db.close().catch(() => undefined);
       reject(
         error.code === "EADDRINUSE"
@@ -106,15 +131,22 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     jwtSecret,
     mailboxUrl: `${stack.url}/mailbox`,
     database: location,
+    ...(wire ? { dbUrl: wire.url } : options.databaseUrl ? { dbUrl: location } : {}),
     stack,
     async close() {
       await closeRealtime();
       closeFunctions(stack);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await wire?.close();
       await db.close();
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });
     },
   };
+}
+
+/** `[db] port` of config.toml; the CLI's 54322 when absent. */
+function configuredDbPort(config: StackConfig): number {
+  return (config as { db?: { port?: number } }).db?.port ?? 54322;
 }
 
 function redactPassword(url: string): string {

@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
+import { SharedSession } from "./shared-session.js";
 import type { Database, Queryable } from "./types.js";
 
 export interface PgliteOptions {
@@ -11,7 +12,7 @@ export interface PgliteOptions {
 }
 
 /** Opens embedded Postgres with the extensions Supabase preinstalls. */
-export async function openPglite(options: PgliteOptions = {}): Promise<Database & { pglite: PGlite }> {
+export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -37,28 +38,40 @@ class Rollback {
   constructor(readonly rows: never[]) {}
 }
 
-export function wrapPglite(pglite: PGlite): Database & { pglite: PGlite } {
+export interface PgliteDatabase extends Database {
+  pglite: PGlite;
+  /** The one session the stack shares with wire-protocol clients; every call here takes a turn on it. */
+  session: SharedSession;
+}
+
+export function wrapPglite(pglite: PGlite): PgliteDatabase {
+  const session = new SharedSession(pglite);
+  const direct = queryable(pglite);
   return {
     kind: "pglite",
     pglite,
-    ...queryable(pglite),
-    transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
+    session,
+    query: (sql, params) => session.forStack(() => direct.query(sql, params)),
+    exec: (sql) => session.forStack(() => direct.exec(sql)),
+    transaction: (fn) => session.forStack(() => pglite.transaction((tx) => fn(queryable(tx)))),
     async batch(statements, options = {}) {
       try {
-        return await pglite.transaction(async (tx) => {
-          let rows: never[] = [];
-          for (const statement of statements) {
-            rows = (await tx.query<never>(statement.text, statement.params as unknown[])).rows;
-          }
-          options.check?.(rows);
-          if (options.rollback) throw new Rollback(rows);
-          return rows;
-        });
+        return await session.forStack(() =>
+          pglite.transaction(async (tx) => {
+            let rows: never[] = [];
+            for (const statement of statements) {
+              rows = (await tx.query<never>(statement.text, statement.params as unknown[])).rows;
+            }
+            options.check?.(rows);
+            if (options.rollback) throw new Rollback(rows);
+            return rows;
+          }),
+        );
       } catch (error) {
         if (error instanceof Rollback) return error.rows;
         throw error;
       }
     },
-    close: () => pglite.close(),
+    close: () => session.forStack(() => pglite.close()),
   };
 }
