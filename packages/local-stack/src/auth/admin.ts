@@ -40,6 +40,30 @@ const duration = (value: string) => {
   return Number(match[1]) * { h: 3600_000, m: 60_000, s: 1000, ms: 1 }[match[2] as "h" | "m" | "s" | "ms"];
 };
 
+/** Go's strconv.ParseUint(value, 10, 64), with its error text. */
+function parseUint(value: string): number {
+  const quoted = JSON.stringify(value);
+  if (!/^\d+$/.test(value)) throw new Error(`strconv.ParseUint: parsing ${quoted}: invalid syntax`);
+  if (BigInt(value) > 18446744073709551615n)
+    throw new Error(`strconv.ParseUint: parsing ${quoted}: value out of range`);
+  return Number(value);
+}
+
+/** `page` and `per_page` checked as GoTrue's Paginate (empty means the default). */
+function pagination(pageParam = "", perPageParam = ""): { page: number; perPage: number } {
+  try {
+    const page = pageParam ? parseUint(pageParam) : 1;
+    if (page === 0) throw new Error("page must be greater than 0");
+    if (page > 2147483647) throw new Error("page exceeds maximum allowed value");
+    const perPage = perPageParam ? parseUint(perPageParam) : 50;
+    if (perPage === 0) throw new Error("per_page must be greater than 0");
+    if (perPage > 1000) throw new Error("per_page must not exceed 1000");
+    return { page, perPage };
+  } catch (error) {
+    throw badRequest("validation_failed", `Bad Pagination Parameters: ${(error as Error).message}`);
+  }
+}
+
 export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
   const { stack } = auth;
   app.use("/admin/*", async (c, next) => {
@@ -52,8 +76,7 @@ export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
   });
 
   app.get("/admin/users", async (c) => {
-    const page = Math.max(1, Number(c.req.query("page")) || 1);
-    const perPage = Math.max(1, Number(c.req.query("per_page")) || 50);
+    const { page, perPage } = pagination(c.req.query("page"), c.req.query("per_page"));
     const [{ count } = { count: 0 }] = await stack.db.query<{ count: number }>(
       "select count(*)::int as count from auth.users",
     );

@@ -78,6 +78,19 @@ describe("admin users API", () => {
     expect(paging.lastPage).toBeGreaterThanOrEqual(2);
   });
 
+  it("rejects paging GoTrue's Paginate rejects, with its message", async () => {
+    const negative = await admin().listUsers({ page: -1 });
+    expect(negative.error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      message: 'Bad Pagination Parameters: strconv.ParseUint: parsing "-1": invalid syntax',
+    });
+    expect(negative.data.users).toEqual([]);
+    expect((await admin().listUsers({ page: 1, perPage: 1001 })).error?.message).toBe(
+      "Bad Pagination Parameters: per_page must not exceed 1000",
+    );
+  });
+
   it("refuses callers without the service role as not_admin", async () => {
     const { error } = await clientFor(stack).auth.admin.listUsers();
     expect(error?.status).toBe(403);
