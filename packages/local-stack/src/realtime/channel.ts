@@ -1,0 +1,72 @@
+import type { WebSocket } from "ws";
+import type { Filter, Permissions } from "./changes.js";
+import { encodeText, type Frame } from "./protocol.js";
+
+/** One `postgres_changes` entry of a join's config. */
+export interface Binding {
+  event: string;
+  schema: string;
+  table?: string;
+  filter?: string;
+  id: number;
+  parsed: Filter | null;
+  /** False when the binding was rejected (table not published, bad filter). */
+  active: boolean;
+}
+
+/** A joined topic on one connection. */
+export interface Channel {
+  conn: Connection;
+  topic: string;
+  joinRef: string | null;
+  self: boolean;
+  ack: boolean;
+  presenceKey: string;
+  presenceEnabled: boolean;
+  /** This channel's tracked meta, with its phx_ref. */
+  presence: Record<string, unknown> | null;
+  bindings: Binding[];
+  /** Private and public channels of one name are separate topics, as in Supabase. */
+  private: boolean;
+  /** What RLS on realtime.messages allows on a private channel (everything on public ones). */
+  permissions: Permissions;
+  expiry?: NodeJS.Timeout;
+  role: string;
+  claims: Record<string, unknown>;
+}
+
+export interface Connection {
+  ws: WebSocket;
+  token: string;
+  channels: Map<string, Channel>;
+  /** Frames of one socket are handled in order, one at a time. */
+  queue: Promise<void>;
+  closed: boolean;
+}
+
+export type Payload = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Payload =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `realtime:room` → `room`, the name Realtime's messages and policies use. */
+export const subTopicOf = (topic: string): string => topic.slice("realtime:".length);
+
+export function send(conn: Connection, frame: Frame) {
+  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame));
+}
+
+export function reply(conn: Connection, frame: Frame, status: "ok" | "error", response: Payload) {
+  send(conn, {
+    joinRef: frame.joinRef,
+    ref: frame.ref,
+    topic: frame.topic,
+    event: "phx_reply",
+    payload: { status, response },
+  });
+}
+
+/** A server push on a joined channel. */
+export function push(channel: Channel, event: string, payload: unknown) {
+  send(channel.conn, { joinRef: channel.joinRef, ref: null, topic: channel.topic, event, payload });
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import type { Keys } from "../keys/keys.js";
+import { ALL_PERMISSIONS, channelPermissions } from "./changes.js";
+import { type Channel, type Connection, isObject, type Payload, push, reply, subTopicOf } from "./channel.js";
+import type { Hub } from "./hub.js";
+import { presenceState } from "./presence.js";
+import type { Frame } from "./protocol.js";
+
+export type Verified = { role: string; claims: Payload } | { error: string };
+
+/** Verifies a token as Realtime does: signature, expiry, and `role` + `exp` present. */
+export async function claimsOf(keys: Keys, token: string): Promise<Verified> {
+  try {
+    const claims = (await keys.verify(token)) as Payload;
+    if (typeof claims.role !== "string" || typeof claims.exp !== "number") {
+      return { error: "InvalidJWTToken: Fields `role` and `exp` are required in JWT" };
+    }
+    return { role: claims.role, claims };
+  } catch (error) {
+    return { error: `InvalidJWTToken: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+const readDenied = (topic: string) =>
+  `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopicOf(topic)}`;
+
+/** Handles `phx_join`: token, private channel policies, bindings; then joins the topic. */
+export async function join(hub: Hub, conn: Connection, frame: Frame) {
+  if (!frame.topic.startsWith("realtime:") || frame.topic.length === "realtime:".length) {
+    return reply(conn, frame, "error", { reason: "unmatched topic" });
+  }
+  const payload = isObject(frame.payload) ? frame.payload : {};
+  const config = isObject(payload.config) ? payload.config : {};
+  const broadcastConfig = isObject(config.broadcast) ? config.broadcast : {};
+  const presenceConfig = isObject(config.presence) ? config.presence : {};
+  const rawToken = typeof payload.access_token === "string" ? payload.access_token : "";
+  const token = !rawToken || rawToken.startsWith("sb_") ? conn.token : rawToken;
+  const verified = await claimsOf(hub.stack.keys, token);
+  if ("error" in verified) return reply(conn, frame, "error", { reason: verified.error });
+  let permissions = ALL_PERMISSIONS;
+  if (config.private === true) {
+    permissions = await channelPermissions(hub.stack.db, subTopicOf(frame.topic), verified.role, verified.claims);
+    if (!permissions.readBroadcast && !permissions.readPresence) {
+      return reply(conn, frame, "error", { reason: readDenied(frame.topic) });
+    }
+    // Re-checks follow committed changes, so published tables must be capturing them.
+    await hub.changes.capturing();
+  }
+  const bindings = await hub.changes.bindingsOf(config.postgres_changes, verified.role);
+  if ("error" in bindings) return reply(conn, frame, "error", { reason: bindings.error });
+  // A second join on the same topic replaces the first (realtime-js rejoins this way).
+  const previous = conn.channels.get(frame.topic);
+  if (previous) hub.leave(previous);
+  const channel: Channel = {
+    conn,
+    topic: frame.topic,
+    joinRef: frame.joinRef ?? frame.ref,
+    self: broadcastConfig.self === true,
+    ack: broadcastConfig.ack === true,
+    presenceKey: typeof presenceConfig.key === "string" && presenceConfig.key ? presenceConfig.key : randomUUID(),
+    presenceEnabled: presenceConfig.enabled === true,
+    presence: null,
+    bindings,
+    private: config.private === true,
+    permissions,
+    role: verified.role,
+    claims: verified.claims,
+  };
+  if (conn.closed) return;
+  hub.add(channel);
+  watchExpiry(hub, channel);
+  reply(conn, frame, "ok", {
+    postgres_changes: bindings.map(({ event, schema, table, filter, id }) => ({ event, schema, table, filter, id })),
+  });
+  if (channel.presenceEnabled && permissions.readPresence)
+    push(channel, "presence_state", presenceState(channel, hub.members(channel.topic)));
+  if (bindings.length > 0) await hub.changes.subscribe(channel);
+}
+
+/** Stops a channel for an auth problem: a `system` error, then phx_close. */
+export function shutDown(hub: Hub, channel: Channel, message: string) {
+  if (channel.conn.channels.get(channel.topic) !== channel) return;
+  push(channel, "system", { extension: "system", status: "error", message, channel: subTopicOf(channel.topic) });
+  hub.leave(channel);
+  channel.conn.channels.delete(channel.topic);
+  push(channel, "phx_close", {});
+}
+
+/** Stops a private channel whose reader lost access (revocation.ts). */
+export const revoke = (hub: Hub, channel: Channel) => shutDown(hub, channel, readDenied(channel.topic));
+
+/** Closes the channel when its token expires, as Realtime does for never-refreshed tokens. */
+function watchExpiry(hub: Hub, channel: Channel) {
+  clearTimeout(channel.expiry);
+  const exp = channel.claims.exp;
+  if (typeof exp !== "number") return;
+  const delay = exp * 1000 - Date.now();
+  if (delay > 2 ** 31 - 1) return;
+  channel.expiry = setTimeout(() => shutDown(hub, channel, "Token has expired 0 seconds ago"), Math.max(0, delay));
+  channel.expiry.unref?.();
+}
+
+/** Handles `access_token`: a new token for the channel, checked as at join. */
+export async function refreshToken(hub: Hub, channel: Channel, frame: Frame) {
+  const payload = isObject(frame.payload) ? frame.payload : {};
+  const token = payload.access_token;
+  if (typeof token !== "string" || token.startsWith("sb_")) return;
+  const verified = await claimsOf(hub.stack.keys, token);
+  if ("error" in verified) return shutDown(hub, channel, verified.error);
+  if (channel.private) {
+    const permissions = await channelPermissions(
+      hub.stack.db,
+      subTopicOf(channel.topic),
+      verified.role,
+      verified.claims,
+    );
+    if (!permissions.readBroadcast && !permissions.readPresence) return revoke(hub, channel);
+    channel.permissions = permissions;
+  }
+  channel.role = verified.role;
+  channel.claims = verified.claims;
+  watchExpiry(hub, channel);
+}
