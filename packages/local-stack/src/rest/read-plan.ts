@@ -4,7 +4,7 @@ import { type Condition, type OrderTerm, parseFieldText, parseFilter, parseLogic
 import { findRelationship, type Relationship } from "./relationships.js";
 import type { Relation, SchemaCache } from "./schema-cache.js";
 import { parseSelect, type SelectItem } from "./select-parser.js";
-import { qualified } from "./sql.js";
+import { qualified, quoteIdent } from "./sql.js";
 
 export type EmbedItem = Extract<SelectItem, { type: "embed" }>;
 
@@ -44,6 +44,14 @@ export class Aliases {
 
 export function qualifiedFrom(relation: Relation): string {
   return qualified(relation.schema, relation.name);
+}
+
+/**
+ * The current row of a node as a value of its relation's type, to pass to a
+ * function of that row. A CTE's rows (writes) are records: the cast names the type.
+ */
+export function rowOf(node: ReadNode): string {
+  return `${quoteIdent(node.alias)}::${qualifiedFrom(node.relation)}`;
 }
 
 export interface PlanOptions {
@@ -103,8 +111,11 @@ function attachEmbeds(cache: SchemaCache, parent: ReadNode, aliases: Aliases): v
   for (const item of parent.items) {
     if (item.type !== "embed") continue;
     const rel = findRelationship(cache, parent.relation, item.name, item.hint);
+    const from = rel.computed
+      ? `${qualified(rel.computed.schema, rel.computed.name)}(${rowOf(parent)})`
+      : qualifiedFrom(rel.target);
     const child: EmbedNode = {
-      ...node(rel.target, qualifiedFrom(rel.target), aliases.next(), item.select),
+      ...node(rel.target, from, aliases.next(), item.select),
       key: item.alias ?? item.name,
       item,
       rel,

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "./errors.js";
 import { type Condition, type Filter, isValues, type OrderTerm, operators } from "./filters.js";
-import type { EmbedNode, ReadNode } from "./read-plan.js";
+import { type EmbedNode, type ReadNode, rowOf } from "./read-plan.js";
 import type { Column } from "./schema-cache.js";
 import type { Field } from "./select-parser.js";
 import { type Params, qualified, quoteIdent } from "./sql.js";
@@ -22,7 +22,7 @@ function column(node: ReadNode, name: string): Column {
 export function fieldSql(node: ReadNode, field: Field, params: Params): string {
   const computed = node.relation.computed?.[field.column];
   let sql: string;
-  if (computed) sql = `${qualified(computed.schema, computed.name)}(${quoteIdent(node.alias)})`;
+  if (computed) sql = `${qualified(computed.schema, computed.name)}(${rowOf(node)})`;
   else {
     column(node, field.column);
     sql = `${quoteIdent(node.alias)}.${quoteIdent(field.column)}`;

@@ -1,6 +1,9 @@
-/** Resolves an embed name (and optional `!hint`) to a foreign-key relationship, as PostgREST's findRel. */
+/**
+ * Resolves an embed name (and optional `!hint`) to a relationship, as
+ * PostgREST's findRel: a foreign key, a junction, or a computed relationship.
+ */
 import { ApiError } from "./errors.js";
-import { type ForeignKey, findRelation, type Relation, type SchemaCache } from "./schema-cache.js";
+import { type DbFunction, type ForeignKey, findRelation, type Relation, type SchemaCache } from "./schema-cache.js";
 
 export interface Relationship {
   cardinality: "many-to-one" | "one-to-many" | "one-to-one" | "many-to-many";
@@ -13,6 +16,8 @@ export interface Relationship {
     origin: { junction: string; origin: string }[];
     target: { junction: string; target: string }[];
   } | null;
+  /** A function of the origin's row returning the target's rows, called per parent row. */
+  computed: DbFunction | null;
   /** What `!hint` names this relationship: the FK constraint, or the junction table. */
   label: string;
   /** PostgREST's description in PGRST201 details. */
@@ -53,6 +58,7 @@ export function findRelationship(
           target,
           pairs: fk.columns.map((c, i) => ({ origin: c, target: fk.targetColumns[i] as string })),
           junction: null,
+          computed: null,
           label: fk.name,
           description: `${fk.name} using ${cols(fk.table, fk.columns)} and ${cols(fk.targetTable, fk.targetColumns)}`,
         });
@@ -74,6 +80,7 @@ export function findRelationship(
           target,
           pairs: fk.targetColumns.map((c, i) => ({ origin: c, target: fk.columns[i] as string })),
           junction: null,
+          computed: null,
           label: fk.name,
           description: `${fk.name} using ${cols(fk.table, fk.columns)} and ${cols(fk.targetTable, fk.targetColumns)}`,
         });
@@ -102,11 +109,18 @@ export function findRelationship(
             origin: toOrigin.columns.map((c, i) => ({ junction: c, origin: toOrigin.targetColumns[i] as string })),
             target: toTarget.columns.map((c, i) => ({ junction: c, target: toTarget.targetColumns[i] as string })),
           },
+          computed: null,
           label: junction.name,
           description: `${junction.name} using ${cols(toOrigin.name, toOrigin.columns)} and ${cols(toTarget.name, toTarget.columns)}`,
         });
       }
     }
+  }
+
+  for (const fn of cache.functions) {
+    if (fn.name !== name || fn.schema !== schema || hint !== null) continue;
+    const computed = computedRelationship(cache, origin, fn);
+    if (computed) found.set(`computed:${fn.name}`, computed);
   }
 
   const candidates = [...found.values()];
@@ -130,4 +144,29 @@ export function findRelationship(
     })),
     `Try changing '${name}' to one of the following: ${candidates.map((c) => `'${name}!${c.label}'`).join(", ")}. Find the desired relationship in the 'details' key.`,
   );
+}
+
+/**
+ * A function taking exactly one argument, the origin's row, and returning
+ * rows of a table or view of the schema (PostgREST's computed relationship).
+ * It is to-one unless it returns a set of more than one row (`rows 1` is one).
+ */
+function computedRelationship(cache: SchemaCache, origin: Relation, fn: DbFunction): Relationship | null {
+  const inputs = fn.args.filter((a) => a.mode === "i" || a.mode === "b" || a.mode === "v");
+  const arg = inputs[0]?.relation;
+  if (inputs.length !== 1 || arg?.schema !== origin.schema || arg.name !== origin.name) return null;
+  const returned = fn.returnRelation;
+  const target = returned && findRelation(cache, returned.schema, returned.name);
+  if (!target) return null;
+  const toOne = !fn.returnsSet || fn.rows === 1;
+  return {
+    cardinality: toOne ? "many-to-one" : "one-to-many",
+    toOne,
+    target,
+    pairs: [],
+    junction: null,
+    computed: fn,
+    label: fn.name,
+    description: `${fn.name}(${origin.name})`,
+  };
 }

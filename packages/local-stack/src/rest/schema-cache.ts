@@ -60,6 +60,8 @@ export interface DbFunction {
   /** How many trailing input arguments have defaults. */
   defaults: number;
   returnsSet: boolean;
+  /** pg_proc.prorows: `rows 1` makes a set-returning computed relationship to-one. */
+  rows: number;
   returnType: string;
   /** pg_type.typtype of the return type: b base, c composite, p pseudo (void, record), e enum, d domain. */
   returnKind: string;
@@ -120,7 +122,7 @@ select json_build_object(
           'relation', (select json_build_object('schema', an.nspname, 'name', ac.relname) from pg_type at
             join pg_class ac on ac.oid = at.typrelid join pg_namespace an on an.oid = ac.relnamespace where at.oid = types[i])
         ) order by i), '[]') from generate_subscripts(types, 1) i),
-      'defaults', p.pronargdefaults, 'returnsSet', p.proretset,
+      'defaults', p.pronargdefaults, 'returnsSet', p.proretset, 'rows', p.prorows,
       'returnType', format_type(p.prorettype, null), 'returnKind', rt.typtype,
       'returnRelation', (select json_build_object('schema', rn.nspname, 'name', rc.relname)
         from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = rt.typrelid),
