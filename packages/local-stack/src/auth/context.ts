@@ -36,6 +36,10 @@ export function clientKey(c: AuthContext): string {
   }
 }
 
+/** `[auth] enable_anonymous_sign_ins`, off unless config.toml turns it on (as the CLI). */
+export const anonymousSignInsEnabled = (stack: Stack) =>
+  (stack.config.auth as { enableAnonymousSignIns?: boolean }).enableAnonymousSignIns === true;
+
 export const str = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 export const record = (value: unknown): Record<string, unknown> | undefined =>

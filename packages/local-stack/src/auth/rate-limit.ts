@@ -1,11 +1,12 @@
 /** Supabase's auth rate limits (config `[auth.rate_limit]`), counted in memory per client IP. */
 import { AuthError } from "./errors.js";
 
-export type Limit = "emailSent" | "signInSignUps" | "tokenRefresh" | "tokenVerifications";
+export type Limit = "emailSent" | "signInSignUps" | "tokenRefresh" | "tokenVerifications" | "anonymousUsers";
 
-// email_sent counts per hour; the others per 5 minutes, as Supabase documents them.
+// email_sent and anonymous_users count per hour; the others per 5 minutes, as Supabase documents them.
 const windows: Record<Limit, number> = {
   emailSent: 3600_000,
+  anonymousUsers: 3600_000,
   signInSignUps: 300_000,
   tokenRefresh: 300_000,
   tokenVerifications: 300_000,

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { adminRoutes } from "./admin.js";
-import { type Auth, clientKey, readBody, str } from "./context.js";
+import { type Auth, anonymousSignInsEnabled, clientKey, readBody, str } from "./context.js";
 import { apiVersion, badRequest, errorResponse, OAuthError, wantsVersioned } from "./errors.js";
 import { idTokenGrant, web3Grant } from "./external.js";
 import { consumeFlowState } from "./flow-state.js";
@@ -24,7 +24,9 @@ import { verifyRoutes } from "./verify.js";
  */
 export function authRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
-  const auth: Auth = { stack, limiter: createRateLimiter(() => stack.config.auth.rateLimit) };
+  // anonymous_users defaults to the CLI's 30 an hour when config.toml does not set it.
+  const limits = () => ({ anonymousUsers: 30, ...stack.config.auth.rateLimit });
+  const auth: Auth = { stack, limiter: createRateLimiter(limits) };
 
   app.use("*", async (c, next) => {
     await next();
@@ -46,7 +48,7 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   app.get("/settings", (c) => {
     const config = stack.config.auth;
     return c.json({
-      external: { anonymous_users: false, email: config.email.enableSignup, phone: false },
+      external: { anonymous_users: anonymousSignInsEnabled(stack), email: config.email.enableSignup, phone: false },
       disable_signup: !config.enableSignup,
       mailer_autoconfirm: !config.email.enableConfirmations,
       phone_autoconfirm: false,

@@ -16,6 +16,7 @@ export type AuthMethod =
   | "recovery"
   | "invite"
   | "email_change"
+  | "anonymous"
   | "totp";
 
 /** Methods that are a second factor: a session holding one of their claims is aal2. */

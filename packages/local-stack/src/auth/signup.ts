@@ -3,13 +3,21 @@ import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import { audit } from "./audit.js";
-import { type Auth, clientKey, readBody, record, str } from "./context.js";
+import { type Auth, anonymousSignInsEnabled, clientKey, readBody, record, str } from "./context.js";
 import { sendConfirmation, sendEmailChange, sendRecoveryKind } from "./emails.js";
 import { badRequest, unprocessable } from "./errors.js";
 import { readChallenge } from "./flow-state.js";
 import { redirectTarget } from "./redirects.js";
 import { issueSession } from "./sessions.js";
-import { checkPassword, createUser, findUserByEmail, findUserById, userJson, validateEmail } from "./users.js";
+import {
+  checkPassword,
+  createAnonymousUser,
+  createUser,
+  findUserByEmail,
+  findUserById,
+  userJson,
+  validateEmail,
+} from "./users.js";
 
 export function signupRoutes(app: Hono<StackEnv>, auth: Auth): void {
   const { stack } = auth;
@@ -18,11 +26,9 @@ export function signupRoutes(app: Hono<StackEnv>, auth: Auth): void {
   app.post("/signup", async (c) => {
     const body = await readBody(c);
     const client = clientKey(c);
+    if (!str(body.email) && !str(body.phone)) return c.json(await signInAnonymously(auth, body, client));
     auth.limiter.hit("signInSignUps", client);
     if (!config().enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
-    if (body.email === undefined && body.phone === undefined) {
-      throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
-    }
     if (body.phone !== undefined && body.email === undefined) {
       throw badRequest("phone_provider_disabled", "Phone signups are disabled");
     }
@@ -121,6 +127,24 @@ export function signupRoutes(app: Hono<StackEnv>, auth: Auth): void {
       }
     });
     return c.json({});
+  });
+}
+
+/**
+ * `/signup` without an email or phone, as GoTrue routes it: refused unless
+ * `enable_anonymous_sign_ins`, then counted against `anonymous_users`, then a
+ * new anonymous user signed in with the `anonymous` method.
+ */
+async function signInAnonymously(auth: Auth, body: Record<string, unknown>, client: string) {
+  const { stack } = auth;
+  if (!anonymousSignInsEnabled(stack)) {
+    throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+  }
+  auth.limiter.hit("anonymousUsers", client);
+  if (!stack.config.auth.enableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
+  return stack.db.transaction(async (tx) => {
+    const user = await createAnonymousUser(tx, record(body.data) ?? {});
+    return issueSession(stack, tx, user.id, "anonymous");
   });
 }
 

@@ -9,6 +9,7 @@ import { readChallenge } from "./flow-state.js";
 import { redirectTarget } from "./redirects.js";
 import { authenticate, endSessions } from "./sessions.js";
 import {
+  applyEmailChange,
   checkPassword,
   findUserByEmail,
   findUserById,
@@ -43,6 +44,13 @@ export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
         ]);
       }
       const password = str(body.password);
+      // An anonymous user's password must come with an address to sign in with.
+      if (password && user.is_anonymous && body.email === undefined && body.phone === undefined) {
+        throw unprocessable(
+          "validation_failed",
+          "Updating password of an anonymous user without an email or phone is not allowed",
+        );
+      }
       if (password !== undefined) {
         checkPassword(password, config.minimumPasswordLength);
         if (await passwordMatches(user, password)) {
@@ -68,15 +76,7 @@ export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
           if (config.email.enableConfirmations) {
             await sendEmailChange(auth, tx, user, email, { redirectTo, challenge, client: clientKey(c) });
           } else {
-            await tx.query(
-              "update auth.users set email = $2::text, email_confirmed_at = now(), updated_at = now() where id = $1",
-              [user.id, email],
-            );
-            await tx.query(
-              `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
-               where user_id = $1 and provider = 'email'`,
-              [user.id, email],
-            );
+            await applyEmailChange(tx, user, email);
           }
         }
       }

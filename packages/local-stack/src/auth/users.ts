@@ -228,6 +228,59 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   return user as UserRow;
 }
 
+/** An anonymous user, as GoTrue's SignupAnonymously inserts it: no address, no identity, the caller's data. */
+export async function createAnonymousUser(db: Queryable, userMetadata: Record<string, unknown>): Promise<UserRow> {
+  const [user] = await db.query<UserRow>(
+    `insert into auth.users (instance_id, id, aud, role, raw_app_meta_data, raw_user_meta_data, is_super_admin,
+       created_at, updated_at, is_anonymous)
+     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, $3, false, now(), now(), true)
+     returning *`,
+    [randomUUID(), JSON.stringify({ provider: "anonymous", providers: ["anonymous"] }), JSON.stringify(userMetadata)],
+  );
+  return user as UserRow;
+}
+
+/**
+ * Moves the user to their confirmed new address, as GoTrue's emailChangeVerify
+ * and ConfirmEmailChange: the email identity follows (made if the user had
+ * none, as an anonymous user), and the user is no longer anonymous.
+ */
+export async function applyEmailChange(db: Queryable, user: UserRow, email: string): Promise<void> {
+  await db.query(
+    `update auth.users set email = $2::text, email_change = '', email_change_token_new = '', email_change_token_current = '',
+       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()), is_anonymous = false,
+       updated_at = now()
+     where id = $1`,
+    [user.id, email],
+  );
+  const [identity] = await db.query("select id from auth.identities where user_id = $1 and provider = 'email'", [
+    user.id,
+  ]);
+  if (identity) {
+    await db.query(
+      `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true),
+         updated_at = now()
+       where user_id = $1 and provider = 'email'`,
+      [user.id, email],
+    );
+  } else {
+    const identityData = { sub: user.id, email, email_verified: true, phone_verified: false };
+    await db.query(
+      `insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+       values ($1, $2::text, $2::uuid, $3, 'email', now(), now(), now())`,
+      [randomUUID(), user.id, JSON.stringify(identityData)],
+    );
+  }
+  // GoTrue's UpdateAppMetaDataProviders: the providers are those of the user's identities.
+  await db.query(
+    `update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || jsonb_build_object('providers',
+       (select jsonb_agg(distinct provider) from auth.identities where user_id = $1))
+     where id = $1`,
+    [user.id],
+  );
+  await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type like 'email_change%'", [user.id]);
+}
+
 /** Marks the email verified, as GoTrue's `Confirm` does (metadata and identity say email_verified). */
 export async function confirmEmail(db: Queryable, userId: string): Promise<void> {
   await db.query(

@@ -8,7 +8,7 @@ import { issueAuthCode } from "./flow-state.js";
 import { clearToken, type TokenColumn, tokenHash } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
 import { type AuthMethod, issueSession, type SessionJson } from "./sessions.js";
-import { confirmEmail, findUserById, isBanned, type UserRow, validateEmail } from "./users.js";
+import { applyEmailChange, confirmEmail, findUserById, isBanned, type UserRow, validateEmail } from "./users.js";
 
 const linkTypes = ["signup", "invite", "recovery", "magiclink", "email_change"] as const;
 const otpTypes = [...linkTypes, "email"] as const;
@@ -118,26 +118,10 @@ async function apply(auth: Auth, db: Queryable, type: VerifyType, match: Match):
         message: "Confirmation link accepted. Please proceed to confirm link sent to the other email",
       };
     }
-    await applyEmailChange(db, user);
+    await applyEmailChange(db, user, user.email_change ?? "");
   }
   const fresh = await findUserById(db, user.id);
   return { kind: "session", user: fresh ?? user, method };
-}
-
-async function applyEmailChange(db: Queryable, user: UserRow): Promise<void> {
-  const email = user.email_change ?? "";
-  await db.query(
-    `update auth.users set email = $2::text, email_change = '', email_change_token_new = '', email_change_token_current = '',
-       email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-     where id = $1`,
-    [user.id, email],
-  );
-  await db.query(
-    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text), updated_at = now()
-     where user_id = $1 and provider = 'email'`,
-    [user.id, email],
-  );
-  await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type like 'email_change%'", [user.id]);
 }
 
 const flowMethodOf: Record<string, string> = {
