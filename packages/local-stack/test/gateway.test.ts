@@ -29,6 +29,44 @@ describe("API keys", () => {
     }
   });
 
+  test("the Data API, Auth, GraphQL and Realtime need an apikey even with a bearer", async () => {
+    const headers = { authorization: `Bearer ${stack.serviceRoleKey}` };
+    for (const path of ["/rest/v1/messages", "/auth/v1/user", "/graphql/v1", "/realtime/v1/api/broadcast"]) {
+      const response = await fetch(`${stack.url}${path}`, { headers });
+      expect(response.status, path).toBe(401);
+      expect(await response.json()).toMatchObject({ message: "No API key found in request" });
+    }
+  });
+
+  test("Storage and Functions take a bearer alone: their servers check it", async () => {
+    const buckets = await fetch(`${stack.url}/storage/v1/bucket`, {
+      headers: { authorization: `Bearer ${stack.serviceRoleKey}` },
+    });
+    expect(buckets.status).toBe(200);
+    expect(Array.isArray(await buckets.json())).toBe(true);
+    const bare = await fetch(`${stack.url}/storage/v1/bucket`);
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toMatchObject({ statusCode: "403", message: "jwt must be provided" });
+  });
+
+  test("an unknown apikey on Storage is the bearer Storage checks, as the gateway copies it", async () => {
+    const response = await fetch(`${stack.url}/storage/v1/bucket`, { headers: { apikey: "nope" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ statusCode: "403", message: "jwt malformed" });
+  });
+
+  test("a path no route serves is the gateway's 404", async () => {
+    const response = await fetch(`${stack.url}/nowhere/v1/x`, { headers: { apikey: stack.anonKey } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "no Route matched with those values" });
+  });
+
+  test("the signing keys are public, as GoTrue's JWKS route is open", async () => {
+    const response = await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ keys: expect.any(Array) });
+  });
+
   test("email links work without an apikey, as a browser opens them", async () => {
     const response = await fetch(`${stack.url}/auth/v1/verify?token=x&type=signup`, { redirect: "manual" });
     expect(response.status).not.toBe(401);

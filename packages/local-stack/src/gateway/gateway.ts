@@ -77,18 +77,23 @@ export const corsPolicy: MiddlewareHandler = async (c, next) => {
   }
 };
 
-// Paths a browser opens without headers: email links and public files.
-const openPaths = [
-  /^\/auth\/v1\/(verify|callback|authorize)(\/|$)/,
-  /^\/storage\/v1\/object\/(public|sign|info\/public)\//,
-  /^\/storage\/v1\/render\/image\/(public|sign)\//,
-];
+/**
+ * The routes of Supabase's gateway that check the `apikey` (Kong's key-auth):
+ * the Data API, Auth, GraphQL and Realtime. Storage and Functions have none;
+ * their servers check the Authorization header themselves.
+ */
+const keyAuthRoutes = [/^\/rest\/v1(\/|$)/, /^\/auth\/v1(\/|$)/, /^\/graphql\/v1(\/|$)/, /^\/realtime\/v1(\/|$)/];
+const keylessRoutes = [/^\/storage\/v1(\/|$)/, /^\/functions\/v1(\/|$)/];
+// Auth's open routes: email links and OAuth redirects a browser opens bare, and the public keys.
+const openAuthPaths = /^\/auth\/v1\/(verify|callback|authorize|\.well-known\/jwks\.json)(\/|$)/;
 
 /**
- * The API key check and Authorization rewrite of Supabase's gateway: an
- * `apikey` header (or query parameter) must be one of the project's keys;
- * `sb_` keys become the matching JWT; a request without Authorization acts
- * with its API key.
+ * The API key check and Authorization rewrite of Supabase's gateway. On a
+ * key-auth route the `apikey` header (or query parameter) must be one of the
+ * project's keys. On every route the upstream sees the Authorization bearer
+ * unless it is an `sb_` key; otherwise the JWT of the `apikey`, or the raw
+ * `apikey`. An `sb_` key sent as the bearer alone (`new StorageClient(url,
+ * { Authorization: 'Bearer sb_secret_…' })`) acts as its JWT.
  */
 export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
   const known = new Map([
@@ -97,19 +102,21 @@ export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
     [publishableKey, keys.anonKey],
     [secretKey, keys.serviceRoleKey],
   ]);
+  const upstreamBearer = (bearer: string | null, apikey: string | undefined): string | null => {
+    if (bearer !== null && !bearer.startsWith("sb_")) return bearer;
+    if (apikey) return known.get(apikey) ?? apikey;
+    return bearer === null ? null : (known.get(bearer) ?? null);
+  };
   return async (c, next) => {
     const path = new URL(c.req.url).pathname;
-    if (c.req.method === "OPTIONS" || openPaths.some((pattern) => pattern.test(path))) {
-      c.set("bearer", bearerOf(c.req.header("authorization")));
+    const apikey = c.req.header("apikey") ?? c.req.query("apikey");
+    const bearer = bearerOf(c.req.header("authorization"));
+    if (c.req.method === "OPTIONS" || openAuthPaths.test(path) || keylessRoutes.some((route) => route.test(path))) {
+      c.set("bearer", upstreamBearer(bearer, apikey));
       return next();
     }
-    const apikey = c.req.header("apikey") ?? c.req.query("apikey");
-    // Supabase's gateway has no key check on functions (webhooks call them bare); the
-    // edge runtime's verify_jwt guards them instead.
-    if (path.startsWith("/functions/v1/") && (!apikey || !known.has(apikey))) {
-      const bearer = bearerOf(c.req.header("authorization"));
-      c.set("bearer", bearer === null ? null : (known.get(bearer) ?? bearer));
-      return next();
+    if (!keyAuthRoutes.some((route) => route.test(path))) {
+      return c.json({ message: "no Route matched with those values" }, 404);
     }
     if (!apikey) {
       return c.json(
@@ -117,15 +124,13 @@ export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
         401,
       );
     }
-    const keyJwt = known.get(apikey);
-    if (!keyJwt) {
+    if (!known.has(apikey)) {
       return c.json(
         { message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." },
         401,
       );
     }
-    const bearer = bearerOf(c.req.header("authorization"));
-    c.set("bearer", bearer === null ? keyJwt : (known.get(bearer) ?? bearer));
+    c.set("bearer", upstreamBearer(bearer, apikey));
     return next();
   };
 }

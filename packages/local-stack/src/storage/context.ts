@@ -14,17 +14,33 @@ export interface Caller {
 
 export const anonymous: Caller = { role: "anon", claims: { role: "anon" } };
 
-/** Verifies the bearer; an invalid or expired JWT is Storage's `InvalidJWT` (403 inside a 400). */
-export async function callerOf(stack: Stack, c: Context<StackEnv>): Promise<Caller> {
+/**
+ * Verifies the bearer as Storage's JWT plugin does: a missing, malformed,
+ * invalid or expired token is `AccessDenied` (403 inside a 400) with
+ * jsonwebtoken's message, except on the reads that allow an invalid JWT
+ * (download and info), which then act as anon.
+ */
+export async function callerOf(
+  stack: Stack,
+  c: Context<StackEnv>,
+  { allowInvalidJwt = false }: { allowInvalidJwt?: boolean } = {},
+): Promise<Caller> {
   const bearer = c.get("bearer");
-  if (!bearer) return anonymous;
   try {
+    if (!bearer) throw errors.invalidJwt("jwt must be provided");
     const claims = (await stack.keys.verify(bearer)) as Record<string, unknown>;
     return { role: typeof claims.role === "string" && claims.role ? claims.role : "anon", claims };
   } catch (error) {
-    const message = error instanceof JwtError && error.message === "JWT expired" ? "jwt expired" : "invalid signature";
-    throw errors.invalidJwt(message);
+    if (allowInvalidJwt) return anonymous;
+    throw error instanceof JwtError ? errors.invalidJwt(jsonwebtokenMessage(error)) : error;
   }
+}
+
+// The verifier's reasons in jsonwebtoken's words, which Storage passes on.
+function jsonwebtokenMessage(error: JwtError): string {
+  if (error.message === "JWT expired") return "jwt expired";
+  if (error.message.startsWith("Expected 3 parts")) return "jwt malformed";
+  return "invalid signature";
 }
 
 /** The JWT's `sub` as Storage stores it: `owner_id` always, `owner` only when it is a uuid. */

@@ -33,7 +33,7 @@ function infoOf(row: ObjectRow) {
 export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFiles): void {
   /** The object as the caller may see it; NoSuchBucket first when the bucket is missing altogether. */
   const visibleObject = async (c: Context<StackEnv>, prefix: string) => {
-    const caller = await callerOf(stack, c);
+    const caller = await callerOf(stack, c, { allowInvalidJwt: true });
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, prefix));
     return transact(stack, c, caller, async (tx, becomeCaller) => {
       await findBucket(tx, bucket);
