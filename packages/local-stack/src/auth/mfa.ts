@@ -10,6 +10,7 @@ import type { Hono } from "hono";
 import QRCode from "qrcode";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
+import type { Stack } from "../stack.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
 import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
 import { authenticate, type Caller, raiseSession } from "./sessions.js";
@@ -165,12 +166,21 @@ async function validateNewFactor(auth: Auth, caller: Caller, friendlyName: strin
   }
 }
 
+/** GoTrue's requireNotAnonymous in front of /factors: an anonymous session may not add a second factor. */
+async function authenticateNotAnonymous(stack: Stack, bearer: string | null | undefined) {
+  const caller = await authenticate(stack, bearer);
+  if (caller.claims.is_anonymous === true) {
+    throw forbidden("no_authorization", "Anonymous user not allowed to perform these actions");
+  }
+  return caller;
+}
+
 export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
   const { stack } = auth;
   const totpConfig = () => stack.config.auth.mfa.totp;
 
   app.post("/factors", async (c) => {
-    const caller = await authenticate(stack, c.get("bearer"));
+    const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     requireSession(caller);
     const body = await readBody(c);
     const factorType = str(body.factor_type);
@@ -203,7 +213,7 @@ export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
   });
 
   app.post("/factors/:id/challenge", async (c) => {
-    const caller = await authenticate(stack, c.get("bearer"));
+    const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
     if (!totpConfig().verifyEnabled) {
       throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
@@ -222,7 +232,7 @@ export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
   });
 
   app.post("/factors/:id/verify", async (c) => {
-    const caller = await authenticate(stack, c.get("bearer"));
+    const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
     const body = await readBody(c);
     const code = str(body.code) ?? "";
@@ -278,7 +288,7 @@ export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
   });
 
   app.delete("/factors/:id", async (c) => {
-    const caller = await authenticate(stack, c.get("bearer"));
+    const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     requireSession(caller);
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
     if (factor.status === "verified" && !(await sessionIsAal2(stack.db, caller))) {

@@ -9,6 +9,7 @@ const stack = stackPerFile({
   configure: (config: StackConfig) => {
     (config.auth as { enableAnonymousSignIns?: boolean }).enableAnonymousSignIns = true;
     (config.auth.rateLimit as { anonymousUsers?: number }).anonymousUsers = anonymousUsersPerHour;
+    config.auth.mfa.totp = { enrollEnabled: true, verifyEnabled: true };
   },
 });
 
@@ -80,6 +81,17 @@ describe("anonymous sign-ins with enable_anonymous_sign_ins on", () => {
     expect((await client.auth.updateUser({ password: "correct horse battery" })).error).toBeNull();
     const signedIn = await clientFor(stack).auth.signInWithPassword({ email, password: "correct horse battery" });
     expect(signedIn.data.user?.id).toBe(id);
+  });
+
+  it("an anonymous session may not enrol a second factor", async () => {
+    const client = clientFor(stack);
+    await client.auth.signInAnonymously();
+    const { error } = await client.auth.mfa.enroll({ factorType: "totp" });
+    expect(error).toMatchObject({
+      status: 403,
+      code: "no_authorization",
+      message: "Anonymous user not allowed to perform these actions",
+    });
   });
 
   it("counts anonymous sign-ins against [auth.rate_limit] anonymous_users, per hour", async () => {
