@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { publishableKey } from "../src/gateway/gateway.js";
+import { publishableKey } from "../src/keys/api-keys.js";
 import { stackPerFile } from "./support/stack.js";
 
 // The gateway in front of every API: API keys as Supabase checks them, and CORS.

@@ -1,6 +1,6 @@
 import { StorageClient } from "@supabase/storage-js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { publishableKey, secretKey } from "../../src/gateway/gateway.js";
+import { publishableKey, secretKey } from "../../src/keys/api-keys.js";
 import { newUser, stackPerFile } from "../support/stack.js";
 import { bytes } from "./helpers.js";
 
