@@ -14,6 +14,8 @@ export interface PlatformOptions {
    * not: there a migration must grant what the API may use. Default: true.
    */
   exposeNewTables?: boolean;
+  /** Where the platform scripts are; default: this package's `sql/platform/`. */
+  platformDir?: string;
 }
 
 export interface PrepareOptions extends PlatformOptions {
@@ -43,19 +45,48 @@ export async function prepareDatabase(db: Database, options: PrepareOptions): Pr
 }
 
 /**
- * Applies the versioned platform scripts (roles, auth, storage, realtime) not yet
- * applied, then sets whether new objects in `public` are exposed to the API roles.
+ * Applies the platform scripts (roles, auth, storage, realtime) that are new or
+ * changed since they were last applied (each is idempotent), then sets whether
+ * new objects in `public` are exposed to the API roles. When neither the
+ * scripts nor that choice changed, one query finds so and nothing runs.
  */
 export async function applyPlatform(db: Database, options: PlatformOptions = {}): Promise<string[]> {
+  const dir = options.platformDir ?? platformSqlDir;
+  const files = await readPlatformFiles(dir);
+  const change = options.exposeNewTables === false ? "revoke all on %s from" : "grant all on %s to";
+  const fingerprint = sha256([...files.map((file) => `${file.name} ${file.hash}`), change].join("\n"));
+  if ((await appliedFingerprint(db)) === fingerprint) return [];
+
   await db.exec(`
     create schema if not exists _local_stack;
     create table if not exists _local_stack.platform_migrations (
       name text primary key,
       applied_at timestamptz not null default now()
-    );`);
-  const applied = await applyPending(db, platformSqlDir, "_local_stack.platform_migrations", "name");
+    );
+    alter table _local_stack.platform_migrations add column if not exists hash text;`);
+  const done = new Map(
+    (
+      await db.query<{ name: string; hash: string | null }>("select name, hash from _local_stack.platform_migrations")
+    ).map((row) => [row.name, row.hash]),
+  );
+  const applied: string[] = [];
+  for (const file of files) {
+    if (done.get(file.name) === file.hash) continue;
+    await db.transaction(async (tx) => {
+      try {
+        await tx.exec(file.sql);
+      } catch (error) {
+        throw new Error(`${file.name}: ${(error as Error).message}`, { cause: error });
+      }
+      await tx.query(
+        `insert into _local_stack.platform_migrations (name, hash) values ($1, $2)
+         on conflict (name) do update set hash = excluded.hash, applied_at = now()`,
+        [file.name, file.hash],
+      );
+    });
+    applied.push(file.name);
+  }
   const role = await migrationRole(db);
-  const change = options.exposeNewTables === false ? "revoke all on %s from" : "grant all on %s to";
   await db.exec(
     ["tables", "sequences", "functions"]
       .map(
@@ -64,8 +95,36 @@ export async function applyPlatform(db: Database, options: PlatformOptions = {})
       )
       .join("\n"),
   );
+  await db.exec(`comment on schema _local_stack is 'platform ${fingerprint}'`);
   return applied;
 }
+
+interface PlatformFile {
+  name: string;
+  sql: string;
+  hash: string;
+}
+
+async function readPlatformFiles(dir: string): Promise<PlatformFile[]> {
+  const names = (await readdir(dir)).filter((name) => migrationFile.test(name)).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(join(dir, name), "utf8");
+      return { name, sql, hash: sha256(sql) };
+    }),
+  );
+}
+
+/** What the last `applyPlatform` left in the schema's comment; null on a new database. */
+async function appliedFingerprint(db: Queryable): Promise<string | null> {
+  const [row] = await db.query<{ comment: string | null }>(
+    `select pg_catalog.obj_description(oid, 'pg_namespace') as comment
+       from pg_catalog.pg_namespace where nspname = '_local_stack'`,
+  );
+  return row?.comment?.startsWith("platform ") ? row.comment.slice("platform ".length) : null;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /**
  * The role migrations and the seed run as: `postgres`, not a superuser, as on
@@ -90,7 +149,7 @@ export async function applyMigrations(db: Database, dir: string): Promise<string
       statements text[],
       name text
     );`);
-  return applyPending(db, dir, "supabase_migrations.schema_migrations", "version");
+  return applyPending(db, dir);
 }
 
 /**
@@ -118,7 +177,7 @@ export async function applySeed(
     await tx.query(
       `insert into supabase_migrations.seed_files (path, hash) values ($1, $2)
        on conflict (path) do update set hash = excluded.hash`,
-      ["supabase/seed.sql", createHash("sha256").update(sql).digest("hex")],
+      ["supabase/seed.sql", sha256(sql)],
     );
   });
   return true;
@@ -145,27 +204,24 @@ async function hasMigrationHistory(db: Database): Promise<boolean> {
   return (count?.n ?? 0) > 0;
 }
 
-async function applyPending(db: Database, dir: string, table: string, key: "name" | "version"): Promise<string[]> {
+async function applyPending(db: Database, dir: string): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => migrationFile.test(f)).sort();
-  const done = new Set((await db.query<{ id: string }>(`select ${key} as id from ${table}`)).map((row) => row.id));
+  const done = new Set(
+    (await db.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
+      (row) => row.version,
+    ),
+  );
   const applied: string[] = [];
   for (const file of files) {
     const [, version = "", name = ""] = migrationFile.exec(file) ?? [];
-    const id = key === "version" ? version : file;
-    if (done.has(id)) continue;
+    if (done.has(version)) continue;
     const sql = await readFile(join(dir, file), "utf8");
     await db.transaction(async (tx) => {
-      if (key === "version") {
-        await runAsMigrationRole(tx, file, sql);
-        await tx.query(`insert into ${table} (version, name, statements) values ($1, $2, $3)`, [version, name, [sql]]);
-      } else {
-        try {
-          await tx.exec(sql);
-        } catch (error) {
-          throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
-        }
-        await tx.query(`insert into ${table} (name) values ($1)`, [id]);
-      }
+      await runAsMigrationRole(tx, file, sql);
+      await tx.query(
+        "insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)",
+        [version, name, [sql]],
+      );
     });
     applied.push(file);
   }

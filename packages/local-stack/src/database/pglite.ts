@@ -11,12 +11,19 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
+/**
+ * Postgres's 128 MB of shared buffers are most of PGlite's memory, all of it
+ * touched at start; a development database's working set fits in far less.
+ */
+const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"];
+
 /** Opens embedded Postgres with the extensions Supabase preinstalls. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { pgcrypto, uuid_ossp },
+    startParams: [...PGlite.defaultStartParams, ...smallFootprint],
   });
   return wrapPglite(pglite);
 }
