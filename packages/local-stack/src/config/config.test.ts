@@ -1,6 +1,17 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { loadConfig, parseByteSize, readConfig } from "./config.js";
+import { ConfigError, loadConfig, parseByteSize, readConfig } from "./config.js";
+
+const problemsOf = (toml: string, env: Record<string, string> = {}): string[] => {
+  try {
+    readConfig(toml, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("the file was accepted");
+};
 
 describe("readConfig", () => {
   test("reads Engram's own supabase/config.toml", async () => {
@@ -11,6 +22,97 @@ describe("readConfig", () => {
     expect(config.auth.minimumPasswordLength).toBe(8);
     expect(config.storage.buckets.media).toMatchObject({ public: false, fileSizeLimit: 10 * 1024 ** 2 });
     expect(config.storage.buckets.avatars?.allowedMimeTypes).toContain("image/png");
+    expect(config.db.port).toBe(54322);
+    expect(config.auth.enableAnonymousSignIns).toBe(false);
+    expect(config.functions["delete-account"]).toEqual({ verifyJwt: true, enabled: true });
+  });
+
+  test("reads the conformance fixture's config.toml", async () => {
+    const config = await loadConfig(fileURLToPath(new URL("../../test/fixtures/supabase/", import.meta.url)));
+    expect(config.auth.rateLimit.signInSignUps).toBe(1000);
+    expect(config.auth.email.enableConfirmations).toBe(true);
+    expect(config.functions.open).toEqual({ verifyJwt: false, enabled: true });
+  });
+
+  test("accepts every setting the CLI knows, including the ones the stack does not act on", () => {
+    const config = readConfig(allSettings, {});
+    expect(config.auth.rateLimit.anonymousUsers).toBe(30);
+    expect(config.auth.external.apple).toMatchObject({
+      enabled: false,
+      secret: "env(SUPABASE_AUTH_EXTERNAL_APPLE_SECRET)",
+    });
+    expect(config.auth.web3.solana.enabled).toBe(false);
+    expect(config.auth.email.maxFrequencySeconds).toBe(1);
+  });
+
+  test("reads the settings added for the database port, anonymous sign-ins and signing keys", () => {
+    const config = readConfig(
+      [
+        "[db]\nport = 6543",
+        '[auth]\nenable_anonymous_sign_ins = true\nsigning_keys_path = "./signing_keys.json"',
+        "[auth.rate_limit]\nanonymous_users = 5",
+        '[auth.external.github]\nenabled = true\nclient_id = "abc"',
+        "[auth.web3.ethereum]\nenabled = true",
+      ].join("\n"),
+    );
+    expect(config.db.port).toBe(6543);
+    expect(config.auth.enableAnonymousSignIns).toBe(true);
+    expect(config.auth.rateLimit.anonymousUsers).toBe(5);
+    expect(config.auth.signingKeysPath).toBe("./signing_keys.json");
+    expect(config.auth.external.github).toMatchObject({ enabled: true, clientId: "abc", skipNonceCheck: false });
+    expect(config.auth.web3).toEqual({ solana: { enabled: false }, ethereum: { enabled: true } });
+  });
+
+  test("refuses a misspelt key, naming its path and the setting meant", () => {
+    expect(problemsOf("[auth.email]\nenable_confirmation = true\n")).toEqual([
+      "config.toml: auth.email.enable_confirmation is not a setting (did you mean enable_confirmations?)",
+    ]);
+    expect(problemsOf('projectid = "x"\n[storage.buckets.media]\npublc = true\n')).toEqual([
+      "config.toml: storage.buckets.media.publc is not a setting (did you mean public?)",
+      "config.toml: projectid is not a setting (did you mean project_id?)",
+    ]);
+    expect(problemsOf("[nonsense]\nx = 1\n")).toEqual(["config.toml: nonsense is not a setting"]);
+  });
+
+  test("refuses a value of the wrong type, naming its path", () => {
+    expect(problemsOf('[api]\nport = "54321"\n')).toEqual([
+      'config.toml: api.port must be a whole number, not "54321"',
+    ]);
+    expect(problemsOf('[auth]\nenable_signup = "yes"\n')).toEqual([
+      'config.toml: auth.enable_signup must be true or false, not "yes"',
+    ]);
+    expect(problemsOf('[api]\nport = 70000\nschemas = "public"\n')).toEqual([
+      "config.toml: api.port must be a whole number up to 65535, not 70000",
+      'config.toml: api.schemas must be a list of strings, not "public"',
+    ]);
+    expect(problemsOf('[storage]\nfile_size_limit = "lots"\n')).toEqual([
+      'config.toml: storage.file_size_limit must be a size such as "50MiB", not "lots"',
+    ]);
+    expect(problemsOf('[auth.email]\nmax_frequency = "soon"\n')).toEqual([
+      'config.toml: auth.email.max_frequency must be a duration such as "1s", not "soon"',
+    ]);
+    expect(problemsOf('[edge_runtime]\npolicy = "always"\n')).toEqual([
+      'config.toml: edge_runtime.policy must be one of "per_worker", "oneshot", not "always"',
+    ]);
+    expect(problemsOf("auth = 3\n")).toEqual(["config.toml: auth must be a table, not 3"]);
+  });
+
+  test("reads env(NAME) from the environment as the CLI does, converting it to the setting's type", () => {
+    const toml = [
+      'project_id = "env(PROJECT)"',
+      '[api]\nport = "env(API_PORT)"',
+      '[auth]\nsite_url = "env(SITE_URL)"\nenable_signup = "env(SIGNUP)"',
+      '[auth.external.google]\nsecret = "env(GOOGLE_SECRET)"',
+    ].join("\n");
+    const config = readConfig(toml, { API_PORT: "6000", SITE_URL: "https://app.test", SIGNUP: "false" });
+    expect(config.api.port).toBe(6000);
+    expect(config.auth.siteUrl).toBe("https://app.test");
+    expect(config.auth.enableSignup).toBe(false);
+    // An unset variable leaves the reference as written.
+    expect(config.auth.external.google?.secret).toBe("env(GOOGLE_SECRET)");
+    expect(problemsOf('[api]\nport = "env(API_PORT)"\n', { API_PORT: "many" })).toEqual([
+      'config.toml: api.port must be a whole number, not "many"',
+    ]);
   });
 
   test("falls back to the Supabase CLI's defaults for what the file leaves out", () => {
@@ -25,6 +127,20 @@ describe("readConfig", () => {
     expect(config.auth.email.enableConfirmations).toBe(false);
     expect(config.auth.refreshTokenReuseInterval).toBe(10);
     expect(config.storage.fileSizeLimit).toBe(50 * 1024 ** 2);
+    expect(config.db.port).toBe(54322);
+    expect(config.auth.enableAnonymousSignIns).toBe(false);
+    expect(config.auth.rateLimit.anonymousUsers).toBe(30);
+    expect(config.auth.signingKeysPath).toBeUndefined();
+    expect(config.auth.external).toEqual({});
+  });
+
+  test("reads sizes and durations as the CLI does", () => {
+    const config = readConfig(
+      '[storage]\nfile_size_limit = "5MB"\n[storage.buckets.a]\nfile_size_limit = 1024\n[auth.email]\nmax_frequency = "1m30s"\n',
+    );
+    expect(config.storage.fileSizeLimit).toBe(5 * 1024 ** 2);
+    expect(config.storage.buckets.a?.fileSizeLimit).toBe(1024);
+    expect(config.auth.email.maxFrequencySeconds).toBe(90);
   });
 
   test("reads functions' verify_jwt, true unless said otherwise", () => {
@@ -36,9 +152,12 @@ describe("readConfig", () => {
   });
 
   test("refuses a file that is not TOML", () => {
-    expect(() => readConfig("[api\nport = ")).toThrow();
+    expect(() => readConfig("[api\nport = ")).toThrow(ConfigError);
   });
 });
+
+/** A config.toml that sets every setting the Supabase CLI knows. */
+const allSettings = readFileSync(new URL("./all-settings.toml", import.meta.url), "utf8");
 
 describe("parseByteSize", () => {
   test("reads the units the CLI accepts", () => {

@@ -1,18 +1,38 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
+import type { z } from "zod";
+import { type ConfigFile, configFile } from "./schema.js";
+import { type Env, substituteEnv } from "./values.js";
+
+export { parseByteSize } from "./units.js";
+
+export interface ExternalProvider {
+  enabled: boolean;
+  clientId: string;
+  secret: string;
+  url: string;
+  redirectUri: string;
+  skipNonceCheck: boolean;
+  emailOptional: boolean;
+}
 
 /** The settings of `supabase/config.toml` the local stack honours, with the CLI's defaults. */
 export interface StackConfig {
   api: { port: number; schemas: string[]; extraSearchPath: string[]; maxRows: number };
+  /** `[db] port`: where the stack serves its database over the Postgres wire protocol. */
+  db: { port: number };
   auth: {
     siteUrl: string;
     additionalRedirectUrls: string[];
     jwtExpiry: number;
     enableSignup: boolean;
+    enableAnonymousSignIns: boolean;
     enableRefreshTokenRotation: boolean;
     refreshTokenReuseInterval: number;
     minimumPasswordLength: number;
+    /** `[auth] signing_keys_path`: a JWK set file, resolved against the supabase directory by loadConfig. */
+    signingKeysPath?: string;
     email: {
       enableSignup: boolean;
       enableConfirmations: boolean;
@@ -21,9 +41,19 @@ export interface StackConfig {
       otpLength: number;
       otpExpiry: number;
     };
-    rateLimit: { emailSent: number; signInSignUps: number; tokenRefresh: number; tokenVerifications: number };
+    rateLimit: {
+      anonymousUsers: number;
+      emailSent: number;
+      signInSignUps: number;
+      tokenRefresh: number;
+      tokenVerifications: number;
+    };
     /** `[auth.mfa]`: TOTP is off unless the project turns it on, as with the CLI. */
     mfa: { maxEnrolledFactors: number; totp: { enrollEnabled: boolean; verifyEnabled: boolean } };
+    /** `[auth.external.<provider>]`, as written (secrets with `env(NAME)` read). */
+    external: Record<string, ExternalProvider>;
+    /** `[auth.web3.solana]`, `[auth.web3.ethereum]`. */
+    web3: { solana: { enabled: boolean }; ethereum: { enabled: boolean } };
   };
   inbucket: { port: number };
   storage: {
@@ -33,118 +63,126 @@ export interface StackConfig {
   functions: Record<string, { verifyJwt: boolean; enabled: boolean }>;
 }
 
-type Table = Record<string, unknown>;
-
-const table = (value: unknown): Table =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Table) : {};
-const str = (value: unknown, fallback: string) => (typeof value === "string" ? value : fallback);
-const num = (value: unknown, fallback: number) => (typeof value === "number" ? value : fallback);
-const bool = (value: unknown, fallback: boolean) => (typeof value === "boolean" ? value : fallback);
-const strings = (value: unknown, fallback: string[]) =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : fallback;
-
-/** "50MiB", "10MB", "1GB" or a number of bytes, as the CLI accepts them. */
-export function parseByteSize(value: unknown): number | null {
-  if (typeof value === "number") return value;
-  if (typeof value !== "string") return null;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMG]i?B|B)?\s*$/i.exec(value);
-  if (!match) throw new Error(`Cannot read the size "${value}"`);
-  const units: Record<string, number> = {
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-  };
-  return Math.round(Number(match[1]) * (units[(match[2] ?? "b").toLowerCase()] ?? 1));
+/** A config.toml the CLI would refuse: every problem, each naming the key path. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ConfigError";
+  }
 }
 
-/** "1s", "1m", "2h" as seconds. */
-function parseDuration(value: unknown, fallback: number): number {
-  if (typeof value === "number") return value;
-  if (typeof value !== "string") return fallback;
-  const match = /^(\d+)(s|m|h)$/.exec(value.trim());
-  if (!match) return fallback;
-  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as "s" | "m" | "h"];
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String).join(".");
+    // An unknown-key message holds one line per key, each starting with the key.
+    if (issue.code === "unrecognized_keys") {
+      return issue.message.split("\n").map((line) => `config.toml: ${path ? `${path}.` : ""}${line}`);
+    }
+    return [`config.toml: ${path} ${issue.message}`];
+  });
 }
 
-export function readConfig(toml: string): StackConfig {
-  const root = table(parse(toml));
-  const api = table(root.api);
-  const auth = table(root.auth);
-  const email = table(auth.email);
-  const rate = table(auth.rate_limit);
-  const mfa = table(auth.mfa);
-  const totp = table(mfa.totp);
-  const storage = table(root.storage);
-  const buckets = table(storage.buckets);
-  const functions = table(root.functions);
+/** Parses config.toml; `env(NAME)` values read `env` (the process environment unless given). */
+export function readConfig(toml: string, env: Env = process.env): StackConfig {
+  let document: unknown;
+  try {
+    document = parse(toml);
+  } catch (error) {
+    throw new ConfigError([`config.toml: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  const parsed = configFile.safeParse(substituteEnv(document, env));
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  return toStackConfig(parsed.data);
+}
+
+/** The file's settings with the CLI's defaults for what it leaves out. */
+function toStackConfig(file: ConfigFile): StackConfig {
+  const { api = {}, db = {}, auth = {}, inbucket = {}, storage = {}, functions = {} } = file;
+  const { email = {}, rate_limit: rate = {}, mfa = {}, web3 = {} } = auth;
   return {
     api: {
-      port: num(api.port, 54321),
-      schemas: strings(api.schemas, ["public", "graphql_public"]),
-      extraSearchPath: strings(api.extra_search_path, ["public", "extensions"]),
-      maxRows: num(api.max_rows, 1000),
+      port: api.port ?? 54321,
+      schemas: api.schemas ?? ["public", "graphql_public"],
+      extraSearchPath: api.extra_search_path ?? ["public", "extensions"],
+      maxRows: api.max_rows ?? 1000,
     },
+    db: { port: db.port ?? 54322 },
     auth: {
-      siteUrl: str(auth.site_url, "http://127.0.0.1:3000"),
-      additionalRedirectUrls: strings(auth.additional_redirect_urls, ["https://127.0.0.1:3000"]),
-      jwtExpiry: num(auth.jwt_expiry, 3600),
-      enableSignup: bool(auth.enable_signup, true),
-      enableRefreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
-      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
-      minimumPasswordLength: num(auth.minimum_password_length, 6),
+      siteUrl: auth.site_url ?? "http://127.0.0.1:3000",
+      additionalRedirectUrls: auth.additional_redirect_urls ?? ["https://127.0.0.1:3000"],
+      jwtExpiry: auth.jwt_expiry ?? 3600,
+      enableSignup: auth.enable_signup ?? true,
+      enableAnonymousSignIns: auth.enable_anonymous_sign_ins ?? false,
+      enableRefreshTokenRotation: auth.enable_refresh_token_rotation ?? true,
+      refreshTokenReuseInterval: auth.refresh_token_reuse_interval ?? 10,
+      minimumPasswordLength: auth.minimum_password_length ?? 6,
+      ...(auth.signing_keys_path ? { signingKeysPath: auth.signing_keys_path } : {}),
       email: {
-        enableSignup: bool(email.enable_signup, true),
-        enableConfirmations: bool(email.enable_confirmations, false),
-        doubleConfirmChanges: bool(email.double_confirm_changes, true),
-        maxFrequencySeconds: parseDuration(email.max_frequency, 1),
-        otpLength: num(email.otp_length, 6),
-        otpExpiry: num(email.otp_expiry, 3600),
+        enableSignup: email.enable_signup ?? true,
+        enableConfirmations: email.enable_confirmations ?? false,
+        doubleConfirmChanges: email.double_confirm_changes ?? true,
+        maxFrequencySeconds: email.max_frequency ?? 1,
+        otpLength: email.otp_length ?? 6,
+        otpExpiry: email.otp_expiry ?? 3600,
       },
       rateLimit: {
-        emailSent: num(rate.email_sent, 2),
-        signInSignUps: num(rate.sign_in_sign_ups, 30),
-        tokenRefresh: num(rate.token_refresh, 150),
-        tokenVerifications: num(rate.token_verifications, 30),
+        anonymousUsers: rate.anonymous_users ?? 30,
+        emailSent: rate.email_sent ?? 2,
+        signInSignUps: rate.sign_in_sign_ups ?? 30,
+        tokenRefresh: rate.token_refresh ?? 150,
+        tokenVerifications: rate.token_verifications ?? 30,
       },
       mfa: {
-        maxEnrolledFactors: num(mfa.max_enrolled_factors, 10),
-        totp: { enrollEnabled: bool(totp.enroll_enabled, false), verifyEnabled: bool(totp.verify_enabled, false) },
+        maxEnrolledFactors: mfa.max_enrolled_factors ?? 10,
+        totp: { enrollEnabled: mfa.totp?.enroll_enabled ?? false, verifyEnabled: mfa.totp?.verify_enabled ?? false },
+      },
+      external: Object.fromEntries(
+        Object.entries(auth.external ?? {}).map(([name, provider = {}]) => [
+          name,
+          {
+            enabled: provider.enabled ?? false,
+            clientId: provider.client_id ?? "",
+            secret: provider.secret ?? "",
+            url: provider.url ?? "",
+            redirectUri: provider.redirect_uri ?? "",
+            skipNonceCheck: provider.skip_nonce_check ?? false,
+            emailOptional: provider.email_optional ?? false,
+          },
+        ]),
+      ),
+      web3: {
+        solana: { enabled: web3.solana?.enabled ?? false },
+        ethereum: { enabled: web3.ethereum?.enabled ?? false },
       },
     },
-    inbucket: { port: num(table(root.inbucket).port, 54324) },
+    inbucket: { port: inbucket.port ?? 54324 },
     storage: {
-      fileSizeLimit: parseByteSize(storage.file_size_limit) ?? 50 * 1024 ** 2,
+      fileSizeLimit: storage.file_size_limit ?? 50 * 1024 ** 2,
       buckets: Object.fromEntries(
-        Object.entries(buckets).map(([name, raw]) => {
-          const bucket = table(raw);
-          return [
-            name,
-            {
-              public: bool(bucket.public, false),
-              fileSizeLimit: parseByteSize(bucket.file_size_limit),
-              allowedMimeTypes: Array.isArray(bucket.allowed_mime_types)
-                ? strings(bucket.allowed_mime_types, [])
-                : null,
-            },
-          ];
-        }),
+        Object.entries(storage.buckets ?? {}).map(([name, bucket = {}]) => [
+          name,
+          {
+            public: bucket.public ?? false,
+            fileSizeLimit: bucket.file_size_limit ?? null,
+            allowedMimeTypes: bucket.allowed_mime_types ?? null,
+          },
+        ]),
       ),
     },
     functions: Object.fromEntries(
-      Object.entries(functions).map(([name, raw]) => {
-        const fn = table(raw);
-        return [name, { verifyJwt: bool(fn.verify_jwt, true), enabled: bool(fn.enabled, true) }];
-      }),
+      Object.entries(functions).map(([name, fn = {}]) => [
+        name,
+        { verifyJwt: fn.verify_jwt ?? true, enabled: fn.enabled ?? true },
+      ]),
     ),
   };
 }
 
-export async function loadConfig(supabaseDir: string): Promise<StackConfig> {
-  return readConfig(await readFile(join(supabaseDir, "config.toml"), "utf8"));
+export async function loadConfig(supabaseDir: string, env: Env = process.env): Promise<StackConfig> {
+  const config = readConfig(await readFile(join(supabaseDir, "config.toml"), "utf8"), env);
+  // The CLI reads signing keys relative to the supabase directory.
+  if (config.auth.signingKeysPath) config.auth.signingKeysPath = resolve(supabaseDir, config.auth.signingKeysPath);
+  return config;
 }
 
 /**
@@ -152,6 +190,12 @@ export async function loadConfig(supabaseDir: string): Promise<StackConfig> {
  * suites that sign many users up and in from one address (a `configure` step).
  */
 export function liftAuthRateLimits(config: StackConfig): void {
-  config.auth.rateLimit = { emailSent: 1e6, signInSignUps: 1e6, tokenRefresh: 1e6, tokenVerifications: 1e6 };
+  config.auth.rateLimit = {
+    anonymousUsers: 1e6,
+    emailSent: 1e6,
+    signInSignUps: 1e6,
+    tokenRefresh: 1e6,
+    tokenVerifications: 1e6,
+  };
   config.auth.email.maxFrequencySeconds = 0;
 }
