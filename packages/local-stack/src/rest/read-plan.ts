@@ -3,7 +3,7 @@ import { ApiError, parseError } from "./errors.js";
 import { type Condition, type OrderTerm, parseFieldText, parseFilter, parseLogic, parseOrder } from "./filters.js";
 import { findRelationship, type Relationship } from "./relationships.js";
 import type { Relation, SchemaCache } from "./schema-cache.js";
-import { parseSelect, type SelectItem } from "./select-parser.js";
+import { aggregatesDisabled, parseSelect, type SelectItem, usesAggregates } from "./select-parser.js";
 import { qualified, quoteIdent } from "./sql.js";
 
 export type EmbedItem = Extract<SelectItem, { type: "embed" }>;
@@ -70,6 +70,7 @@ export function buildReadPlan(
   options: PlanOptions = {},
 ): ReadNode {
   const root = node(relation, from, aliases.next(), parseSelect(query.get("select") ?? options.defaultSelect ?? "*"));
+  if (!cache.config.aggregatesEnabled && usesAggregates(root.items)) throw aggregatesDisabled();
   attachEmbeds(cache, root, aliases);
 
   for (const [key, value] of query) {

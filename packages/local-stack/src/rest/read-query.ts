@@ -7,7 +7,7 @@ import { ApiError } from "./errors.js";
 import { type Condition, type Filter, isValues, type OrderTerm, operators } from "./filters.js";
 import { type EmbedNode, type ReadNode, rowOf } from "./read-plan.js";
 import type { Column } from "./schema-cache.js";
-import type { Field } from "./select-parser.js";
+import type { Aggregate, Field, SelectItem } from "./select-parser.js";
 import { type Params, qualified, quoteIdent } from "./sql.js";
 
 function column(node: ReadNode, name: string): Column {
@@ -49,9 +49,23 @@ interface Entry {
 /** The SELECT list of a node as expression/name pairs; `*` expands to the alias' columns. */
 function selectEntries(node: ReadNode, params: Params): Entry[] {
   const out: Entry[] = [];
+  // Grouping needs every output column by name, so `*` is spelled out next to an aggregate.
+  const grouping = node.items.some(
+    (i) => i.type === "column" && (i.aggregate !== undefined || isLegacyCount(node, i.field)),
+  );
   for (const item of node.items) {
-    if (item.type === "star") out.push({ expr: `${quoteIdent(node.alias)}.*`, name: null });
-    else if (item.type === "column" && isLegacyCount(node, item.field)) {
+    if (item.type === "star") {
+      if (!grouping) out.push({ expr: `${quoteIdent(node.alias)}.*`, name: null });
+      else
+        for (const c of node.relation.columns)
+          out.push({ expr: `${quoteIdent(node.alias)}.${quoteIdent(c.name)}`, name: quoteIdent(c.name) });
+    } else if (item.type === "column" && item.aggregate) {
+      out.push({
+        expr: aggregateSql(node, item, params),
+        name: quoteIdent(item.alias ?? item.aggregate.fn),
+        aggregate: true,
+      });
+    } else if (item.type === "column" && isLegacyCount(node, item.field)) {
       out.push({ expr: "count(*)", name: quoteIdent(item.alias ?? "count"), aggregate: true });
     } else if (item.type === "column") {
       const expr = fieldSql(node, item.field, params);
@@ -63,25 +77,44 @@ function selectEntries(node: ReadNode, params: Params): Entry[] {
       const embed = node.embeds.get(item) as EmbedNode;
       if (item.select.length === 0) continue;
       if (item.spread) out.push(...spreadEntries(node, embed, params));
-      else out.push({ expr: embedSql(node, embed, params), name: quoteIdent(embed.key) });
+      else {
+        // json has no equality to group by; jsonb does.
+        const expr = embedSql(node, embed, params);
+        out.push({ expr: grouping ? `(${expr})::jsonb` : expr, name: quoteIdent(embed.key) });
+      }
     }
   }
   return out;
 }
 
+/** `col::cast.fn()::cast` as PostgREST renders it: the column's cast inside, the result's outside. */
+function aggregateSql(node: ReadNode, item: Extract<SelectItem, { type: "column" }>, params: Params): string {
+  const aggregate = item.aggregate as Aggregate;
+  let input = "*";
+  if (item.field.column !== "*") {
+    const expr = fieldSql(node, item.field, params);
+    input = item.cast ? `(${expr})::${item.cast}` : expr;
+  }
+  const sql = `${aggregate.fn}(${input})`;
+  return aggregate.cast ? `(${sql})::${aggregate.cast}` : sql;
+}
+
 const isLegacyCount = (node: ReadNode, field: Field) =>
   field.column === "count" && field.path.length === 0 && !node.relation.columns.some((c) => c.name === "count");
 
-/** The SELECT list, and the GROUP BY the other columns need when `count` is selected with them. */
+/** The SELECT list, and the GROUP BY of every other output column when some are aggregates. */
 function selectClause(node: ReadNode, params: Params): { list: string; groupBy: string } {
   const entries = selectEntries(node, params);
   const list = entries.map((e) => (e.name ? `${e.expr} as ${e.name}` : e.expr)).join(", ");
   if (!entries.some((e) => e.aggregate)) return { list, groupBy: "" };
-  const grouped = entries.filter((e) => !e.aggregate);
-  if (grouped.some((e) => e.name === null || node.items.some((i) => i.type === "embed"))) {
-    throw new ApiError(400, "PGRST100", "count can only be combined with plain columns");
+  // By position: an expression with bound parameters could not be written twice. An embed
+  // reads its parent's join columns, so those are grouped too.
+  const grouped = entries.flatMap((e, i) => (e.aggregate ? [] : [String(i + 1)]));
+  for (const item of node.items) {
+    const embed = item.type === "embed" && !item.spread && item.select.length ? node.embeds.get(item) : undefined;
+    for (const pair of embed?.rel.pairs ?? []) grouped.push(`${quoteIdent(node.alias)}.${quoteIdent(pair.origin)}`);
   }
-  return { list, groupBy: grouped.length ? ` group by ${grouped.map((e) => e.expr).join(", ")}` : "" };
+  return { list, groupBy: grouped.length ? ` group by ${grouped.join(", ")}` : "" };
 }
 
 function embedSql(parent: ReadNode, embed: EmbedNode, params: Params): string {

@@ -12,8 +12,18 @@ import { rpc } from "./rpc-handler.js";
 import { type SchemaCache, SchemaCacheLoader } from "./schema-cache.js";
 import { table } from "./table-handler.js";
 
-// Errors a stale schema cache can cause: unknown table, column, function or relationship.
-const schemaMissCodes = new Set(["PGRST200", "PGRST202", "PGRST204", "PGRST205", "42703", "42P01", "42883"]);
+// Errors a stale schema cache can cause: unknown table, column, function or relationship,
+// or a feature the in-database config may just have turned on.
+const schemaMissCodes = new Set([
+  "PGRST200",
+  "PGRST202",
+  "PGRST204",
+  "PGRST205",
+  "PGRST123",
+  "42703",
+  "42P01",
+  "42883",
+]);
 
 function schemaMiss(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -4,6 +4,7 @@
  * when a cheap catalog fingerprint changes, so DDL is seen without a restart.
  */
 import type { Database } from "../database/types.js";
+import { type DbConfig, dbConfigQuery, toDbConfig } from "./db-config.js";
 import { type ViewQuery, withViewKeys } from "./view-keys.js";
 
 export interface Column {
@@ -73,6 +74,8 @@ export interface DbFunction {
 }
 
 export interface SchemaCache {
+  /** The in-database PostgREST settings, read with the catalog. */
+  config: DbConfig;
   relations: Relation[];
   foreignKeys: ForeignKey[];
   functions: DbFunction[];
@@ -135,12 +138,13 @@ select json_build_object(
     where n.nspname = any($1) and p.prokind = 'f')
 )::text as cache`;
 
-// Any DDL touching relations, columns, constraints or functions changes a count or an xmin here.
+// Any DDL touching relations, columns, constraints or functions, or a role setting, changes a count or an xmin here.
 const fingerprintQuery = `select concat_ws(':',
   (select count(*) || '.' || sum(xmin::text::int8) from pg_class),
   (select count(*) || '.' || sum(xmin::text::int8) from pg_attribute),
   (select count(*) || '.' || sum(xmin::text::int8) from pg_constraint),
-  (select count(*) || '.' || sum(xmin::text::int8) from pg_proc)) as fingerprint`;
+  (select count(*) || '.' || sum(xmin::text::int8) from pg_proc),
+  (select count(*) || '.' || coalesce(sum(xmin::text::int8), 0) from pg_db_role_setting)) as fingerprint`;
 
 /**
  * Holds the current cache. Comparing the catalog fingerprint costs a scan of
@@ -184,9 +188,9 @@ export class SchemaCacheLoader {
       // An empty search_path makes format_type qualify every non-catalog type.
       await tx.query("select set_config('search_path', '', true)");
       const [result] = await tx.query<{ cache: string }>(introspection, [this.schemas]);
-      return withComputedFields(
-        withViewKeys(JSON.parse(result?.cache ?? "{}") as SchemaCache & { viewQueries: ViewQuery[] }),
-      );
+      const config = toDbConfig(await tx.query<{ key: string; value: string }>(dbConfigQuery));
+      const catalog = JSON.parse(result?.cache ?? "{}") as Omit<SchemaCache, "config"> & { viewQueries: ViewQuery[] };
+      return withComputedFields(withViewKeys({ ...catalog, config }));
     });
     this.current = { fingerprint, cache, checkedAt: Date.now() };
     return cache;

@@ -59,8 +59,38 @@ describe("parseSelect", () => {
     expect(() => parseSelect("id::regclass")).toThrow(/failed to parse select parameter/);
   });
 
-  it("reports aggregates as disabled", () => {
-    expect(() => parseSelect("count()")).toThrow(/aggregate/);
-    expect(() => parseSelect("id.sum()")).toThrow(/aggregate/);
+  it("parses aggregates with the casts of their input and result", () => {
+    expect(parseSelect("count(),n:count()::text,amount::int.sum()::text,a->b.max()")).toEqual([
+      {
+        type: "column",
+        alias: null,
+        field: { column: "*", path: [] },
+        cast: null,
+        aggregate: { fn: "count", cast: null },
+      },
+      {
+        type: "column",
+        alias: "n",
+        field: { column: "*", path: [] },
+        cast: null,
+        aggregate: { fn: "count", cast: "text" },
+      },
+      {
+        type: "column",
+        alias: null,
+        field: { column: "amount", path: [] },
+        cast: "int",
+        aggregate: { fn: "sum", cast: "text" },
+      },
+      {
+        type: "column",
+        alias: null,
+        field: { column: "a", path: [{ arrow: "->", key: "b" }] },
+        cast: null,
+        aggregate: { fn: "max", cast: null },
+      },
+    ]);
+    expect(() => parseSelect("id.median()")).toThrow(/failed to parse select parameter/);
+    expect(() => parseSelect("id.sum")).toThrow(/failed to parse select parameter/);
   });
 });

@@ -12,9 +12,18 @@ export interface Field {
   path: JsonStep[];
 }
 
+export const aggregateFunctions = ["avg", "count", "max", "min", "sum"] as const;
+export type AggregateFunction = (typeof aggregateFunctions)[number];
+
+/** `col.sum()::int`: the function and the cast of its result. `count()` aggregates the column `*`. */
+export interface Aggregate {
+  fn: AggregateFunction;
+  cast: string | null;
+}
+
 export type SelectItem =
   | { type: "star" }
-  | { type: "column"; alias: string | null; field: Field; cast: string | null }
+  | { type: "column"; alias: string | null; field: Field; cast: string | null; aggregate?: Aggregate }
   | {
       type: "embed";
       alias: string | null;
@@ -161,16 +170,25 @@ function parseItem(cursor: Cursor, raw: string): SelectItem {
     start = cursor.pos;
     name = cursor.name();
   }
+  if (name === "count" && cursor.eat("()")) {
+    return { type: "column", alias, field: { column: "*", path: [] }, cast: null, aggregate: aggregateCast("count") };
+  }
   if (cursor.peek() === "!" || cursor.peek() === "(") {
-    if (name === "count" && cursor.peek(2) === "()") throw aggregatesDisabled();
     return { ...parseEmbed(cursor, raw), type: "embed", alias, name, spread: false };
   }
   cursor.pos = start;
   const field = cursor.field();
   let cast: string | null = null;
   if (cursor.eat("::")) cast = checkCast(cursor.name(), raw);
-  if (cursor.peek() === ".") throw aggregatesDisabled();
-  return { type: "column", alias, field, cast };
+  if (!cursor.eat(".")) return { type: "column", alias, field, cast };
+  const fn = cursor.name();
+  if (!(aggregateFunctions as readonly string[]).includes(fn)) throw cursor.fail(`unknown aggregate function ${fn}`);
+  cursor.expect("()");
+  return { type: "column", alias, field, cast, aggregate: aggregateCast(fn as AggregateFunction) };
+
+  function aggregateCast(fn: AggregateFunction): Aggregate {
+    return { fn, cast: cursor.eat("::") ? checkCast(cursor.name(), raw) : null };
+  }
 }
 
 function parseEmbed(cursor: Cursor, raw: string) {
@@ -188,4 +206,11 @@ function parseEmbed(cursor: Cursor, raw: string) {
   return { hint, inner, select };
 }
 
-const aggregatesDisabled = () => new ApiError(400, "PGRST123", "Use of aggregate functions is not allowed");
+/** Whether a select tree uses an aggregate function anywhere. */
+export function usesAggregates(items: SelectItem[]): boolean {
+  return items.some((i) =>
+    i.type === "column" ? i.aggregate !== undefined : i.type === "embed" && usesAggregates(i.select),
+  );
+}
+
+export const aggregatesDisabled = () => new ApiError(400, "PGRST123", "Use of aggregate functions is not allowed");
