@@ -58,7 +58,7 @@ describe("aggregates", () => {
         .select("amount.sum(), amount.avg(), amount.max(), paid_on.min(), count(), user_id.count()")
         .eq("category", "food");
       expect(error).toBeNull();
-      expect(data).toEqual([{ sum: 22.25, avg: 7.4166666666666667, max: 10.5, min: "2024-01-01", count: 3 }]);
+      expect(data).toEqual([{ sum: 22.25, avg: 7.416666666666667, max: 10.5, min: "2024-01-01", count: 3 }]);
     });
 
     it("groups by the other selected columns, with aliases, casts and order", async () => {
