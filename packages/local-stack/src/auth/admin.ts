@@ -1,5 +1,5 @@
 /** The admin API (`/admin/users`, `/admin/generate_link`, `/invite`) for callers with the service role. */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { type Auth, type AuthContext, clientKey, readBody, record, str } from "./context.js";
@@ -64,7 +64,8 @@ function pagination(pageParam = "", perPageParam = ""): { page: number; perPage:
   }
 }
 
-export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function adminRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const { stack } = auth;
   app.use("/admin/*", async (c, next) => {
     await requireAdmin(stack, c);
@@ -282,4 +283,5 @@ export function adminRoutes(app: Hono<StackEnv>, auth: Auth): void {
     });
     return c.json(result);
   });
+  return app;
 }

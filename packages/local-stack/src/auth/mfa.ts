@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import QRCode from "qrcode";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
@@ -175,7 +175,8 @@ async function authenticateNotAnonymous(stack: Stack, bearer: string | null | un
   return caller;
 }
 
-export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function mfaRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const { stack } = auth;
   const totpConfig = () => stack.config.auth.mfa.totp;
 
@@ -309,4 +310,5 @@ export function mfaRoutes(app: Hono<StackEnv>, auth: Auth): void {
     });
     return c.json({ id: factor.id });
   });
+  return app;
 }

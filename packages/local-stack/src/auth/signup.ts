@@ -1,6 +1,6 @@
 /** `/signup`, `/otp`, `/recover` and `/resend`: the routes that create users or send them emails. */
 import { randomUUID } from "node:crypto";
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import { audit } from "./audit.js";
 import { type Auth, anonymousSignInsEnabled, clientKey, readBody, record, str } from "./context.js";
@@ -19,7 +19,8 @@ import {
   validateEmail,
 } from "./users.js";
 
-export function signupRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function signupRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const { stack } = auth;
   const config = () => stack.config.auth;
 
@@ -128,6 +129,7 @@ export function signupRoutes(app: Hono<StackEnv>, auth: Auth): void {
     });
     return c.json({});
   });
+  return app;
 }
 
 /**

@@ -4,7 +4,7 @@
  * the CLI leaves off (SAML, manual identity linking), and otherwise its
  * router's plain-text 404 — GoTrue has no JSON not-found handler.
  */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Auth } from "./context.js";
 import { AuthError } from "./errors.js";
@@ -80,7 +80,8 @@ function unsupportedProvider(name: string): AuthError {
 }
 
 /** The last handler of the auth router: GoTrue's answer for what nothing else handled. */
-export function unroutedRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function unroutedRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   app.all("*", async (c) => {
     const path = c.req.path.replace(/^.*?\/auth\/v1/, "") || "/";
     const known = routes.find((candidate) => candidate.path.test(path));
@@ -104,4 +105,5 @@ export function unroutedRoutes(app: Hono<StackEnv>, auth: Auth): void {
     for (const method of known.methods) c.header("Allow", method, { append: true });
     return c.body(null, 405);
   });
+  return app;
 }

@@ -1,5 +1,5 @@
 /** `GET`/`PUT /user` and `/logout`: what a signed-in user does with their own account. */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import { audit } from "./audit.js";
 import { type Auth, clientKey, readBody, record, str } from "./context.js";
@@ -20,7 +20,8 @@ import {
   validateEmail,
 } from "./users.js";
 
-export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function userRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const { stack } = auth;
 
   app.get("/user", async (c) => {
@@ -96,4 +97,5 @@ export function userRoutes(app: Hono<StackEnv>, auth: Auth): void {
     await endSessions(stack.db, caller, scope);
     return c.body(null, 204);
   });
+  return app;
 }

@@ -1,5 +1,5 @@
 /** `/verify`: email links (GET, redirecting) and OTPs or token hashes (POST, returning a session). */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
@@ -132,7 +132,8 @@ const flowMethodOf: Record<string, string> = {
   email_change: "email_change",
 };
 
-export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
+export function verifyRoutes(auth: Auth): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const { stack } = auth;
 
   app.get("/verify", async (c) => {
@@ -183,6 +184,7 @@ export function verifyRoutes(app: Hono<StackEnv>, auth: Auth): void {
     });
     return c.json(result);
   });
+  return app;
 }
 
 /** The POST body checked as GoTrue's VerifyParams.Validate, in its order and words. */
