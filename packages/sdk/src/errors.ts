@@ -268,6 +268,31 @@ export async function fromFunctionsError(error: {
   return new EngramError("internal", message, options);
 }
 
+/** Maps a subscription failure from realtime-js (the server's reason or a transport error) to an EngramError. */
+export function fromChannelError(error: unknown): EngramError {
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  if (/unauthori[sz]ed|permission/i.test(message)) {
+    return new EngramError("permission-denied", "You may not join this channel.", { cause: error });
+  }
+  if (/jwt|token/i.test(message)) {
+    return new EngramError("auth/session-expired", "Sign in again to receive live updates.", { cause: error });
+  }
+  if (/socket|transport|connection|timed out|timeout/i.test(message) || !message) {
+    return new EngramError("network", "The realtime server could not be reached.", { cause: error });
+  }
+  return new EngramError("internal", "The live updates could not be started.", { cause: error });
+}
+
+/**
+ * realtime-js reports a refused push only as "error": on a private channel the
+ * server refuses a track or broadcast when the policies do not let the user write.
+ */
+export function fromSendStatus(status: string): EngramError {
+  return status === "timed out"
+    ? new EngramError("network", "The realtime server could not be reached.")
+    : new EngramError("permission-denied", "You may not send to this deck's channel.", { detail: status });
+}
+
 /** Anything thrown below the SDK (a fetch TypeError, a bug) as an EngramError. */
 export function toEngramError(error: unknown): EngramError {
   if (error instanceof EngramError) return error;

@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { createEngram } from "../src/client.js";
 import type { Database } from "../src/database.types.js";
-import { type EngramErrorCode, fromAuthError } from "../src/errors.js";
+import {
+  type EngramError,
+  type EngramErrorCode,
+  fromAuthError,
+  fromChannelError,
+  fromSendStatus,
+} from "../src/errors.js";
 import { errorOf, newAccount, signedIn, supabaseClient, uniqueEmail } from "./support/engram.js";
 
 async function codeOf(promise: Promise<unknown>): Promise<EngramErrorCode> {
@@ -89,7 +95,13 @@ describe("auth codes", () => {
         dataDir: null,
         port: 0,
         configure: (config) => {
-          config.auth.rateLimit = { emailSent: 2, signInSignUps: 2, tokenRefresh: 2, tokenVerifications: 2 };
+          config.auth.rateLimit = {
+            anonymousUsers: 2,
+            emailSent: 2,
+            signInSignUps: 2,
+            tokenRefresh: 2,
+            tokenVerifications: 2,
+          };
         },
       });
     }, 120_000);
@@ -164,5 +176,61 @@ describe("data codes", () => {
     expect(await codeOf(offline.auth.signIn({ email: account.email, password: account.password }))).toBe("network");
     expect(await codeOf(offline.notes.get(crypto.randomUUID()))).toBe("network");
     expect(await codeOf(offline.storage.mediaUrl(`${crypto.randomUUID()}/heart.png`))).toBe("network");
+  });
+});
+
+describe("realtime codes", () => {
+  test("permission-denied: a stranger joining a deck's private channel", async () => {
+    const owner = await signedIn("owner");
+    const stranger = await signedIn("stranger");
+    const deck = await owner.engram.decks.create({ name: "Members only" });
+    const errors: EngramError[] = [];
+    const room = stranger.engram.realtime.joinDeck(deck.id, { activity: "viewing", onError: (e) => errors.push(e) });
+    await expect.poll(() => errors.map((error) => error.code)).toEqual(["permission-denied"]);
+    await room.leave();
+  });
+
+  // What realtime-js hands a subscribe callback: the server's reason as an Error, or nothing when the socket failed.
+  test.each([
+    [
+      "a private channel the policies refuse",
+      new Error("Unauthorized: You do not have permissions to read from this Channel topic: deck:1"),
+      "permission-denied",
+      "You may not join this channel.",
+    ],
+    [
+      "a table the policies refuse",
+      "Unauthorized: You do not have permissions to read from this table: public.notes",
+      "permission-denied",
+      "You may not join this channel.",
+    ],
+    [
+      "a token the server cannot verify",
+      new Error("InvalidJWTToken: Fields `role` and `exp` are required in JWT"),
+      "auth/session-expired",
+      "Sign in again to receive live updates.",
+    ],
+    [
+      "a token that ran out",
+      "Token has expired 0 seconds ago",
+      "auth/session-expired",
+      "Sign in again to receive live updates.",
+    ],
+    ["a join that timed out", "timed out", "network", "The realtime server could not be reached."],
+    ["a socket error with no reason", undefined, "network", "The realtime server could not be reached."],
+    ["a closed connection", new Error("connection closed"), "network", "The realtime server could not be reached."],
+    ["any other refusal", new Error("Too many channels"), "internal", "The live updates could not be started."],
+  ])("fromChannelError: %s", (_, reason, code, message) => {
+    const error = fromChannelError(reason);
+    expect(error).toMatchObject({ name: "EngramError", code, message });
+    expect(error.cause).toBe(reason);
+  });
+
+  // What realtime-js resolves channel.send and channel.track with, other than "ok".
+  test.each([
+    ["timed out", "network", "The realtime server could not be reached.", undefined],
+    ["error", "permission-denied", "You may not send to this deck's channel.", "error"],
+  ])("fromSendStatus: %s", (status, code, message, detail) => {
+    expect(fromSendStatus(status)).toMatchObject({ name: "EngramError", code, message, detail });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel, type RealtimeChannelOptions } from "@supabase/supabase-js";
 import type { EngramClient } from "../client.js";
-import { EngramError, toEngramError } from "../errors.js";
+import { type EngramError, fromChannelError, toEngramError } from "../errors.js";
 
 export interface ChannelSpec {
   supabase: EngramClient;
@@ -26,21 +26,6 @@ export interface ManagedChannel {
   /** The joined channel, or null while (re)joining or after a refusal. */
   joined(): RealtimeChannel | null;
   close(): Promise<void>;
-}
-
-/** Maps a subscription failure from realtime-js (the server's reason or a transport error) to an EngramError. */
-export function fromChannelError(error: unknown): EngramError {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  if (/unauthori[sz]ed|permission/i.test(message)) {
-    return new EngramError("permission-denied", "You may not join this channel.", { cause: error });
-  }
-  if (/jwt|token/i.test(message)) {
-    return new EngramError("auth/session-expired", "Sign in again to receive live updates.", { cause: error });
-  }
-  if (/socket|transport|connection|timed out|timeout/i.test(message) || !message) {
-    return new EngramError("network", "The realtime server could not be reached.", { cause: error });
-  }
-  return new EngramError("internal", "The live updates could not be started.", { cause: error });
 }
 
 export function openChannel(spec: ChannelSpec): ManagedChannel {

@@ -6,7 +6,7 @@
  */
 import type { RealtimeChannel } from "@supabase/supabase-js";
 import type { EngramClient } from "../client.js";
-import { EngramError, toEngramError } from "../errors.js";
+import { type EngramError, fromSendStatus, toEngramError } from "../errors.js";
 import { currentUserId } from "../session.js";
 import { type ManagedChannel, openChannel } from "./channel.js";
 
@@ -217,16 +217,6 @@ class RoomChannel {
     this.closing = true;
     await this.managed?.close();
   }
-}
-
-/**
- * realtime-js reports a refused push only as "error": on a private channel the
- * server refuses a track or broadcast when the policies do not let the user write.
- */
-function fromSendStatus(status: string): EngramError {
-  return status === "timed out"
-    ? new EngramError("network", "The realtime server could not be reached.")
-    : new EngramError("permission-denied", "You may not send to this deck's channel.", { detail: status });
 }
 
 interface ClientRooms {
