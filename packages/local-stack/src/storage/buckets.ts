@@ -1,9 +1,9 @@
 /** `/bucket` routes and the bucket lookups object routes make; bucket rows are guarded by RLS like objects. */
 import { Hono } from "hono";
-import { parseByteSize } from "../config/config.js";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
+import { allowedMimeTypes, fileSizeLimit } from "./bucket-settings.js";
 import { callerOf, ownerOf, transact } from "./context.js";
 import { errorResponse, errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
@@ -12,8 +12,9 @@ import { checkBucketName } from "./paths.js";
 export interface Bucket {
   id: string;
   name: string;
-  owner: string | null;
-  owner_id: string | null;
+  /** "" without an owner: Storage's response schema types it as a string, which turns null into "". */
+  owner: string;
+  owner_id: string;
   public: boolean;
   file_size_limit: number | null;
   allowed_mime_types: string[] | null;
@@ -22,7 +23,8 @@ export interface Bucket {
   updated_at: string;
 }
 
-const bucketColumns = `id, name, owner, owner_id, coalesce(public, false) as public,
+const bucketColumns = `id, name, coalesce(owner::text, '') as owner, coalesce(owner_id, '') as owner_id,
+  coalesce(public, false) as public,
   file_size_limit::float8 as file_size_limit, allowed_mime_types, type, created_at, updated_at`;
 
 /** The bucket as the server sees it, whatever the caller may see (Storage's `asSuperUser().findBucket`). */
@@ -50,25 +52,6 @@ interface BucketBody {
   file_size_limit?: unknown;
   allowed_mime_types?: unknown;
   type?: unknown;
-}
-
-function sizeLimit(value: unknown): number | null {
-  if (value === undefined || value === null || value === "") return null;
-  try {
-    const bytes = parseByteSize(value);
-    if (bytes === null || !Number.isFinite(bytes) || bytes < 0) throw new Error();
-    return bytes;
-  } catch {
-    throw errors.invalidRequest(`Invalid file size limit: ${String(value)}`);
-  }
-}
-
-function mimeTypes(value: unknown): string[] | null {
-  if (value === undefined || value === null) return null;
-  if (!Array.isArray(value) || value.some((type) => typeof type !== "string" || !/^[\w.+-]+\/[\w.+*-]+$/.test(type))) {
-    throw errors.invalidRequest(`Invalid mime types: ${JSON.stringify(value)}`);
-  }
-  return value.length ? (value as string[]) : null;
 }
 
 async function jsonBody(req: Request): Promise<Record<string, unknown>> {
@@ -127,6 +110,8 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
     const name = checkBucketName(body.name ?? body.id);
     const id = checkBucketName(body.id ?? name);
     const { owner, ownerId } = ownerOf(caller);
+    const limit = fileSizeLimit(body.file_size_limit, stack.config.storage.fileSizeLimit) ?? null;
+    const mimeTypes = allowedMimeTypes(body.allowed_mime_types) ?? null;
     await transact(stack, c, caller, async (tx, becomeCaller) => {
       const [existing] = await tx.query("select 1 from storage.buckets where id = $1 or name = $2", [id, name]);
       if (existing) throw errors.bucketExists();
@@ -140,8 +125,8 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
           owner,
           ownerId,
           body.public === true,
-          sizeLimit(body.file_size_limit),
-          mimeTypes(body.allowed_mime_types),
+          limit,
+          mimeTypes,
           typeof body.type === "string" ? body.type : "STANDARD",
         ],
       );
@@ -153,6 +138,10 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
     const caller = await callerOf(stack, c);
     const id = checkBucketName(c.req.param("id"));
     const body: BucketBody = await jsonBody(c.req.raw);
+    const { public: isPublic, file_size_limit: size, allowed_mime_types: types } = body;
+    if ([isPublic, size, types].every((value) => value === undefined)) throw errors.noContentProvided();
+    const limit = fileSizeLimit(size, stack.config.storage.fileSizeLimit);
+    const mimeTypes = allowedMimeTypes(types);
     const updated = await transact(stack, c, caller, async (tx, becomeCaller) => {
       await findBucket(tx, id);
       await becomeCaller();
@@ -165,11 +154,11 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
          where id = $1 returning id`,
         [
           id,
-          typeof body.public === "boolean" ? body.public : null,
-          "file_size_limit" in body,
-          sizeLimit(body.file_size_limit),
-          "allowed_mime_types" in body,
-          mimeTypes(body.allowed_mime_types),
+          typeof isPublic === "boolean" ? isPublic : null,
+          limit !== undefined,
+          limit ?? null,
+          mimeTypes !== undefined,
+          mimeTypes ?? null,
         ],
       );
     });

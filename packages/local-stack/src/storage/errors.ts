@@ -34,9 +34,16 @@ export const errors = {
   invalidBucketName: (_name: string) =>
     new StorageError(400, "InvalidBucketName", "Invalid Input", "Bucket name invalid"),
   invalidRequest: (message: string) => new StorageError(400, "InvalidRequest", "InvalidRequest", message),
+  invalidFileSizeLimit: () =>
+    new StorageError(
+      400,
+      "InvalidRequest",
+      "InvalidRequest",
+      "Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B",
+    ),
+  noContentProvided: () => new StorageError(400, "InvalidRequest", "InvalidRequest", "No content provided"),
   notEmpty: () =>
     new StorageError(409, "ResourceNotEmpty", "ResourceNotEmpty", "The bucket you tried to delete is not empty"),
-  notFound: (message: string) => new StorageError(404, "NotFound", "Not Found", message),
 };
 
 /** Maps database errors the way Storage's error handler does: RLS → 403, unique → 409, missing bucket FK → 404. */
@@ -46,6 +53,12 @@ export function fromDatabaseError(error: unknown): StorageError | null {
   if (code === "23505") return errors.duplicate();
   if (code === "23503") return errors.noSuchBucket();
   return null;
+}
+
+/** A path Storage has no route for: Fastify's own 404, naming the path as Storage sees it (without `/storage/v1`). */
+export function routeNotFound(c: Context): Response {
+  const path = new URL(c.req.url).pathname.replace(/^\/storage\/v1/, "");
+  return c.json({ statusCode: 404, error: "Not Found", message: `Route ${c.req.method}:${path} not found` }, 404);
 }
 
 export function errorResponse(c: Context, error: unknown): Response {

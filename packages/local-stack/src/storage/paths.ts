@@ -31,16 +31,18 @@ function decodeSegment(segment: string, whole: string): string {
   }
 }
 
-/** Bucket names as Storage accepts them: no slashes, dots-only names or control characters. */
+// Storage's bucket names: S3-safe characters only, 1 to 100 of them (no slash, backslash or control character).
+const bucketNameCharacters = /^[\w!\-.*'() &$@=;:+,?]+$/;
+
+/** Bucket names as Storage accepts them, and never `.` or `..` (a bucket is a directory on disk). */
 export function checkBucketName(name: unknown): string {
   if (
     typeof name !== "string" ||
-    name.length === 0 ||
     name.length > 100 ||
+    !bucketNameCharacters.test(name) ||
+    name.trim() !== name ||
     name === "." ||
-    name === ".." ||
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
-    /[/\\\u0000-\u001f\u007f]/.test(name)
+    name === ".."
   ) {
     throw errors.invalidBucketName(String(name));
   }

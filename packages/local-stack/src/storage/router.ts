@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { bucketRoutes, seedConfigBuckets } from "./buckets.js";
-import { errorResponse, errors } from "./errors.js";
+import { errorResponse, routeNotFound } from "./errors.js";
 import { ObjectFiles } from "./files.js";
 import { objectRoutes } from "./objects.js";
 import { signedRoutes } from "./signed.js";
@@ -31,8 +31,6 @@ export function storageRouter(stack: Stack): Hono<StackEnv> {
   // Order matters: fixed prefixes (public, sign, info, list, move, copy) before `/object/<bucket>/<key>`.
   signedRoutes(app, stack, files);
   objectRoutes(app, stack, files);
-  app.all("*", (c) =>
-    errorResponse(c, errors.notFound(`Route ${c.req.method}:${new URL(c.req.url).pathname} not found`)),
-  );
+  app.all("*", routeNotFound);
   return app;
 }
