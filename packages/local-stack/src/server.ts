@@ -13,7 +13,7 @@ import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
 import { serveWireProtocol, type WireServer } from "./database/wire-server.js";
 import { closeFunctions } from "./functions/router.js";
-import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys } from "./keys/keys.js";
+import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys, readSigningKeys } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
 import { findSupabaseDir } from "./paths.js";
 import { attachRealtime } from "./realtime/socket.js";
@@ -74,7 +74,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   options.configure?.(config);
   const jwtSecret =
     options.jwtSecret ?? (dataDir ? await loadOrCreateSecret(dataDir) : randomBytes(32).toString("base64url"));
-  const keys = await createKeys(jwtSecret, dataDir ? await loadOrCreateSigningKeys(dataDir) : undefined);
+  const signingKeys = config.auth.signingKeysPath
+    ? await readSigningKeys(config.auth.signingKeysPath)
+    : dataDir
+      ? await loadOrCreateSigningKeys(dataDir)
+      : undefined;
+  const keys = await createKeys(jwtSecret, signingKeys);
 
   let db: Database;
   let location: string;

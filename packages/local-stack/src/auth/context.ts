@@ -37,8 +37,7 @@ export function clientKey(c: AuthContext): string {
 }
 
 /** `[auth] enable_anonymous_sign_ins`, off unless config.toml turns it on (as the CLI). */
-export const anonymousSignInsEnabled = (stack: Stack) =>
-  (stack.config.auth as { enableAnonymousSignIns?: boolean }).enableAnonymousSignIns === true;
+export const anonymousSignInsEnabled = (stack: Stack) => stack.config.auth.enableAnonymousSignIns;
 
 export const str = (value: unknown) => (typeof value === "string" ? value : undefined);
 

@@ -23,9 +23,7 @@ import { verifyRoutes } from "./verify.js";
  */
 export function authRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
-  // anonymous_users defaults to the CLI's 30 an hour when config.toml does not set it.
-  const limits = () => ({ anonymousUsers: 30, ...stack.config.auth.rateLimit });
-  const auth: Auth = { stack, limiter: createRateLimiter(limits) };
+  const auth: Auth = { stack, limiter: createRateLimiter(() => stack.config.auth.rateLimit) };
 
   app.use("*", async (c, next) => {
     await next();

@@ -7,8 +7,8 @@ const anonymousUsersPerHour = 6;
 
 const stack = stackPerFile({
   configure: (config: StackConfig) => {
-    (config.auth as { enableAnonymousSignIns?: boolean }).enableAnonymousSignIns = true;
-    (config.auth.rateLimit as { anonymousUsers?: number }).anonymousUsers = anonymousUsersPerHour;
+    config.auth.enableAnonymousSignIns = true;
+    config.auth.rateLimit.anonymousUsers = anonymousUsersPerHour;
     config.auth.mfa.totp = { enrollEnabled: true, verifyEnabled: true };
   },
 });
