@@ -16,3 +16,7 @@ export function findSupabaseDir(start = process.cwd()): string {
     dir = parent;
   }
 }
+
+/** This package's own package.json and its cache under node_modules (`.cache`, as other tools keep theirs). */
+export const packageJsonFile = fileURLToPath(new URL("../package.json", import.meta.url));
+export const cacheDir = fileURLToPath(new URL("../node_modules/.cache/engram-local-stack/", import.meta.url));

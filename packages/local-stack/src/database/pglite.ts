@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
+import { readTemplate, saveTemplate } from "./pglite-template.js";
 import { SharedSession } from "./shared-session.js";
 import type { Database, Queryable } from "./types.js";
 
@@ -19,12 +22,16 @@ const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-
 
 /** Opens embedded Postgres with the extensions Supabase preinstalls. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
+  const isNew = !options.loadDataDir && !(options.dataDir && existsSync(join(options.dataDir, "PG_VERSION")));
+  const template = isNew ? await readTemplate() : null;
+  const loadDataDir = options.loadDataDir ?? template;
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { pgcrypto, uuid_ossp },
     startParams: [...PGlite.defaultStartParams, ...smallFootprint],
   });
+  if (isNew && !template) await saveTemplate(pglite);
   return wrapPglite(pglite);
 }
 
