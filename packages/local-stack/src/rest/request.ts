@@ -25,6 +25,8 @@ export interface ApiRequest {
   media: MediaType;
   stripNulls: boolean;
   rawBody: string;
+  /** The body as sent, for a bytea parameter. */
+  rawBytes: Uint8Array;
   /** Set for an RPC whose function carries its own statement_timeout. */
   statementTimeout?: string | null;
 }

@@ -34,7 +34,7 @@ function apiRequest(
   stack: Stack,
   c: Context<StackEnv>,
   caller: Caller,
-  rawBody: string,
+  rawBytes: Uint8Array,
   cache: SchemaCache,
 ): ApiRequest {
   const url = new URL(c.req.url);
@@ -55,7 +55,8 @@ function apiRequest(
     media: negotiate(accept),
     stripNulls: stripsNulls(accept),
     prefs: parsePrefer(headers.get("prefer") ?? undefined),
-    rawBody,
+    rawBody: new TextDecoder().decode(rawBytes),
+    rawBytes,
     cache,
   };
 }
@@ -67,10 +68,11 @@ export function restRouter(stack: Stack): Hono<StackEnv> {
     const caller = await authenticate(stack, c.get("bearer")).catch((error: unknown) => error as ApiError);
     if (caller instanceof ApiError) return errorResponse(caller);
     const method = c.req.method;
-    const rawBody = method === "GET" || method === "HEAD" ? "" : await c.req.text();
+    const rawBytes =
+      method === "GET" || method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
     const name = c.req.param("name") ?? "";
     try {
-      const req = apiRequest(stack, c, caller, rawBody, await loader.get());
+      const req = apiRequest(stack, c, caller, rawBytes, await loader.get());
       try {
         return await action(req, name);
       } catch (error) {

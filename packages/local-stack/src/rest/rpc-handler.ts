@@ -3,7 +3,7 @@ import { ApiError } from "./errors.js";
 import { Aliases, buildReadPlan } from "./read-plan.js";
 import { type ApiRequest, isObject, parseBody, preferenceApplied, readResponse, run } from "./request.js";
 import { contentRange, formatBody, respond } from "./respond.js";
-import { callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
+import { type BodyType, callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
 import { Params } from "./sql.js";
 
 export async function rpc(request: ApiRequest, name: string): Promise<Response> {
@@ -13,13 +13,14 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
     throw new ApiError(405, "PGRST101", `Cannot use the ${method} method on RPC`);
   }
   const post = method === "POST";
+  const bodyType = post ? bodyTypeOf(req.headers.get("content-type")) : "json";
   let args: Record<string, unknown> = {};
   let body: unknown;
   const skip = new Set<string>();
-  if (post) {
+  if (post && bodyType === "json") {
     body = parseBody(req.rawBody) ?? {};
     if (isObject(body)) args = body;
-  } else {
+  } else if (!post) {
     const argNames = new Set(
       req.cache.functions
         .filter((f) => f.schema === req.schema && f.name === name)
@@ -33,12 +34,15 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
       }
     }
   }
-  const fn = findFunction(req.cache, req.schema, name, Object.keys(args), post);
+  const fn = findFunction(req.cache, req.schema, name, { post, body: bodyType, keys: Object.keys(args) });
   if (fn.statementTimeout) req = { ...req, statementTimeout: fn.statementTimeout };
   const wholeBody = post && takesWholeBody(fn);
-  if (!wholeBody && post && !isObject(body)) throw new ApiError(400, "PGRST102", "Empty or invalid json");
+  if (!wholeBody && post && bodyType === "json" && !isObject(body)) {
+    throw new ApiError(400, "PGRST102", "Empty or invalid json");
+  }
   const params = new Params();
-  const call = callSql(fn, wholeBody ? body : args, wholeBody, params);
+  const text = bodyType === "json" ? JSON.stringify(body) : req.rawBody;
+  const call = callSql(fn, args, wholeBody ? { text, bytes: req.rawBytes } : null, params);
   const readOnly = !post || fn.volatility !== "v";
   const shape = returnShape(req.cache, fn);
   if (shape.kind === "rows") {
@@ -56,4 +60,13 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
   const headers = { "Content-Range": contentRange(0, result.pageCount, null), ...preferenceApplied(req.prefs) };
   const media = req.media === "object" && shape.kind === "scalar" ? "json" : req.media;
   return respond(200, method === "HEAD" ? null : formatBody(media, result), headers, media);
+}
+
+/** The body types PostgREST hands to a single unnamed parameter; anything else is read as JSON. */
+function bodyTypeOf(contentType: string | null): BodyType {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "text/plain") return "text";
+  if (type === "text/xml") return "xml";
+  if (type === "application/octet-stream") return "bytea";
+  return "json";
 }

@@ -1,69 +1,144 @@
 /** Finds the function an RPC names and renders its call with bound arguments. */
 import { ApiError } from "./errors.js";
-import type { Column, DbFunction, Relation, SchemaCache } from "./schema-cache.js";
+import { closestMatch } from "./fuzzy.js";
+import type { Column, DbFunction, FunctionArg, Relation, SchemaCache } from "./schema-cache.js";
 import { type Params, qualified, quoteIdent } from "./sql.js";
 
 const inputModes = new Set(["i", "b", "v"]);
 const inputsOf = (fn: DbFunction) => fn.args.filter((a) => inputModes.has(a.mode));
 
-/** The function a single unnamed json/jsonb argument makes take the whole body. */
-export function takesWholeBody(fn: DbFunction): boolean {
-  const inputs = inputsOf(fn);
-  return inputs.length === 1 && inputs[0]?.name === "" && ["json", "jsonb"].includes(inputs[0]?.typeName ?? "");
+/** What a POST body is: JSON names the arguments; text, xml and bytes are one unnamed argument. */
+export type BodyType = "json" | "text" | "xml" | "bytea";
+
+/** How a function is called: the argument names given (JSON body keys or query parameters). */
+export interface Invocation {
+  post: boolean;
+  body: BodyType;
+  keys: string[];
 }
 
-/** Resolves an overload by the argument names given, as PostgREST does. */
-export function findFunction(
-  cache: SchemaCache,
-  schema: string,
-  name: string,
-  keys: string[],
-  wholeBody: boolean,
-): DbFunction {
-  const named = cache.functions.filter((f) => f.schema === schema && f.name === name);
-  const matches = named.filter((fn) => {
-    const inputs = inputsOf(fn);
-    const required = inputs.slice(0, inputs.length - fn.defaults).map((a) => a.name);
-    const names = inputs.map((a) => a.name);
-    return keys.every((k) => names.includes(k)) && required.every((r) => keys.includes(r));
-  });
-  const candidates = matches.length ? matches : wholeBody ? named.filter(takesWholeBody) : [];
+const unnamedTypes: Record<BodyType, string[]> = {
+  json: ["json", "jsonb"],
+  text: ["text"],
+  xml: ["xml"],
+  bytea: ["bytea"],
+};
+
+const sameSet = (a: Set<string>, b: string[]) => a.size === new Set(b).size && b.every((name) => a.has(name));
+
+/** PostgREST's matchesParams: every required argument given, the rest among the optional ones. */
+function matchesArguments(fn: DbFunction, call: Invocation): boolean {
+  const inputs = inputsOf(fn);
+  const keys = new Set(call.keys);
+  // A raw body is an argument in itself, so a function without parameters cannot take it.
+  if (inputs.length === 0) return keys.size === 0 && !(call.post && call.body !== "json");
+  const requiredCount = inputs.length - fn.defaults;
+  const required = inputs.slice(0, requiredCount).map((a) => a.name);
+  const optional = inputs.slice(requiredCount).map((a) => a.name);
+  if (optional.length === 0) return sameSet(keys, required);
+  if (required.length === 0) return [...keys].every((k) => optional.includes(k));
+  return sameSet(new Set([...keys].filter((k) => !optional.includes(k))), required);
+}
+
+/** A function of one unnamed parameter of the body's type takes the whole POST body. */
+export function takesWholeBody(fn: DbFunction): boolean {
+  const inputs = inputsOf(fn);
+  return inputs.length === 1 && inputs[0]?.name === "";
+}
+
+function takesBodyOf(fn: DbFunction, call: Invocation): boolean {
+  const arg = inputsOf(fn)[0];
+  return call.post && takesWholeBody(fn) && unnamedTypes[call.body].includes(arg?.typeName ?? "");
+}
+
+/**
+ * Resolves an overload as PostgREST's findProc: the functions whose arguments
+ * the names given match, else the one taking the whole body; more than one is
+ * 300 PGRST203, none 404 PGRST202.
+ */
+export function findFunction(cache: SchemaCache, schema: string, name: string, call: Invocation): DbFunction {
+  const named = cache.functions.filter((f) => f.schema === schema && f.name === name).sort((a, b) => b.oid - a.oid);
+  const matching = named.filter((fn) => matchesArguments(fn, call));
+  const fallback = named.filter((fn) => !matchesArguments(fn, call) && takesBodyOf(fn, call));
+  const candidates = matching.length ? matching : fallback;
   if (candidates.length === 1) return candidates[0] as DbFunction;
-  if (candidates.length > 1) {
-    throw new ApiError(
-      300,
-      "PGRST203",
-      `Could not choose the best candidate function between: ${candidates
-        .map(
-          (f) =>
-            `${schema}.${name}(${inputsOf(f)
-              .map((a) => `${a.name} => ${a.type}`)
-              .join(", ")})`,
-        )
-        .join(", ")}`,
-      null,
-      "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
-    );
-  }
-  const list = [...keys].sort().join(", ");
-  throw new ApiError(
-    404,
-    "PGRST202",
-    `Could not find the function ${schema}.${name}${keys.length ? `(${list})` : " without parameters"} in the schema cache`,
-    `Searched for the function ${schema}.${name}${keys.length ? ` with parameters ${list}` : " without parameters"} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+  if (candidates.length > 1) throw ambiguous(candidates);
+  throw notFound(cache, schema, name, call, named);
+}
+
+function ambiguous(candidates: DbFunction[]): ApiError {
+  const signature = (f: DbFunction) =>
+    `${f.schema}.${f.name}(${inputsOf(f)
+      .map((a) => `${a.name} => ${a.type}`)
+      .join(", ")})`;
+  return new ApiError(
+    300,
+    "PGRST203",
+    `Could not choose the best candidate function between: ${candidates.map(signature).join(", ")}`,
+    null,
+    "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
   );
 }
 
-/** `"s"."fn"("a" := …)`, each argument read from the bound JSON object with its declared type. */
-export function callSql(fn: DbFunction, args: unknown, wholeBody: boolean, params: Params): string {
+function notFound(cache: SchemaCache, schema: string, name: string, call: Invocation, overloads: DbFunction[]) {
+  const keys = [...new Set(call.keys)].sort();
+  const list = keys.join(", ");
+  const fn = `${schema}.${name}`;
+  // A raw body names no arguments: the message leaves them out and gives no hint.
+  const raw = call.post && call.body !== "json";
+  const given = keys.length ? ` with parameter${keys.length > 1 ? "s" : ""} ${list}` : " without parameters";
+  const searched = raw
+    ? ` with a single unnamed ${call.body} parameter`
+    : call.post
+      ? `${given} or with a single unnamed json/jsonb parameter`
+      : given;
+  const argList = (names: string[]) => `(${[...names].sort().join(", ")})`;
+  const meant = raw
+    ? null
+    : overloads.length === 0
+      ? closestMatch(
+          name,
+          cache.functions.filter((f) => f.schema === schema).map((f) => f.name),
+        )
+      : closestMatch(
+          argList(keys),
+          overloads.map((o) => argList(inputsOf(o).map((a) => a.name))),
+        );
+  return new ApiError(
+    404,
+    "PGRST202",
+    `Could not find the function ${fn}${raw ? "" : keys.length ? `(${list})` : " without parameters"} in the schema cache`,
+    `Searched for the function ${fn}${searched}, but no matches were found in the schema cache.`,
+    meant === null
+      ? null
+      : `Perhaps you meant to call the function ${schema}.${overloads.length ? `${name}${meant}` : meant}`,
+  );
+}
+
+/** The raw body of a call, for the unnamed parameter that takes it whole. */
+export interface WholeBody {
+  text: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * `"s"."fn"("a" := …)`, each argument read from the bound JSON object with its
+ * declared type; a single unnamed parameter gets the body itself.
+ */
+export function callSql(fn: DbFunction, args: unknown, body: WholeBody | null, params: Params): string {
   const name = qualified(fn.schema, fn.name);
-  if (wholeBody)
-    return `${name}(${params.add(JSON.stringify(args ?? {}))}::${inputsOf(fn)[0]?.typeName === "json" ? "json" : "jsonb"})`;
+  const inputs = inputsOf(fn);
+  if (body && takesWholeBody(fn)) {
+    const arg = inputs[0] as FunctionArg;
+    if (arg.typeName === "bytea")
+      return `${name}(decode(${params.add(Buffer.from(body.bytes).toString("hex"))}, 'hex'))`;
+    // Types are catalog text (format_type), not request input.
+    return `${name}(${params.add(body.text)}::${arg.type})`;
+  }
   const given = Object.keys((args ?? {}) as object);
-  const used = inputsOf(fn).filter((a) => given.includes(a.name));
+  const used = inputs.filter((a) => given.includes(a.name));
   if (used.length === 0) return `${name}()`;
   const json = params.add(JSON.stringify(args));
-  // Types are catalog text (format_type), not request input.
   const record = used.map((a) => `${quoteIdent(a.name)} ${a.type}`).join(", ");
   const named = used.map(
     (a) =>

@@ -55,6 +55,8 @@ export interface FunctionArg {
 }
 
 export interface DbFunction {
+  /** Catalog order: PostgREST lists overloads newest first. */
+  oid: number;
   schema: string;
   name: string;
   args: FunctionArg[];
@@ -118,7 +120,7 @@ select json_build_object(
     join pg_class tc on tc.oid = k.confrelid join pg_namespace tn on tn.oid = tc.relnamespace
     where k.contype = 'f' and sn.nspname = any($1) and tn.nspname = any($1)),
   'functions', (select coalesce(json_agg(json_build_object(
-      'schema', n.nspname, 'name', p.proname,
+      'oid', p.oid::int8, 'schema', n.nspname, 'name', p.proname,
       'args', (select coalesce(json_agg(json_build_object(
           'name', coalesce(p.proargnames[i], ''), 'type', format_type(types[i], null),
           'typeName', (select typname from pg_type where oid = types[i]), 'mode', coalesce(p.proargmodes[i], 'i'),
