@@ -1,0 +1,79 @@
+import { setRequestContext } from "../database/request-context.js";
+import type { Database } from "../database/types.js";
+import { type Channel, isObject, type Payload, push } from "./channel.js";
+import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, storedMessage } from "./messages.js";
+import { encodeUserBroadcast } from "./protocol.js";
+
+/** Realtime's bounds: `limit` defaults to 10 and is clamped to 1..25; `since` defaults to 0. */
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 25;
+
+export interface ReplayRequest {
+  since: number;
+  limit: number;
+}
+
+/**
+ * Reads `config.broadcast.replay` of a join as Realtime does: absent or not an object
+ * means no replay; `since` (epoch ms) and `limit` must be integers when given.
+ * Returns the reason to refuse the join with, when there is one.
+ */
+export function replayRequest(
+  broadcastConfig: Payload,
+  isPrivate: boolean,
+): { request: ReplayRequest | null } | { error: string } {
+  if (!("replay" in broadcastConfig)) return { request: null };
+  if (!isPrivate) return { error: "UnableToReplayMessages: Replay is not allowed for public channels" };
+  const replay = broadcastConfig.replay;
+  if (!isObject(replay)) return { request: null };
+  const since = replay.since ?? 0;
+  const limit = replay.limit ?? DEFAULT_LIMIT;
+  if (!Number.isSafeInteger(since) || !Number.isSafeInteger(limit)) {
+    return { error: "UnableToReplayMessages: Replay params are not valid" };
+  }
+  return { request: { since: since as number, limit: Math.max(1, Math.min(limit as number, MAX_LIMIT)) } };
+}
+
+/**
+ * The newest `limit` private broadcasts of a topic stored since `since`, oldest first.
+ * They are read as the joining role with `realtime.topic()` set, so the SELECT
+ * policies on realtime.messages decide for each stored row (Realtime checks the
+ * topic once at join; a row-dependent policy is honoured here too).
+ */
+export async function replayMessages(
+  db: Database,
+  subTopic: string,
+  role: string,
+  claims: Payload,
+  request: ReplayRequest,
+): Promise<StoredMessage[]> {
+  const rows = await db.transaction(async (tx) => {
+    await setRequestContext(tx, { role, claims });
+    await tx.query("select set_config('realtime.topic', $1, true)", [subTopic]);
+    return tx.query<MessageRow>(
+      `select ${MESSAGE_COLUMNS} from realtime.messages
+        where topic = $1 and private is true and extension = 'broadcast' and event is not null
+          and inserted_at >= to_timestamp($2::float8 / 1000) at time zone 'utc'
+          and inserted_at < (now() at time zone 'utc') + interval '1 minute'
+        order by inserted_at desc, ctid desc limit $3`,
+      [subTopic, request.since, request.limit],
+    );
+  });
+  return rows.map(storedMessage).reverse();
+}
+
+/**
+ * Sends replayed messages to the channel that asked for them, after its join reply,
+ * marked `meta: { replayed: true, id }` as Realtime marks them.
+ */
+export function pushReplayed(channel: Channel, messages: StoredMessage[]) {
+  const ws = channel.conn.ws;
+  for (const message of messages) {
+    const meta = { replayed: true, id: message.id };
+    if (!(message.payload instanceof Uint8Array)) {
+      push(channel, "broadcast", { type: "broadcast", event: message.event, payload: message.payload, meta });
+    } else if (ws.readyState === ws.OPEN) {
+      ws.send(encodeUserBroadcast(channel.topic, message.event, message.payload));
+    }
+  }
+}
