@@ -1,7 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
-import { setRequestContext } from "../database/request-context.js";
+import { requestContextStatement, setRequestContext } from "../database/request-context.js";
 import type { Database } from "../database/types.js";
+import { type Filter, filterSql } from "./filters.js";
 
 /** One `engram_realtime` notification (see sql/platform/0006_realtime_changes.sql). */
 export interface ChangeEvent {
@@ -16,28 +17,6 @@ export interface ChangeEvent {
   /** DELETE statements (0010): the deleting transaction and the kept rows' seq range. */
   txid?: number | string;
   deleted?: [number, number];
-}
-
-export type FilterOp = "eq" | "neq" | "lt" | "lte" | "gt" | "gte" | "in";
-export interface Filter {
-  column: string;
-  op: FilterOp;
-  values: string[];
-}
-
-const OPS = new Set(["eq", "neq", "lt", "lte", "gt", "gte", "in"]);
-const SQL_OPS: Record<Exclude<FilterOp, "in">, string> = { eq: "=", neq: "<>", lt: "<", lte: "<=", gt: ">", gte: ">=" };
-
-/** Parses Supabase's classic filter `column=op.value` (`in.(a,b)`); throws on anything else. */
-export function parseFilter(text: string): Filter {
-  const match = /^([^=]+)=(eq|neq|lt|lte|gt|gte|in)\.(.*)$/s.exec(text);
-  if (!match || !OPS.has(match[2] as string)) throw new Error(`Error parsing \`filter\` params: ${text}`);
-  const [, column, op, raw] = match as unknown as [string, string, FilterOp, string];
-  if (op !== "in") return { column, op, values: [raw] };
-  const inner = /^\((.*)\)$/s.exec(raw);
-  if (!inner) throw new Error(`Error parsing \`filter\` params: ${text}`);
-  const values = (inner[1] as string).split(",").map((value) => value.trim().replace(/^"(.*)"$/s, "$1"));
-  return { column, op, values };
 }
 
 export interface Column {
@@ -84,84 +63,55 @@ export async function canSelect(db: Database, role: string, schema: string, tabl
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** What one identity may see of a change: the record, and which of the given filters it passes. */
+export interface Visible {
+  record: Record<string, unknown>;
+  matches: boolean[];
+}
+
 /**
- * Checks an INSERT/UPDATE for one subscriber: the row must be visible by primary key
- * as the subscriber (role and claims set, so RLS applies, as Supabase's apply_rls does)
- * and the committed record must pass the binding's filter. Returns the record to send,
- * or null. Without the record in the notification, the current row is read instead.
+ * Checks an INSERT/UPDATE for one identity (role and claims, so RLS applies, as
+ * Supabase's apply_rls does) in one round trip: the row must be visible by primary
+ * key, and each filter is evaluated on the committed record. Null when the row is
+ * not visible. Without the record in the notification, the current row is read.
  */
-export async function readAs(
+export async function visibleTo(
   db: Database,
   change: ChangeEvent,
   role: string,
   claims: Record<string, unknown>,
-  filter: Filter | null,
-): Promise<Record<string, unknown> | null> {
-  const key = change.new ?? {};
+  filters: Filter[],
+): Promise<Visible | null> {
   const params: unknown[] = [];
   const table = `${quote(change.schema)}.${quote(change.table)}`;
-  const keyConditions = Object.entries(key).map(([column, value]) => {
-    params.push(value === null ? null : typeof value === "object" ? JSON.stringify(value) : String(value));
-    return `t.${quote(column)} = $${params.length}`;
-  });
-  if (keyConditions.length === 0) return null;
-  const filterConditions: string[] = [];
-  if (filter) {
-    if (filter.op === "in") {
-      const placeholders = filter.values.map((value) => {
-        params.push(value);
-        return `$${params.length}`;
-      });
-      filterConditions.push(`t.${quote(filter.column)} in (${placeholders.join(", ")})`);
-    } else {
-      params.push(filter.values[0]);
-      filterConditions.push(`t.${quote(filter.column)} ${SQL_OPS[filter.op]} $${params.length}`);
-    }
-  }
+  const keyConditions = (alias: string) =>
+    Object.entries(change.new ?? {}).map(([column, value]) => {
+      params.push(value === null ? null : typeof value === "object" ? JSON.stringify(value) : String(value));
+      return `${alias}.${quote(column)} = $${params.length}`;
+    });
   let sql: string;
   if (change.record) {
+    const keys = keyConditions("k");
+    if (keys.length === 0) return null;
+    const matches = filters.map((filter) => `(${filterSql(filter, "t", params)})`);
     params.push(JSON.stringify(change.record));
-    const recordParam = `$${params.length}::jsonb`;
-    const filterSql = filterConditions.length
-      ? `and exists (select 1 from jsonb_populate_record(null::${table}, ${recordParam}) t where ${filterConditions.join(" and ")})`
-      : "";
-    sql = `select ${recordParam} as row where exists (select 1 from ${table} t where ${keyConditions.join(" and ")}) ${filterSql}`;
+    const record = `$${params.length}::jsonb`;
+    sql = `select ${record} as row, array[${matches.join(", ")}]::boolean[] as matches
+             from jsonb_populate_record(null::${table}, ${record}) t
+            where exists (select 1 from ${table} k where ${keys.join(" and ")})`;
   } else {
-    sql = `select to_jsonb(t) as row from ${table} t where ${[...keyConditions, ...filterConditions].join(" and ")}`;
+    const keys = keyConditions("t");
+    if (keys.length === 0) return null;
+    const matches = filters.map((filter) => `(${filterSql(filter, "t", params)})`);
+    sql = `select to_jsonb(t) as row, array[${matches.join(", ")}]::boolean[] as matches
+             from ${table} t where ${keys.join(" and ")}`;
   }
-  return db.transaction(async (tx) => {
-    await setRequestContext(tx, { role, claims });
-    const rows = await tx.query<{ row: Record<string, unknown> }>(sql, params);
-    return rows[0]?.row ?? null;
-  });
-}
-
-/** Whether a DELETE's old key (all Supabase has without REPLICA IDENTITY FULL) passes a filter. */
-export function keyMatches(record: Record<string, unknown>, filter: Filter | null): boolean {
-  if (!filter) return true;
-  if (!(filter.column in record)) return false;
-  const value = record[filter.column];
-  const compare = (target: string): number => {
-    if (typeof value === "number") return value - Number(target);
-    const text = String(value);
-    return text < target ? -1 : text > target ? 1 : 0;
-  };
-  switch (filter.op) {
-    case "eq":
-      return compare(filter.values[0] as string) === 0;
-    case "neq":
-      return compare(filter.values[0] as string) !== 0;
-    case "lt":
-      return compare(filter.values[0] as string) < 0;
-    case "lte":
-      return compare(filter.values[0] as string) <= 0;
-    case "gt":
-      return compare(filter.values[0] as string) > 0;
-    case "gte":
-      return compare(filter.values[0] as string) >= 0;
-    case "in":
-      return filter.values.some((target) => compare(target) === 0);
-  }
+  const rows = await db.batch<{ row: Record<string, unknown>; matches: boolean[] }>(
+    [requestContextStatement({ role, claims }), { text: sql, params }],
+    { rollback: true },
+  );
+  const [row] = rows;
+  return row ? { record: row.row, matches: row.matches } : null;
 }
 
 /** Listens on `engram_realtime`; returns a function that stops listening. */

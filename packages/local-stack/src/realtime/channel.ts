@@ -1,6 +1,7 @@
 import type { WebSocket } from "ws";
-import type { Filter, Permissions } from "./changes.js";
-import { encodeText, type Frame } from "./protocol.js";
+import type { Permissions } from "./changes.js";
+import type { Filter } from "./filters.js";
+import { encodeText, type Frame, type Vsn } from "./protocol.js";
 
 /** One `postgres_changes` entry of a join's config. */
 export interface Binding {
@@ -8,8 +9,11 @@ export interface Binding {
   schema: string;
   table?: string;
   filter?: string;
+  /** Columns to send instead of the whole row. */
+  select?: string[];
   id: number;
-  parsed: Filter | null;
+  /** The filter's conditions (none without a filter). */
+  parsed: Filter;
   /** False when the binding was rejected (table not published, bad filter). */
   active: boolean;
 }
@@ -37,6 +41,8 @@ export interface Channel {
 
 export interface Connection {
   ws: WebSocket;
+  /** The protocol version this socket speaks. */
+  vsn: Vsn;
   token: string;
   channels: Map<string, Channel>;
   /** Frames of one socket are handled in order, one at a time. */
@@ -53,7 +59,7 @@ export const isObject = (value: unknown): value is Payload =>
 export const subTopicOf = (topic: string): string => topic.slice("realtime:".length);
 
 export function send(conn: Connection, frame: Frame) {
-  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame));
+  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeText(frame, conn.vsn));
 }
 
 export function reply(conn: Connection, frame: Frame, status: "ok" | "error", response: Payload) {

@@ -8,7 +8,7 @@
  */
 import { setRequestContext } from "../database/request-context.js";
 import type { Database, Queryable } from "../database/types.js";
-import { type Filter, keyMatches } from "./changes.js";
+import { type Filter, keyMatches } from "./filters.js";
 
 export interface DeletedRow {
   seq: number;
@@ -164,7 +164,7 @@ async function restore(tx: Queryable, table: string, shape: TableShape, rows: De
 
 export interface DeleteListener<C extends Viewer> {
   channel: C;
-  binding: { id: number; parsed: Filter | null };
+  binding: { id: number; parsed: Filter };
 }
 
 /**

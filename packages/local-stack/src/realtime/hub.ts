@@ -7,7 +7,7 @@ import { type Channel, type Connection, type Payload, push, reply } from "./chan
 import { claimsOf, join, refreshToken, revoke } from "./joins.js";
 import { createPostgresChanges } from "./postgres-changes.js";
 import { handlePresence, untrack } from "./presence.js";
-import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, type Frame, FrameError } from "./protocol.js";
+import { decodeBinary, decodeText, encodeBroadcast, type Frame, FrameError, type Vsn } from "./protocol.js";
 import { createRevocationCheck } from "./revocation.js";
 
 export type Hub = ReturnType<typeof createHub>;
@@ -69,21 +69,22 @@ export function createHub(stack: Stack) {
    * `sender` is null for server-side messages (HTTP API, database).
    */
   function fanOut(topic: string, isPrivate: boolean, event: string, payload: unknown, sender: Channel | null) {
-    const frame =
-      payload instanceof Uint8Array
-        ? encodeUserBroadcast(topic, event, payload)
-        : encodeText({
-            joinRef: null,
-            ref: null,
-            topic,
-            event: "broadcast",
-            payload: { type: "broadcast", event, payload },
-          });
+    // Encoded once per protocol version, not once per member.
+    const frames = new Map<Vsn, string | Buffer | null>();
+    const frameFor = (vsn: Vsn) => {
+      let frame = frames.get(vsn);
+      if (frame === undefined) {
+        frame = encodeBroadcast(topic, event, payload, vsn);
+        frames.set(vsn, frame);
+      }
+      return frame;
+    };
     const deliver = () => {
       for (const member of members(topic)) {
         if ((member === sender && !member.self) || member.private !== isPrivate || !member.permissions.readBroadcast)
           continue;
-        if (member.conn.ws.readyState === member.conn.ws.OPEN) member.conn.ws.send(frame);
+        const frame = frameFor(member.conn.vsn);
+        if (frame !== null && member.conn.ws.readyState === member.conn.ws.OPEN) member.conn.ws.send(frame);
       }
     };
     // A re-check under way may be about to shut a reader out: private broadcasts wait for it.
@@ -100,12 +101,13 @@ export function createHub(stack: Stack) {
     return "error" in verified ? null : apikey;
   }
 
-  function accept(ws: WebSocket, token: string) {
-    const conn: Connection = { ws, token, channels: new Map(), queue: Promise.resolve(), closed: false };
+  function accept(ws: WebSocket, token: string, vsn: Vsn) {
+    const conn: Connection = { ws, vsn, token, channels: new Map(), queue: Promise.resolve(), closed: false };
     ws.on("message", (data: RawData, isBinary: boolean) => {
       let frame: Frame;
       try {
-        frame = isBinary ? decodeBinary(toBytes(data)) : decodeText(toBytes(data).toString());
+        if (isBinary && vsn === "1.0.0") throw new FrameError("vsn 1.0.0 has no binary frames");
+        frame = isBinary ? decodeBinary(toBytes(data)) : decodeText(toBytes(data).toString(), vsn);
       } catch (error) {
         // Malformed frames are dropped (there is no ref to reply to); the socket stays open.
         stack.log(`realtime: ${error instanceof FrameError ? error.message : "bad frame"}`);

@@ -5,14 +5,14 @@ import {
   type Column,
   canSelect,
   listenForChanges,
-  parseFilter,
   publishedTables,
-  readAs,
   syncTriggers,
   tableColumns,
+  visibleTo,
 } from "./changes.js";
 import { type Binding, type Channel, isObject, type Payload, push, subTopicOf } from "./channel.js";
 import { clearDeleted, deleteDeliveries, forgetDeleted, type TableShape } from "./deletes.js";
+import { type Filter, filterColumns, filterSql, parseFilter } from "./filters.js";
 
 export type PostgresChanges = ReturnType<typeof createPostgresChanges>;
 
@@ -68,11 +68,13 @@ export function createPostgresChanges(
         event: entry.event,
         schema: entry.schema,
         id: bindingId(entry),
-        parsed: null,
-        active: true,
+        parsed: [],
+        // Live once validated (subscribe), as Realtime streams only after its subscription insert.
+        active: false,
       };
       if (typeof entry.table === "string") binding.table = entry.table;
       if (typeof entry.filter === "string") binding.filter = entry.filter;
+      if (entry.select !== undefined) binding.select = entry.select as string[];
       bindings.push(binding);
       // Realtime refuses changes of a table the role may not read; wildcard bindings
       // are checked per change instead (the read as the subscriber fails).
@@ -87,9 +89,12 @@ export function createPostgresChanges(
     return bindings;
   }
 
-  /** Validates the bindings against the publication and reports as Realtime's `system` message. */
-  async function subscribe(channel: Channel) {
-    const channelName = subTopicOf(channel.topic);
+  /**
+   * Validates a channel's bindings against the publication and the tables, as
+   * Realtime's subscription insert does; returns the error Realtime reports, or
+   * null when every binding is live.
+   */
+  async function validate(channel: Channel): Promise<string | null> {
     try {
       await capturing();
       columnCache.clear();
@@ -97,56 +102,76 @@ export function createPostgresChanges(
       const published = await publishedTables(stack.db);
       const errors: string[] = [];
       for (const binding of channel.bindings) {
-        try {
-          if (!["*", "INSERT", "UPDATE", "DELETE"].includes(binding.event))
-            throw new Error(`invalid event ${binding.event}`);
-          binding.parsed = binding.filter ? parseFilter(binding.filter) : null;
-          const table = binding.table && binding.table !== "*" ? binding.table : null;
-          if (binding.parsed && !table) throw new Error("a filter needs a table");
-          const matching = [...published].filter((name) => {
-            const [schema, rel] = name.split(".") as [string, string];
-            return (binding.schema === "*" || binding.schema === schema) && (!table || table === rel);
-          });
-          if (matching.length === 0) {
-            throw new Error(
-              `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: ${binding.event}, schema: ${binding.schema}, table: ${binding.table ?? "*"}, filters: ${binding.filter ? `[${binding.filter}]` : "[]"}]`,
-            );
-          }
-          if (binding.parsed && table) {
-            const columns = await tableColumns(stack.db, binding.schema, table);
-            if (!columns.some((column) => column.name === binding.parsed?.column)) {
-              throw new Error(`Error parsing \`filter\` params: unknown column ${binding.parsed.column}`);
-            }
-          }
-        } catch (error) {
-          binding.active = false;
-          errors.push(error instanceof Error ? error.message : String(error));
-        }
+        const error = await bindingError(binding, published);
+        binding.active = error === null;
+        if (error) errors.push(error);
       }
-      if (errors.length > 0) {
-        push(channel, "system", {
-          extension: "postgres_changes",
-          status: "error",
-          message: errors.join("; "),
-          channel: channelName,
-        });
-      } else {
-        push(channel, "system", {
-          extension: "postgres_changes",
-          status: "ok",
-          message: "Subscribed to PostgreSQL",
-          channel: channelName,
-        });
-      }
+      return errors.length > 0 ? errors.join("; ") : null;
     } catch (error) {
       for (const binding of channel.bindings) binding.active = false;
-      push(channel, "system", {
-        extension: "postgres_changes",
-        status: "error",
-        message: String(error),
-        channel: channelName,
-      });
+      return String(error);
     }
+  }
+
+  async function bindingError(binding: Binding, published: Set<string>): Promise<string | null> {
+    const table = binding.table && binding.table !== "*" ? binding.table : null;
+    try {
+      binding.parsed = binding.filter ? parseFilter(binding.filter) : [];
+    } catch (error) {
+      return (error as Error).message;
+    }
+    if (binding.select !== undefined) {
+      if (!Array.isArray(binding.select))
+        return 'Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]';
+      binding.select = binding.select.filter((column) => typeof column === "string");
+      if (binding.select.length === 0) delete binding.select;
+      else if (!table || binding.schema === "*")
+        return "Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name.";
+    }
+    const describe = `[event: ${binding.event}, schema: ${binding.schema}, table: ${binding.table ?? "*"}, filters: ${binding.filter ? `[${binding.filter}]` : "[]"}, select: ${binding.select ? `[${binding.select.join(", ")}]` : "nil"}]`;
+    const matching = [...published].filter((name) => {
+      const [schema, rel] = name.split(".") as [string, string];
+      return (binding.schema === "*" || binding.schema === schema) && (!table || table === rel);
+    });
+    if (matching.length === 0) {
+      return `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: ${describe}`;
+    }
+    if (binding.parsed.length > 0 && !table) return "Error parsing `filter` params: a filter needs a table";
+    if (!table || (binding.parsed.length === 0 && !binding.select)) return null;
+    // As Realtime's check on realtime.subscription: columns exist, values cast to their types.
+    try {
+      const columns = new Set((await tableColumns(stack.db, binding.schema, table)).map((column) => column.name));
+      for (const column of filterColumns(binding.parsed)) {
+        if (!columns.has(column)) throw new Error(`invalid column for filter ${column}`);
+      }
+      for (const column of binding.select ?? []) {
+        if (!columns.has(column)) throw new Error(`invalid column for select ${column}`);
+      }
+      const params: unknown[] = [];
+      const where = filterSql(binding.parsed, "t", params);
+      await stack.db.query(
+        `select 1 from ${quoteIdent(binding.schema)}.${quoteIdent(table)} t where ${where} limit 0`,
+        params,
+      );
+      return null;
+    } catch (error) {
+      return `Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: ${describe}. Exception: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /** Validates, then reports as Realtime's `system` message. */
+  async function subscribe(channel: Channel) {
+    report(channel, await validate(channel));
+  }
+
+  /** Realtime's `system` message on how subscribing to changes went. */
+  function report(channel: Channel, error: string | null) {
+    push(channel, "system", {
+      extension: "postgres_changes",
+      status: error ? "error" : "ok",
+      message: error ?? "Subscribed to PostgreSQL",
+      channel: subTopicOf(channel.topic),
+    });
   }
 
   /** Channels and bindings that listen for this change (before any RLS check). */
@@ -157,7 +182,8 @@ export function createPostgresChanges(
         if (!binding.active) continue;
         if (binding.schema !== "*" && binding.schema !== change.schema) continue;
         if (binding.table && binding.table !== "*" && binding.table !== change.table) continue;
-        if (binding.event !== "*" && binding.event !== change.type) continue;
+        const action = actionOf(binding.event);
+        if (action !== "*" && action !== change.type) continue;
         subscribers.push({ channel, binding });
       }
     }
@@ -189,8 +215,12 @@ export function createPostgresChanges(
     if (deliveries.length === 0) return;
     const columns = await columnsOf(change.schema, change.table);
     for (const { channel, ids, key } of deliveries) {
+      const select = selectionOf(channel, ids);
       const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
-      push(channel, "postgres_changes", { ids, data: { ...data, columns, errors: null, old_record: key } });
+      push(channel, "postgres_changes", {
+        ids,
+        data: { ...data, columns: project(columns, select), errors: null, old_record: pick(key, select) },
+      });
     }
   }
 
@@ -204,29 +234,53 @@ export function createPostgresChanges(
     const subscribers = listenersOf(change);
     if (subscribers.length === 0) return;
     const columns = await columnsOf(change.schema, change.table);
-    // Per channel: the ids of its bindings that match, and the record it may see.
-    const perChannel = new Map<Channel, { ids: number[]; record: Payload | null }>();
+    // One check per identity (role and claims), with every distinct filter its bindings use.
+    const identities = new Map<string, { channel: Channel; filters: Map<string, Filter> }>();
     for (const { channel, binding } of subscribers) {
-      const record = await readAs(stack.db, change, channel.role, channel.claims, binding.parsed).catch((error) => {
-        stack.log(`realtime: cannot check ${change.schema}.${change.table} for a subscriber: ${String(error)}`);
-        return null;
-      });
-      if (!record) continue;
-      const entry = perChannel.get(channel) ?? { ids: [], record };
+      const key = identityKey(channel);
+      const identity = identities.get(key) ?? { channel, filters: new Map<string, Filter>() };
+      identity.filters.set(binding.filter ?? "", binding.parsed);
+      identities.set(key, identity);
+    }
+    const results = new Map<string, { record: Payload; passes: Map<string, boolean> } | null>();
+    await Promise.all(
+      [...identities].map(async ([key, { channel, filters }]) => {
+        const names = [...filters.keys()];
+        const visible = await visibleTo(stack.db, change, channel.role, channel.claims, [...filters.values()]).catch(
+          (error: unknown) => {
+            stack.log(`realtime: cannot check ${change.schema}.${change.table} for a subscriber: ${String(error)}`);
+            return null;
+          },
+        );
+        results.set(
+          key,
+          visible && {
+            record: visible.record,
+            passes: new Map(names.map((name, index) => [name, visible.matches[index] === true])),
+          },
+        );
+      }),
+    );
+    // Per channel: the ids of its bindings that match, and the record it may see.
+    const perChannel = new Map<Channel, { ids: number[]; record: Payload }>();
+    for (const { channel, binding } of subscribers) {
+      const result = results.get(identityKey(channel));
+      if (!result?.passes.get(binding.filter ?? "")) continue;
+      const entry = perChannel.get(channel) ?? { ids: [] as number[], record: result.record };
       if (!entry.ids.includes(binding.id)) entry.ids.push(binding.id);
-      entry.record ??= record;
       perChannel.set(channel, entry);
     }
     for (const [channel, { ids, record }] of perChannel) {
+      const select = selectionOf(channel, ids);
       const data: Payload = {
         schema: change.schema,
         table: change.table,
         commit_timestamp: change.ts,
         type: change.type,
-        columns,
+        columns: project(columns, select),
         errors: null,
+        record: pick(record, select),
       };
-      data.record = record;
       // Without REPLICA IDENTITY FULL Postgres logs only the old key: UPDATE has no old
       // record in Supabase's payload (and DELETE just the primary key, see deliverDeletes).
       if (change.type === "UPDATE") data.old_record = {};
@@ -236,7 +290,11 @@ export function createPostgresChanges(
 
   return {
     capturing,
+    /** Whether changes are being captured (false when listening could not start). */
+    running: () => stopListening !== null,
     bindingsOf,
+    validate,
+    report,
     subscribe,
     /** Stops capturing once the changes already queued are delivered. */
     async close() {
@@ -248,8 +306,46 @@ export function createPostgresChanges(
   };
 }
 
+/** Realtime's action filter: the event in any case; anything else means every event. */
+function actionOf(event: string): string {
+  const upper = event.toUpperCase();
+  return upper === "INSERT" || upper === "UPDATE" || upper === "DELETE" ? upper : "*";
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Who a channel reads as: channels of one identity see the same rows. */
+const identityKey = (channel: Channel) => JSON.stringify([channel.role, channel.claims]);
+
+/**
+ * The columns to send to a channel for these bindings: all of them when any
+ * binding wants the whole row, else those the bindings select.
+ */
+function selectionOf(channel: Channel, ids: number[]): Set<string> | null {
+  const selected = new Set<string>();
+  for (const binding of channel.bindings) {
+    if (!ids.includes(binding.id)) continue;
+    if (!binding.select) return null;
+    for (const column of binding.select) selected.add(column);
+  }
+  return selected;
+}
+
+const pick = (record: Payload, select: Set<string> | null): Payload =>
+  select ? Object.fromEntries(Object.entries(record).filter(([column]) => select.has(column))) : record;
+
+const project = (columns: Column[], select: Set<string> | null): Column[] =>
+  select ? columns.filter((column) => select.has(column.name)) : columns;
+
 /** A stable positive 32-bit id for a binding, as Realtime's `:erlang.phash2(params)`. */
 function bindingId(params: Payload): number {
-  const text = JSON.stringify([params.event, params.schema, params.table ?? null, params.filter ?? null]);
+  const text = JSON.stringify([
+    params.event,
+    params.schema,
+    params.table ?? null,
+    params.filter ?? null,
+    params.select ?? null,
+  ]);
+
   return createHash("sha1").update(text).digest().readUInt32BE(0) & 0x7ffffff || 1;
 }

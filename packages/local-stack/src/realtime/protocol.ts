@@ -1,4 +1,17 @@
-/** Phoenix vsn 2.0.0 frames as realtime-js 2.x sends and decodes them. */
+/**
+ * A Phoenix message. Connections speak vsn 2.0.0 (arrays and binary frames, what
+ * realtime-js sends by default) or vsn 1.0.0 (JSON objects only), chosen by the
+ * `vsn` query parameter as Phoenix does; 1.0.0 when it is absent.
+ */
+export type Vsn = "1.0.0" | "2.0.0";
+
+/** The protocol a `vsn` query parameter asks for, or null when none is served. */
+export function vsnOf(param: string | null): Vsn | null {
+  if (param === null || /^1\.\d+\.\d+$/.test(param)) return "1.0.0";
+  if (/^2\.\d+\.\d+$/.test(param)) return "2.0.0";
+  return null;
+}
+
 export interface Frame {
   joinRef: string | null;
   ref: string | null;
@@ -12,8 +25,35 @@ export class FrameError extends Error {}
 const textDecoder = new TextDecoder("utf-8", { fatal: true });
 const textEncoder = new TextEncoder();
 
-/** Decodes a text frame `[join_ref, ref, topic, event, payload]`. */
-export function decodeText(text: string): Frame {
+/** Decodes a text frame of the connection's protocol. */
+export function decodeText(text: string, vsn: Vsn = "2.0.0"): Frame {
+  return vsn === "1.0.0" ? decodeObject(text) : decodeArray(text);
+}
+
+/** vsn 1.0.0: `{"topic", "event", "payload", "ref", "join_ref"?}`; all but join_ref required, as Phoenix. */
+function decodeObject(text: string): Frame {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new FrameError("malformed JSON frame");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new FrameError("frame must be an object with topic, event, payload and ref");
+  const message = parsed as Record<string, unknown>;
+  for (const key of ["topic", "event", "payload", "ref"]) {
+    if (!(key in message)) throw new FrameError(`missing key "${key}"`);
+  }
+  const { topic, event, payload, ref } = message;
+  const joinRef = message.join_ref;
+  if (!isRef(joinRef) || !isRef(ref) || typeof topic !== "string" || typeof event !== "string") {
+    throw new FrameError("malformed frame header");
+  }
+  return { joinRef: joinRef ?? null, ref: ref ?? null, topic, event, payload };
+}
+
+/** vsn 2.0.0: `[join_ref, ref, topic, event, payload]`. */
+function decodeArray(text: string): Frame {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -77,7 +117,10 @@ export function decodeBinary(bytes: Uint8Array): Frame & { binary: boolean } {
   return { joinRef: joinRef || null, ref: ref || null, topic, event: "broadcast", payload, binary: encoding === 0 };
 }
 
-export function encodeText(frame: Frame): string {
+/** A text frame in the connection's protocol (vsn 1.0.0 leaves join_ref out, as Phoenix's V1 serializer). */
+export function encodeText(frame: Frame, vsn: Vsn = "2.0.0"): string {
+  if (vsn === "1.0.0")
+    return JSON.stringify({ topic: frame.topic, event: frame.event, payload: frame.payload, ref: frame.ref });
   return JSON.stringify([frame.joinRef, frame.ref, frame.topic, frame.event, frame.payload]);
 }
 
@@ -87,4 +130,14 @@ export function encodeUserBroadcast(topic: string, event: string, payload: Uint8
   const e = textEncoder.encode(event);
   if (t.length > 255 || e.length > 255) throw new FrameError("topic or event too long");
   return Buffer.concat([Buffer.from([4, t.length, e.length, 0, 0]), t, e, payload]);
+}
+
+/**
+ * A broadcast to subscribers: binary payloads as kind 4 frames (vsn 2.0.0 only;
+ * null for vsn 1.0.0, which cannot carry them, as in Realtime), JSON in a text frame.
+ */
+export function encodeBroadcast(topic: string, event: string, payload: unknown, vsn: Vsn): string | Buffer | null {
+  if (payload instanceof Uint8Array) return vsn === "2.0.0" ? encodeUserBroadcast(topic, event, payload) : null;
+  const frame = { joinRef: null, ref: null, topic, event: "broadcast", payload: { type: "broadcast", event, payload } };
+  return encodeText(frame, vsn);
 }

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { Stack } from "../stack.js";
 import { createHub, type Hub } from "./hub.js";
-import { deliverDatabaseBroadcasts } from "./messages.js";
+import { vsnOf } from "./protocol.js";
 
 export const REALTIME_PATH = "/realtime/v1/websocket";
 /** Largest WebSocket message; larger ones close the connection with 1009 (the server stays up). */
@@ -23,22 +23,23 @@ export function realtimeOf(stack: Stack): Hub | undefined {
 export function attachRealtime(stack: Stack, server: Server): () => Promise<void> {
   const hub = createHub(stack);
   hubs.set(stack, hub);
-  // realtime.send and the like: committed rows of realtime.messages go out as server broadcasts.
-  const stopDatabaseBroadcasts = deliverDatabaseBroadcasts(stack, (topic, isPrivate, event, payload) =>
-    hub.fanOut(`realtime:${topic}`, isPrivate, event, payload, null),
-  );
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== REALTIME_PATH) return;
     const apikey = url.searchParams.get("apikey") ?? headerOf(request, "x-api-key") ?? headerOf(request, "apikey");
+    const vsn = vsnOf(url.searchParams.get("vsn"));
+    if (!vsn) {
+      socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnsupported vsn");
+      return;
+    }
     hub.tokenForApiKey(apikey).then(
       (token) => {
         if (!token) {
           socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nInvalid API key");
           return;
         }
-        wss.handleUpgrade(request, socket, head, (ws) => hub.accept(ws, token));
+        wss.handleUpgrade(request, socket, head, (ws) => hub.accept(ws, token, vsn));
       },
       () => socket.destroy(),
     );
@@ -49,7 +50,6 @@ export function attachRealtime(stack: Stack, server: Server): () => Promise<void
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     hubs.delete(stack);
-    await stopDatabaseBroadcasts();
     await hub.close();
   };
 }

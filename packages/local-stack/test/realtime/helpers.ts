@@ -94,3 +94,42 @@ export async function rawSocket(stack: RunningStack, apikey = stack.anonKey) {
     },
   };
 }
+
+type ObjectFrame = { topic: string; event: string; payload: Record<string, unknown>; ref: string | null };
+
+/** A raw vsn 1.0.0 socket: JSON object frames both ways. `vsn` null leaves the parameter out. */
+export async function rawSocketV1(stack: RunningStack, vsn: string | null = "1.0.0") {
+  const query = `apikey=${encodeURIComponent(stack.anonKey)}${vsn === null ? "" : `&vsn=${vsn}`}`;
+  const ws = new WebSocket(`${stack.url.replace("http", "ws")}/realtime/v1/websocket?${query}`);
+  const frames = collector<ObjectFrame>();
+  ws.on("message", (data) => frames.push(JSON.parse(data.toString()) as ObjectFrame));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return {
+    ws,
+    frames,
+    send(frame: unknown) {
+      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+    },
+    /** The next frame (after those already seen) matching every given field. */
+    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (let seen = 0; ; seen++) {
+        await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
+        const frame = frames.items[seen] as ObjectFrame;
+        if (
+          (match.ref === undefined || frame.ref === match.ref) &&
+          (match.event === undefined || frame.event === match.event) &&
+          (match.topic === undefined || frame.topic === match.topic)
+        ) {
+          return frame;
+        }
+      }
+    },
+    close() {
+      ws.close();
+    },
+  };
+}

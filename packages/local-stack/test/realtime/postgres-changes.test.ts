@@ -209,7 +209,7 @@ describe("postgres_changes", () => {
       "realtime:bad-filter",
       "phx_join",
       {
-        config: { postgres_changes: [{ event: "*", schema: "public", table: "rt_notes", filter: "priority=like.5" }] },
+        config: { postgres_changes: [{ event: "*", schema: "public", table: "rt_notes", filter: "priority=foo.5" }] },
       },
     ]);
     expect((await socket.next({ ref: "1" }))[4]).toMatchObject({ status: "ok" });
