@@ -3,8 +3,10 @@ import type { Keys } from "../keys/keys.js";
 import { ALL_PERMISSIONS, channelPermissions } from "./changes.js";
 import { type Channel, type Connection, isObject, type Payload, push, reply, subTopicOf } from "./channel.js";
 import type { Hub } from "./hub.js";
+import { databaseBroadcastsReady } from "./messages.js";
 import { presenceState } from "./presence.js";
 import type { Frame } from "./protocol.js";
+import { pushReplayed, replayMessages, replayRequest } from "./replay.js";
 
 export type Verified = { role: string; claims: Payload } | { error: string };
 
@@ -46,8 +48,19 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
     // Re-checks follow committed changes, so published tables must be capturing them.
     await hub.changes.capturing();
   }
+  // Replay needs broadcast read access, and only private channels have stored messages.
+  if ("replay" in broadcastConfig && config.private === true && !permissions.readBroadcast) {
+    return reply(conn, frame, "error", { reason: readDenied(frame.topic) });
+  }
+  const replay = replayRequest(broadcastConfig, config.private === true);
+  if ("error" in replay) return reply(conn, frame, "error", { reason: replay.error });
   const bindings = await hub.changes.bindingsOf(config.postgres_changes, verified.role);
   if ("error" in bindings) return reply(conn, frame, "error", { reason: bindings.error });
+  // Database broadcasts sent after this join must reach it.
+  await databaseBroadcastsReady(hub.stack);
+  const replayed = replay.request
+    ? await replayMessages(hub.stack.db, subTopicOf(frame.topic), verified.role, verified.claims, replay.request)
+    : [];
   // A second join on the same topic replaces the first (realtime-js rejoins this way).
   const previous = conn.channels.get(frame.topic);
   if (previous) hub.leave(previous);
@@ -79,6 +92,7 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
       select === undefined ? { event, schema, table, filter, id } : { event, schema, table, filter, select, id },
     ),
   });
+  pushReplayed(channel, replayed);
   if (channel.presenceEnabled && permissions.readPresence)
     push(channel, "presence_state", presenceState(channel, hub.members(channel.topic)));
   if (broadcastConfig.replication_ready === true) void announceReplication(hub, channel);

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { Stack } from "../stack.js";
 import { createHub, type Hub } from "./hub.js";
+import { deliverDatabaseBroadcasts } from "./messages.js";
 import { vsnOf } from "./protocol.js";
 
 export const REALTIME_PATH = "/realtime/v1/websocket";
@@ -23,6 +24,10 @@ export function realtimeOf(stack: Stack): Hub | undefined {
 export function attachRealtime(stack: Stack, server: Server): () => Promise<void> {
   const hub = createHub(stack);
   hubs.set(stack, hub);
+  // realtime.send and the like: committed rows of realtime.messages go out as server broadcasts.
+  const stopDatabaseBroadcasts = deliverDatabaseBroadcasts(stack, (topic, isPrivate, event, payload) =>
+    hub.fanOut(`realtime:${topic}`, isPrivate, event, payload, null),
+  );
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -50,6 +55,7 @@ export function attachRealtime(stack: Stack, server: Server): () => Promise<void
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     hubs.delete(stack);
+    await stopDatabaseBroadcasts();
     await hub.close();
   };
 }
