@@ -9,6 +9,7 @@ import { callerOf, lockObject, ownerOf, transact } from "./context.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
 import { listLevel, listOptions } from "./list.js";
+import { listV2, listV2Options } from "./list-v2.js";
 import { bucketAndKey, checkBucketName, checkKey, rawTail } from "./paths.js";
 import { findObject, type ObjectRow, objectColumns, sendObject } from "./serve.js";
 import { insertObject, storeUpload } from "./uploads.js";
@@ -80,6 +81,18 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
       return listLevel(tx, bucket, options);
     });
     return c.json(rows);
+  });
+
+  app.post("/object/list-v2/:bucket", async (c) => {
+    const caller = await callerOf(stack, c);
+    const bucket = checkBucketName(c.req.param("bucket"));
+    const options = listV2Options(await jsonBody(c.req.raw));
+    const page = await transact(stack, c, caller, async (tx, becomeCaller) => {
+      await findBucket(tx, bucket);
+      await becomeCaller();
+      return listV2(tx, bucket, options);
+    });
+    return c.json(page);
   });
 
   /**
