@@ -31,7 +31,7 @@ export interface ApiRequest {
   statementTimeout?: string | null;
 }
 
-type Row = { total: string | null; page_count: string; body: string };
+type Row = { total: string | null; page_count: string; body: string; inserted?: string | null };
 
 export async function run(
   req: ApiRequest,

@@ -9,13 +9,18 @@ export interface QueryResult {
   pageCount: number;
   /** JSON text of the rows (an array). */
   body: string;
+  /** How many rows an upsert inserted, when it tells. */
+  inserted?: number | null;
 }
 
-export function toResult(row: { total: string | null; page_count: string; body: string } | undefined): QueryResult {
+export function toResult(
+  row: { total: string | null; page_count: string; body: string; inserted?: string | null } | undefined,
+): QueryResult {
   return {
     total: row?.total == null ? null : Number(row.total),
     pageCount: Number(row?.page_count ?? 0),
     body: row?.body ?? "[]",
+    inserted: row?.inserted == null ? null : Number(row.inserted),
   };
 }
 

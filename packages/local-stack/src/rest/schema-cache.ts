@@ -102,7 +102,10 @@ select json_build_object(
       'kind', case when r.relkind in ('v', 'm') then 'view' else 'table' end,
       'columns', (select coalesce(json_agg(json_build_object(
           'num', a.attnum, 'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'category', t.typcategory,
-          'typeName', t.typname, 'hasDefault', a.atthasdef, 'defaultExpr', pg_get_expr(d.adbin, d.adrelid)
+          'typeName', t.typname, 'hasDefault', a.atthasdef or a.attidentity <> '',
+          -- An identity column's default is its sequence, as PostgREST's schema cache reads it.
+          'defaultExpr', coalesce(pg_get_expr(d.adbin, d.adrelid), case when a.attidentity = 'd' then
+            format('nextval(%L)', pg_get_serial_sequence(format('%I.%I', r.nspname, r.relname), a.attname)) end)
         ) order by a.attnum), '[]')
         from pg_attribute a join pg_type t on t.oid = a.atttypid
         left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum

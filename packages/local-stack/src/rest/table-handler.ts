@@ -40,8 +40,22 @@ export async function table(req: ApiRequest, name: string): Promise<Response> {
   }
 }
 
+/**
+ * An upsert's RETURNING also says which rows it inserted (a new row has no
+ * xmax), so the status can tell created from updated. Views have no xmax.
+ */
+const insertedMarker = " returning *, (xmax = 0) as pgrst_inserted";
+const marksInserted = (relation: Relation) => relation.kind === "table";
+
 /** Runs a data-modifying statement and reads what it returned through the request's select. */
-async function mutate(req: ApiRequest, root: ReadNode, mutation: string, params: Params, returns: boolean) {
+async function mutate(
+  req: ApiRequest,
+  root: ReadNode,
+  mutation: string,
+  params: Params,
+  returns: boolean,
+  countInserted = false,
+) {
   const wantBody = req.prefs.return === "representation";
   const source: ReadNode = { ...root, from: "pgrst_source", conditions: [], limit: null, offset: null };
   // Without a representation only the primary key is read back (for Location).
@@ -58,7 +72,11 @@ async function mutate(req: ApiRequest, root: ReadNode, mutation: string, params:
         stripNulls: req.stripNulls,
       })
     : "select null::text as total, '0' as page_count, '[]' as body";
-  const sql = `with pgrst_source as (${mutation}) ${select}`;
+  const columns = root.relation.columns.map((c) => quoteIdent(c.name)).join(", ");
+  const sql = countInserted
+    ? `with pgrst_mutation as (${mutation}), pgrst_source as (select ${columns} from pgrst_mutation) ` +
+      `select _m.*, (select count(*) from pgrst_mutation where pgrst_inserted)::text as inserted from (${select}) as _m`
+    : `with pgrst_source as (${mutation}) ${select}`;
   const single = wantBody && req.media === "object";
   const { strict, maxAffected } = req.prefs;
   const limited = strict && maxAffected !== null && (req.method === "PATCH" || req.method === "DELETE");
@@ -96,7 +114,8 @@ function writeResponse(
       headers.Location = `/${relation.name}?${query}`;
     }
   }
-  return respond(status === 200 ? 204 : status, null, headers, req.media);
+  // Without a body an update is 204; an insert keeps its status (201, or 200 for a merge that inserted nothing).
+  return respond(status === 200 && req.method !== "POST" ? 204 : status, null, headers, req.media);
 }
 
 async function insert(req: ApiRequest, relation: Relation, aliases: Aliases): Promise<Response> {
@@ -113,18 +132,20 @@ async function insert(req: ApiRequest, relation: Relation, aliases: Aliases): Pr
       )
     : null;
   const root = buildReadPlan(req.cache, relation, "pgrst_source", withoutFilters(req.query), aliases);
+  // A merging upsert that inserted nothing answers 200, as PostgREST 12.
+  const countInserted = req.prefs.resolution === "merge-duplicates" && marksInserted(relation);
   const returns =
-    req.prefs.return === "representation" || req.prefs.return === "headers-only" || req.prefs.count !== null;
+    req.prefs.return === "representation" ||
+    req.prefs.return === "headers-only" ||
+    req.prefs.count !== null ||
+    countInserted;
   const params = new Params();
-  const sql = insertSql(
-    relation,
-    rows,
-    { columns, prefs: req.prefs, onConflict, returning: returns ? " returning *" : "" },
-    params,
-  );
-  const result = await mutate(req, root, sql, params, returns);
+  const returning = countInserted ? insertedMarker : returns ? " returning *" : "";
+  const sql = insertSql(relation, rows, { columns, prefs: req.prefs, onConflict, returning }, params);
+  const result = await mutate(req, root, sql, params, returns, countInserted);
   const total = req.prefs.count ? result.total : null;
-  return writeResponse(req, 201, result, `*/${total ?? "*"}`, relation);
+  const status = result.inserted === 0 ? 200 : 201;
+  return writeResponse(req, status, result, `*/${total ?? "*"}`, relation);
 }
 
 // Inserts only take select, columns and on_conflict from the URL.
@@ -176,11 +197,14 @@ async function put(req: ApiRequest, relation: Relation, aliases: Aliases): Promi
   const root = buildReadPlan(req.cache, relation, "pgrst_source", withoutFilters(req.query), aliases);
   const params = new Params();
   const prefs = { ...req.prefs, resolution: "merge-duplicates" as const };
-  const sql = insertSql(relation, [row], { columns, prefs, onConflict: pk, returning: " returning *" }, params);
-  const result = await mutate(req, root, sql, params, true);
+  const countInserted = marksInserted(relation);
+  const returning = countInserted ? insertedMarker : " returning *";
+  const sql = insertSql(relation, [row], { columns, prefs, onConflict: pk, returning }, params);
+  const result = await mutate(req, root, sql, params, true, countInserted);
+  // PUT creates (201) or replaces (200).
   return writeResponse(
     req,
-    200,
+    result.inserted ? 201 : 200,
     result,
     contentRange(0, result.pageCount, req.prefs.count ? result.total : null),
     relation,

@@ -158,13 +158,92 @@ describe("insert", () => {
   });
 });
 
+describe("bulk insert with missing keys", () => {
+  it("fills a key missing from some objects with null by default", async () => {
+    const { data, error } = await db
+      .from("tallies")
+      .insert([
+        { name: "null-1", total: 1, note: "a" },
+        { name: "null-2", total: 2 },
+      ])
+      .select("name, total, note");
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { name: "null-1", total: 1, note: "a" },
+      { name: "null-2", total: 2, note: null },
+    ]);
+  });
+
+  it("gives it the column default with defaultToNull: false (Prefer: missing=default), identity columns too", async () => {
+    const { data, error } = await db
+      .from("tallies")
+      .insert(
+        [
+          { name: "default-1", note: "kept" },
+          { name: "default-2", total: 3 },
+        ],
+        { defaultToNull: false },
+      )
+      .select("name, total, note");
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { name: "default-1", total: 7, note: "kept" },
+      { name: "default-2", total: 3, note: "fresh" },
+    ]);
+    const channels = await db
+      .from("channels")
+      .insert(
+        [
+          { id: 900, slug: "missing-1" },
+          { slug: "missing-2", kind: "private" },
+        ],
+        { defaultToNull: false },
+      )
+      .select("slug, kind, id");
+    expect(channels.error).toBeNull();
+    const [first, second] = channels.data ?? [];
+    expect(first).toEqual({ slug: "missing-1", kind: "public", id: 900 });
+    expect(second).toMatchObject({ slug: "missing-2", kind: "private" });
+    expect(typeof second?.id).toBe("number");
+  });
+
+  it("inserts only the columns= it names and leaves the others to their defaults", async () => {
+    const res = await fetch(`${running.url}/rest/v1/tallies?columns=name,note`, {
+      method: "POST",
+      headers: {
+        apikey: running.anonKey,
+        "Content-Type": "application/json",
+        Prefer: "return=representation",
+      },
+      body: JSON.stringify([{ name: "cols-1", total: 99, note: "n" }]),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual([{ name: "cols-1", total: 7, note: "n" }]);
+  });
+});
+
 describe("upsert", () => {
-  it("merges duplicates on the primary key", async () => {
+  it("merges duplicates on the primary key: 200 when it only updated, 201 when it inserted any row", async () => {
     await db.from("slots").insert({ id: 50, during: "[1,2)" });
     const { data, error, status } = await db.from("slots").upsert({ id: 50, during: "[3,4)" }).select();
     expect(error).toBeNull();
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     expect(data).toEqual([{ id: 50, during: "[3,4)" }]);
+    const mixed = await db
+      .from("slots")
+      .upsert([
+        { id: 50, during: "[4,5)" },
+        { id: 52, during: "[5,6)" },
+      ])
+      .select("id");
+    expect(mixed.status).toBe(201);
+    expect(mixed.data).toEqual([{ id: 50 }, { id: 52 }]);
+    const fresh = await db.from("slots").upsert({ id: 53, during: "[1,2)" });
+    expect(fresh.status).toBe(201);
+    const updatedOnly = await db.from("slots").upsert({ id: 53, during: "[2,3)" });
+    expect(updatedOnly.error).toBeNull();
+    expect(updatedOnly.status).toBe(200);
+    expect(updatedOnly.data).toBeNull();
   });
 
   it("merges on the on_conflict columns", async () => {
@@ -195,8 +274,15 @@ describe("upsert", () => {
       headers: { apikey: running.anonKey, "Content-Type": "application/json", Prefer: "return=representation" },
       body: JSON.stringify({ id: 60, during: "[6,7)" }),
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(await res.json()).toEqual([{ id: 60, during: "[6,7)" }]);
+    const again = await fetch(`${running.url}/rest/v1/slots?id=eq.60`, {
+      method: "PUT",
+      headers: { apikey: running.anonKey, "Content-Type": "application/json", Prefer: "return=representation" },
+      body: JSON.stringify({ id: 60, during: "[7,8)" }),
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual([{ id: 60, during: "[7,8)" }]);
     const bad = await fetch(`${running.url}/rest/v1/slots?id=gt.60`, {
       method: "PUT",
       headers: { apikey: running.anonKey, "Content-Type": "application/json" },
