@@ -3,7 +3,8 @@
  * for four typical requests, against the same SQL run directly on the same
  * database, on PGlite and (with DATABASE_URL or BENCH_DATABASE_URL) on
  * PostgreSQL; storage throughput for a 5 MB file; function invocation
- * overhead; realtime delivery latency; and the stack's cold and warm start times.
+ * overhead; realtime delivery latency; and `pnpm stack`'s cold and warm start
+ * times and resident memory, idle and after a burst of bad requests (startup.ts).
  *
  * REST columns: the server's rps and latency; cpu/req, this process's CPU time
  * per request (client and server both run here); the direct SQL as a client
@@ -14,10 +15,6 @@
  * engine; BENCH_CALLS the number of samples.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { openPostgres } from "../src/database/postgres.js";
 import { requestContextStatement, setRequestContext } from "../src/database/request-context.js";
 import { findSupabaseDir } from "../src/paths.js";
@@ -27,6 +24,7 @@ import { functionOverhead } from "./functions.js";
 import { closeHttp, type HttpResponse, http } from "./http.js";
 import { measureTogether, ms, stats } from "./measure.js";
 import { realtimeLatency } from "./realtime.js";
+import { startupFootprint } from "./startup.js";
 import { storageThroughput } from "./storage.js";
 
 const demoUser = "de300000-0000-4000-8000-000000000001";
@@ -157,28 +155,10 @@ async function benchEngine(label: string, databaseUrl?: string) {
   }
 }
 
-async function startTimes() {
-  const dataDir = await mkdtemp(join(tmpdir(), "engram-start-"));
-  try {
-    let start = performance.now();
-    const cold = await startStack({ supabaseDir, dataDir, port: 0 });
-    const coldMs = performance.now() - start;
-    await cold.close();
-    start = performance.now();
-    const warm = await startStack({ supabaseDir, dataDir, port: 0 });
-    const warmMs = performance.now() - start;
-    await warm.close();
-    console.log(`\n== start-up (PGlite on disk)\n  cold (new data directory): ${(coldMs / 1000).toFixed(2)} s`);
-    console.log(`  warm (existing data directory): ${(warmMs / 1000).toFixed(2)} s   target < 3 s`);
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
 // BENCH_ONLY=rest measures just the REST requests (both engines), to iterate on them quickly.
 const restOnly = process.env.BENCH_ONLY === "rest";
 if (!restOnly) {
-  await startTimes();
+  await startupFootprint();
   await functionOverhead();
   await realtimeLatency();
 }
