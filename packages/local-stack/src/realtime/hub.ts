@@ -66,15 +66,22 @@ export function createHub(stack: Stack) {
    * Delivers a broadcast to every channel on `topic` (`realtime:<name>`) of the same
    * privacy that may read broadcasts; the sender only when it joined with `self`.
    * `payload` is the user payload: JSON, or a Uint8Array sent as a binary frame.
-   * `sender` is null for server-side messages (HTTP API, database).
+   * `sender` is null for server-side messages (HTTP API, database); `meta` goes out with it.
    */
-  function fanOut(topic: string, isPrivate: boolean, event: string, payload: unknown, sender: Channel | null) {
+  function fanOut(
+    topic: string,
+    isPrivate: boolean,
+    event: string,
+    payload: unknown,
+    sender: Channel | null,
+    meta?: Payload,
+  ) {
     // Encoded once per protocol version, not once per member.
     const frames = new Map<Vsn, string | Buffer | null>();
     const frameFor = (vsn: Vsn) => {
       let frame = frames.get(vsn);
       if (frame === undefined) {
-        frame = encodeBroadcast(topic, event, payload, vsn);
+        frame = encodeBroadcast(topic, event, payload, vsn, meta);
         frames.set(vsn, frame);
       }
       return frame;

@@ -125,19 +125,27 @@ export function encodeText(frame: Frame, vsn: Vsn = "2.0.0"): string {
 }
 
 /** Binary kind 4 (user broadcast, server to client) for binary payloads. */
-export function encodeUserBroadcast(topic: string, event: string, payload: Uint8Array): Buffer {
+export function encodeUserBroadcast(topic: string, event: string, payload: Uint8Array, meta?: object): Buffer {
   const t = textEncoder.encode(topic);
   const e = textEncoder.encode(event);
-  if (t.length > 255 || e.length > 255) throw new FrameError("topic or event too long");
-  return Buffer.concat([Buffer.from([4, t.length, e.length, 0, 0]), t, e, payload]);
+  const m = textEncoder.encode(meta ? JSON.stringify(meta) : "");
+  if (t.length > 255 || e.length > 255 || m.length > 255) throw new FrameError("topic, event or metadata too long");
+  return Buffer.concat([Buffer.from([4, t.length, e.length, m.length, 0]), t, e, m, payload]);
 }
 
 /**
  * A broadcast to subscribers: binary payloads as kind 4 frames (vsn 2.0.0 only;
  * null for vsn 1.0.0, which cannot carry them, as in Realtime), JSON in a text frame.
+ * `meta` (Realtime's `{ id }` of stored messages) goes out beside the payload.
  */
-export function encodeBroadcast(topic: string, event: string, payload: unknown, vsn: Vsn): string | Buffer | null {
-  if (payload instanceof Uint8Array) return vsn === "2.0.0" ? encodeUserBroadcast(topic, event, payload) : null;
-  const frame = { joinRef: null, ref: null, topic, event: "broadcast", payload: { type: "broadcast", event, payload } };
-  return encodeText(frame, vsn);
+export function encodeBroadcast(
+  topic: string,
+  event: string,
+  payload: unknown,
+  vsn: Vsn,
+  meta?: object,
+): string | Buffer | null {
+  if (payload instanceof Uint8Array) return vsn === "2.0.0" ? encodeUserBroadcast(topic, event, payload, meta) : null;
+  const message = meta ? { type: "broadcast", event, payload, meta } : { type: "broadcast", event, payload };
+  return encodeText({ joinRef: null, ref: null, topic, event: "broadcast", payload: message }, vsn);
 }

@@ -67,13 +67,14 @@ export async function replayMessages(
  * marked `meta: { replayed: true, id }` as Realtime marks them.
  */
 export function pushReplayed(channel: Channel, messages: StoredMessage[]) {
-  const ws = channel.conn.ws;
+  const { ws, vsn } = channel.conn;
   for (const message of messages) {
     const meta = { replayed: true, id: message.id };
     if (!(message.payload instanceof Uint8Array)) {
       push(channel, "broadcast", { type: "broadcast", event: message.event, payload: message.payload, meta });
-    } else if (ws.readyState === ws.OPEN) {
-      ws.send(encodeUserBroadcast(channel.topic, message.event, message.payload));
+    } else if (vsn === "2.0.0" && ws.readyState === ws.OPEN) {
+      // vsn 1.0.0 cannot carry binary payloads; Realtime skips them there too.
+      ws.send(encodeUserBroadcast(channel.topic, message.event, message.payload, meta));
     }
   }
 }

@@ -25,8 +25,8 @@ export function attachRealtime(stack: Stack, server: Server): () => Promise<void
   const hub = createHub(stack);
   hubs.set(stack, hub);
   // realtime.send and the like: committed rows of realtime.messages go out as server broadcasts.
-  const stopDatabaseBroadcasts = deliverDatabaseBroadcasts(stack, (topic, isPrivate, event, payload) =>
-    hub.fanOut(`realtime:${topic}`, isPrivate, event, payload, null),
+  const stopDatabaseBroadcasts = deliverDatabaseBroadcasts(stack, (topic, isPrivate, event, payload, meta) =>
+    hub.fanOut(`realtime:${topic}`, isPrivate, event, payload, null, meta),
   );
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {

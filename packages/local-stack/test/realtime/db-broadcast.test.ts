@@ -41,6 +41,7 @@ describe("broadcast from the database", () => {
         record: { id: inserted?.id, owner_id: alice.id, body: "hello" },
         old_record: null,
       },
+      meta: { id: insert?.payload.id },
     });
     expect(update?.event).toBe("UPDATE");
     expect(update?.payload).toMatchObject({
@@ -69,11 +70,14 @@ describe("broadcast from the database", () => {
       type: "broadcast",
       event: "note",
       payload: { n: 1, id: expect.any(String) },
+      meta: { id: note?.payload.id },
     });
     expect(bytes?.event).toBe("bytes");
     expect([...new Uint8Array(bytes?.payload as unknown as ArrayBuffer)]).toEqual([1, 2, 3]);
     // A payload with its own id keeps it.
-    expect(await publicGot.waitFor(1)).toEqual([{ type: "broadcast", event: "open", payload: { id: "mine" } }]);
+    expect(await publicGot.waitFor(1)).toEqual([
+      { type: "broadcast", event: "open", payload: { id: "mine" }, meta: { id: expect.any(String) } },
+    ]);
     expect(got.items).toHaveLength(2);
     await client.removeAllChannels();
     await publicClient.removeAllChannels();

@@ -53,6 +53,7 @@ describe("broadcast replay", () => {
       type: "broadcast",
       event: "live",
       payload: { n: 4, id: expect.any(String) },
+      meta: { id: live?.payload.id },
     });
     await client.removeAllChannels();
   });
@@ -81,6 +82,7 @@ describe("broadcast replay", () => {
     expect(ten.slice(0, 9).map((m) => m.payload.n)).toEqual([22, 23, 24, 25, 26, 27, 28, 29, 30]);
     expect(ten[9]?.event).toBe("bytes");
     expect([...new Uint8Array(ten[9]?.payload as unknown as ArrayBuffer)]).toEqual([5, 6]);
+    expect(ten[9]?.meta).toEqual({ replayed: true, id: expect.any(String) });
     const all = await capped.waitFor(25);
     expect(all[0]?.payload.n).toBe(7);
     await client.removeAllChannels();
