@@ -121,11 +121,39 @@ export function applyRangeHeader(req: ApiRequest, root: ReadNode): void {
 export const preferenceApplied = (prefs: Preferences): Record<string, string> =>
   prefs.applied.length ? { "Preference-Applied": prefs.applied.join(", ") } : {};
 
+/**
+ * `Prefer: handling=strict, max-affected=N`: more rows than N fail the
+ * request (PGRST124) and roll it back; `affected` says for which requests it counts.
+ */
+export function maxAffectedCheck(req: ApiRequest, affected: boolean): ((r: QueryResult) => void) | undefined {
+  const { strict, maxAffected } = req.prefs;
+  if (!strict || maxAffected === null || !affected) return undefined;
+  return (r) => {
+    if (r.pageCount > maxAffected) {
+      throw new ApiError(
+        400,
+        "PGRST124",
+        "Query result exceeds max-affected preference constraint",
+        `The query affects ${r.pageCount} rows`,
+      );
+    }
+  };
+}
+
+/** Checks run in order on the result before the transaction ends; none means no wait. */
+export function allChecks(
+  ...checks: (((r: QueryResult) => void) | undefined)[]
+): ((r: QueryResult) => void) | undefined {
+  const present = checks.filter((c): c is (r: QueryResult) => void => c !== undefined);
+  return present.length ? (r) => present.forEach((check) => check(r)) : undefined;
+}
+
 export async function readResponse(
   req: ApiRequest,
   root: ReadNode,
   readOnly: boolean,
   params = new Params(),
+  affectedCheck?: (r: QueryResult) => void,
 ): Promise<Response> {
   const sql = readSql(root, params, {
     count: req.prefs.count !== null,
@@ -133,7 +161,10 @@ export async function readResponse(
     stripNulls: req.stripNulls,
   });
   // Only a single-object response can still fail once the rows are in (and a check waits for them).
-  const check = req.media === "object" ? (r: QueryResult) => formatBody("object", r) : undefined;
+  const check = allChecks(
+    req.media === "object" ? (r: QueryResult) => formatBody("object", r) : undefined,
+    affectedCheck,
+  );
   const result = await run(req, readOnly, sql, params, check);
   const lower = root.offset ?? 0;
   const status = readStatus(lower, result.pageCount, result.total);

@@ -1,7 +1,15 @@
 /** `/rpc/<fn>`: calls a function by GET (query arguments) or POST (JSON body). */
 import { ApiError } from "./errors.js";
 import { Aliases, buildReadPlan } from "./read-plan.js";
-import { type ApiRequest, isObject, parseBody, preferenceApplied, readResponse, run } from "./request.js";
+import {
+  type ApiRequest,
+  isObject,
+  maxAffectedCheck,
+  parseBody,
+  preferenceApplied,
+  readResponse,
+  run,
+} from "./request.js";
 import { contentRange, formatBody, respond } from "./respond.js";
 import { type BodyType, callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
 import { Params } from "./sql.js";
@@ -47,7 +55,7 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
   const shape = returnShape(req.cache, fn);
   if (shape.kind === "rows") {
     const root = buildReadPlan(req.cache, shape.relation, call, req.query, new Aliases(), { skip });
-    return readResponse(req, root, readOnly, params);
+    return readResponse(req, root, readOnly, params, maxAffectedCheck(req, true));
   }
   const sql =
     shape.kind === "setof-scalar"
@@ -55,9 +63,11 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
       : shape.kind === "void"
         ? `select null::text as total, '0' as page_count, 'null' as body from (select ${call}) as _v`
         : `select null::text as total, '1' as page_count, to_json(${call})::text as body`;
-  const result = await run(req, readOnly, sql, params);
+  const result = await run(req, readOnly, sql, params, maxAffectedCheck(req, true));
   if (shape.kind === "void") return respond(204, null, preferenceApplied(req.prefs), "json");
-  const headers = { "Content-Range": contentRange(0, result.pageCount, null), ...preferenceApplied(req.prefs) };
+  // Every value a scalar call returns is in the response, so a count is the page's size.
+  const total = req.prefs.count ? result.pageCount : null;
+  const headers = { "Content-Range": contentRange(0, result.pageCount, total), ...preferenceApplied(req.prefs) };
   const media = req.media === "object" && shape.kind === "scalar" ? "json" : req.media;
   return respond(200, method === "HEAD" ? null : formatBody(media, result), headers, media);
 }

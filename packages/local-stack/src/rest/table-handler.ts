@@ -5,8 +5,10 @@ import { Aliases, buildReadPlan, qualifiedFrom, type ReadNode } from "./read-pla
 import { readSql } from "./read-query.js";
 import {
   type ApiRequest,
+  allChecks,
   applyRangeHeader,
   isObject,
+  maxAffectedCheck,
   parseBody,
   preferenceApplied,
   readResponse,
@@ -78,23 +80,11 @@ async function mutate(
       `select _m.*, (select count(*) from pgrst_mutation where pgrst_inserted)::text as inserted from (${select}) as _m`
     : `with pgrst_source as (${mutation}) ${select}`;
   const single = wantBody && req.media === "object";
-  const { strict, maxAffected } = req.prefs;
-  const limited = strict && maxAffected !== null && (req.method === "PATCH" || req.method === "DELETE");
   // A check waits for the rows before the transaction ends: only when one can fail.
-  const check =
-    single || limited
-      ? (r: QueryResult) => {
-          if (single) formatBody("object", r);
-          if (limited && maxAffected !== null && r.pageCount > maxAffected) {
-            throw new ApiError(
-              400,
-              "PGRST124",
-              "Query result exceeds max-affected preference constraint",
-              `The query affects ${r.pageCount} rows`,
-            );
-          }
-        }
-      : undefined;
+  const check = allChecks(
+    single ? (r: QueryResult) => formatBody("object", r) : undefined,
+    maxAffectedCheck(req, req.method === "PATCH" || req.method === "DELETE"),
+  );
   return run(req, false, sql, params, check);
 }
 

@@ -160,6 +160,42 @@ describe("rpc", () => {
     expect(error?.code).toBe("22P02");
   });
 
+  it("counts a scalar function's and a set of scalars' values, also with HEAD", async () => {
+    const scalar = await db.rpc("add_them", { a: 1, b: 2 }, { count: "exact" });
+    expect(scalar).toMatchObject({ data: 3, count: 1, status: 200 });
+    const set = await db.rpc("channel_ids", undefined, { count: "exact" });
+    expect(set).toMatchObject({ data: [1, 2, 3], count: 3, status: 200 });
+    const head = await db.rpc("channel_ids", undefined, { head: true, count: "exact" });
+    expect(head).toMatchObject({ data: null, count: 3, error: null });
+    const res = await fetch(`${running.url}/rest/v1/rpc/channel_ids`, {
+      method: "POST",
+      headers: { apikey: running.anonKey, Prefer: "count=exact" },
+    });
+    expect(res.headers.get("content-range")).toBe("0-2/3");
+  });
+
+  it("enforces max-affected with handling=strict on a function's rows and rolls the call back", async () => {
+    const service = clientFor(running, running.serviceRoleKey);
+    // As postgrest-js maxAffected() sends it (typed only for PostgREST 13 clients).
+    const strict = "handling=strict,max-affected=2";
+    const over = await service.rpc("log_events", { names: ["max-1", "max-2", "max-3"] }).setHeader("Prefer", strict);
+    expect(over.status).toBe(400);
+    expect(over.error).toEqual({
+      code: "PGRST124",
+      message: "Query result exceeds max-affected preference constraint",
+      details: "The query affects 3 rows",
+      hint: null,
+    });
+    const { count } = await service.from("events").select("*", { count: "exact", head: true }).like("name", "max-*");
+    expect(count).toBe(0);
+    const within = await service
+      .rpc("log_events", { names: ["max-4", "max-5"] })
+      .select("name")
+      .setHeader("Prefer", strict);
+    expect(within.error).toBeNull();
+    expect(within.data).toEqual([{ name: "max-4" }, { name: "max-5" }]);
+  });
+
   it("refuses other methods with 405 PGRST101", async () => {
     const res = await fetch(`${running.url}/rest/v1/rpc/add_them`, {
       method: "DELETE",
