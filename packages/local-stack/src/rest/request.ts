@@ -145,7 +145,10 @@ export function allChecks(
   ...checks: (((r: QueryResult) => void) | undefined)[]
 ): ((r: QueryResult) => void) | undefined {
   const present = checks.filter((c): c is (r: QueryResult) => void => c !== undefined);
-  return present.length ? (r) => present.forEach((check) => check(r)) : undefined;
+  if (present.length === 0) return undefined;
+  return (r) => {
+    for (const check of present) check(r);
+  };
 }
 
 export async function readResponse(
