@@ -1,18 +1,20 @@
-/** `/object` routes acting as the caller: upload, update, download, info, list, remove, move, copy. */
+/** `/object` routes acting as the caller: download, info, list, remove, move, copy (uploads: upload-routes.ts). */
 import { randomUUID } from "node:crypto";
-import type { Context, Hono } from "hono";
+import { Hono } from "hono";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { findBucket, jsonBody } from "./buckets.js";
+import { findBucket } from "./bucket-rows.js";
 import { callerOf, lockObject, ownerOf, transact } from "./context.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
 import { listLevel, listOptions } from "./list.js";
 import { listV2, listV2Options } from "./list-v2.js";
+import { deleteObjects, existingObject, findObject, insertObject, moveObject, type ObjectRow } from "./object-rows.js";
 import { bucketAndKey, checkBucketName, checkKey, rawTail } from "./paths.js";
-import { findObject, type ObjectRow, objectColumns, sendObject } from "./serve.js";
-import { insertObject, storeUpload } from "./uploads.js";
+import { publicObject, visibleObject } from "./reads.js";
+import { jsonBody } from "./request-body.js";
+import { sendObject } from "./serve.js";
 
 function infoOf(row: ObjectRow) {
   const metadata = row.metadata ?? {};
@@ -31,47 +33,20 @@ function infoOf(row: ObjectRow) {
   };
 }
 
-export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFiles): void {
-  /** The object as the caller may see it; NoSuchBucket first when the bucket is missing altogether. */
-  const visibleObject = async (c: Context<StackEnv>, prefix: string) => {
-    const caller = await callerOf(stack, c, { allowInvalidJwt: true });
-    const { bucket, key } = bucketAndKey(rawTail(c.req.url, prefix));
-    return transact(stack, c, caller, async (tx, becomeCaller) => {
-      await findBucket(tx, bucket);
-      await becomeCaller();
-      return findObject(tx, bucket, key);
-    });
-  };
-
-  /** Public buckets serve everything to everyone, without token or policy. */
-  const publicObject = async (c: Context<StackEnv>, prefix: string) => {
-    const { bucket, key } = bucketAndKey(rawTail(c.req.url, prefix));
-    const found = await findBucket(stack.db, bucket);
-    if (!found.public) throw errors.noSuchBucket();
-    const [row] = await stack.db.query<ObjectRow>(
-      `select ${objectColumns} from storage.objects where bucket_id = $1 and name = $2`,
-      [bucket, key],
-    );
-    if (!row) throw errors.noSuchKey();
-    return row;
-  };
-
-  app.get("/object/public/*", async (c) => sendObject(c, files, await publicObject(c, "/object/public/")));
-  // Image transformation is not implemented: render URLs serve the original.
-  app.get("/render/image/public/*", async (c) => sendObject(c, files, await publicObject(c, "/render/image/public/")));
-  app.get("/render/image/authenticated/*", async (c) =>
-    sendObject(c, files, await visibleObject(c, "/render/image/authenticated/")),
+export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
+  // Order matters: fixed prefixes (public, info, authenticated, list, move, copy) before `/<bucket>/<key>`.
+  app.get("/public/*", async (c) => sendObject(c, files, await publicObject(stack, c, "/object/public/")));
+  app.get("/info/public/*", async (c) => c.json(infoOf(await publicObject(stack, c, "/object/info/public/"))));
+  app.get("/info/authenticated/*", async (c) =>
+    c.json(infoOf(await visibleObject(stack, c, "/object/info/authenticated/"))),
   );
-  app.get("/object/info/public/*", async (c) => c.json(infoOf(await publicObject(c, "/object/info/public/"))));
-  app.get("/object/info/authenticated/*", async (c) =>
-    c.json(infoOf(await visibleObject(c, "/object/info/authenticated/"))),
-  );
-  app.get("/object/info/*", async (c) => c.json(infoOf(await visibleObject(c, "/object/info/"))));
-  app.get("/object/authenticated/*", async (c) =>
-    sendObject(c, files, await visibleObject(c, "/object/authenticated/")),
+  app.get("/info/*", async (c) => c.json(infoOf(await visibleObject(stack, c, "/object/info/"))));
+  app.get("/authenticated/*", async (c) =>
+    sendObject(c, files, await visibleObject(stack, c, "/object/authenticated/")),
   );
 
-  app.post("/object/list/:bucket", async (c) => {
+  app.post("/list/:bucket", async (c) => {
     const caller = await callerOf(stack, c);
     const bucket = checkBucketName(c.req.param("bucket"));
     const options = listOptions(await jsonBody(c.req.raw));
@@ -83,7 +58,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json(rows);
   });
 
-  app.post("/object/list-v2/:bucket", async (c) => {
+  app.post("/list-v2/:bucket", async (c) => {
     const caller = await callerOf(stack, c);
     const bucket = checkBucketName(c.req.param("bucket"));
     const options = listV2Options(await jsonBody(c.req.raw));
@@ -116,7 +91,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return { source: { ...source, version }, copied };
   }
 
-  app.post("/object/move", async (c) => {
+  app.post("/move", async (c) => {
     const caller = await callerOf(stack, c);
     const { from, to, sourceKey, destinationKey } = transferOf(await jsonBody(c.req.raw));
     // A property, not a local: TypeScript does not narrow it away after the callback assigns it.
@@ -135,12 +110,12 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
         for (const [bucket, key] of objects) await lockObject(tx, bucket, key);
         await becomeCaller();
         const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
-        const updated = await tx.query(
-          `update storage.objects set bucket_id = $3, name = $4, version = $5, updated_at = now()
-           where bucket_id = $1 and name = $2 returning id`,
-          [from, sourceKey, to, destinationKey, copied],
+        const moved = await moveObject(
+          tx,
+          { bucket: from, key: sourceKey },
+          { bucket: to, key: destinationKey, version: copied },
         );
-        if (updated.length === 0) throw errors.noSuchKey();
+        if (!moved) throw errors.noSuchKey();
         return source.version;
       });
     } catch (error) {
@@ -151,7 +126,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json({ message: "Successfully moved" });
   });
 
-  app.post("/object/copy", async (c) => {
+  app.post("/copy", async (c) => {
     const caller = await callerOf(stack, c);
     const body = await jsonBody(c.req.raw);
     const { from, to, sourceKey, destinationKey } = transferOf(body);
@@ -164,10 +139,7 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
         await findBucket(tx, from);
         await findBucket(tx, to);
         await lockObject(tx, to, destinationKey);
-        const [existing] = await tx.query<{ id: string; version: string | null }>(
-          "select id, version from storage.objects where bucket_id = $1 and name = $2",
-          [to, destinationKey],
-        );
+        const existing = await existingObject(tx, to, destinationKey);
         if (existing && !upsert) throw errors.keyExists();
         await becomeCaller();
         const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
@@ -193,23 +165,9 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json({ Id: result.id, Key: `${to}/${destinationKey}` });
   });
 
-  app.get("/object/*", async (c) => sendObject(c, files, await visibleObject(c, "/object/")));
+  app.get("/*", async (c) => sendObject(c, files, await visibleObject(stack, c, "/object/")));
 
-  app.post("/object/*", async (c) => {
-    const caller = await callerOf(stack, c);
-    const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/"));
-    const upsert = c.req.header("x-upsert") === "true";
-    return c.json(await storeUpload(stack, files, c, { bucket, key, upsert, owner: caller, actAs: caller }));
-  });
-
-  // update() sends PUT without x-upsert; Storage treats it as an upsert of the same path.
-  app.put("/object/*", async (c) => {
-    const caller = await callerOf(stack, c);
-    const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/"));
-    return c.json(await storeUpload(stack, files, c, { bucket, key, upsert: true, owner: caller, actAs: caller }));
-  });
-
-  app.delete("/object/:bucket", async (c) => {
+  app.delete("/:bucket", async (c) => {
     const caller = await callerOf(stack, c);
     const bucket = checkBucketName(c.req.param("bucket"));
     const body = await jsonBody(c.req.raw);
@@ -222,30 +180,26 @@ export function objectRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     const removed = await transact(stack, c, caller, async (tx, becomeCaller) => {
       await findBucket(tx, bucket);
       await becomeCaller();
-      return tx.query<ObjectRow>(
-        `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${objectColumns}`,
-        [bucket, names],
-      );
+      return deleteObjects(tx, bucket, names);
     });
     for (const row of removed) await files.remove(bucket, row.name, row.version);
     return c.json(removed);
   });
 
-  app.delete("/object/*", async (c) => {
+  app.delete("/*", async (c) => {
     const caller = await callerOf(stack, c);
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/"));
     const [removed] = await transact(stack, c, caller, async (tx, becomeCaller) => {
       await findBucket(tx, bucket);
       await becomeCaller();
-      return tx.query<ObjectRow>(
-        `delete from storage.objects where bucket_id = $1 and name = $2 returning ${objectColumns}`,
-        [bucket, key],
-      );
+      return deleteObjects(tx, bucket, [key]);
     });
     if (!removed) throw errors.noSuchKey();
     await files.remove(bucket, removed.name, removed.version);
     return c.json({ message: "Successfully deleted" });
   });
+
+  return app;
 }
 
 /** The source and destination of a move or copy request, checked. */

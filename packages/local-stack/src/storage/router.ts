@@ -1,11 +1,14 @@
 import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { bucketRoutes, seedConfigBuckets } from "./buckets.js";
+import { seedConfigBuckets } from "./bucket-rows.js";
+import { bucketRoutes } from "./buckets.js";
 import { errorResponse, routeNotFound } from "./errors.js";
 import { ObjectFiles } from "./files.js";
 import { objectRoutes } from "./objects.js";
+import { renderRoutes } from "./render.js";
 import { signedRoutes } from "./signed.js";
+import { uploadRoutes } from "./upload-routes.js";
 
 /** Supabase Storage-compatible `/storage/v1`: metadata in storage.buckets/objects under RLS, bytes on disk. */
 export function storageRouter(stack: Stack): Hono<StackEnv> {
@@ -28,9 +31,11 @@ export function storageRouter(stack: Stack): Hono<StackEnv> {
   app.onError((error, c) => errorResponse(c, error));
 
   app.route("/bucket", bucketRoutes(stack, files));
-  // Order matters: fixed prefixes (public, sign, info, list, move, copy) before `/object/<bucket>/<key>`.
-  signedRoutes(app, stack, files);
-  objectRoutes(app, stack, files);
+  app.route("/render/image", renderRoutes(stack, files));
+  // Order matters: signing and the fixed object routes before uploads to `/object/<bucket>/<key>`.
+  app.route("/object", signedRoutes(stack, files));
+  app.route("/object", objectRoutes(stack, files));
+  app.route("/object", uploadRoutes(stack, files));
   app.all("*", routeNotFound);
   return app;
 }

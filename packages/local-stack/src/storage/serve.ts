@@ -1,37 +1,10 @@
 /** Answers with an object's bytes and the headers Storage's renderer sends. */
 import type { Context } from "hono";
-import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import { protectiveHeaders } from "./content.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
-
-export interface ObjectRow {
-  id: string;
-  bucket_id: string;
-  name: string;
-  owner: string | null;
-  owner_id: string | null;
-  version: string | null;
-  metadata: Record<string, unknown> | null;
-  user_metadata: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-  last_accessed_at: string;
-}
-
-export const objectColumns =
-  "id, bucket_id, name, owner, owner_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at";
-
-/** One object as `tx` may see it (RLS applies once the caller's role is set), or NoSuchKey. */
-export async function findObject(tx: Queryable, bucket: string, key: string): Promise<ObjectRow> {
-  const [row] = await tx.query<ObjectRow>(
-    `select ${objectColumns} from storage.objects where bucket_id = $1 and name = $2`,
-    [bucket, key],
-  );
-  if (!row) throw errors.noSuchKey();
-  return row;
-}
+import type { ObjectRow } from "./object-rows.js";
 
 function text(value: unknown, fallback: string): string {
   return typeof value === "string" && value ? value : fallback;

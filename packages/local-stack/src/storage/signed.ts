@@ -2,15 +2,17 @@
  * Signed URLs: JWTs over the stack's secret naming one `<bucket>/<key>`
  * (`{url, iat, exp}` for downloads, `{owner, url, upsert, iat, exp}` for uploads).
  */
-import type { Context, Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { findBucket, jsonBody } from "./buckets.js";
+import { findBucket } from "./bucket-rows.js";
 import { anonymous, callerOf, ownerOf, transact } from "./context.js";
 import { errors, StorageError } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
+import { existingObject, findObject, insertPlaceholder, visibleNames } from "./object-rows.js";
 import { bucketAndKey, checkBucketName, rawTail } from "./paths.js";
-import { findObject, type ObjectRow, objectColumns, sendObject } from "./serve.js";
+import { jsonBody } from "./request-body.js";
+import { sendObject } from "./serve.js";
 import { storeUpload } from "./uploads.js";
 
 const uploadTokenLifetime = 7200;
@@ -36,24 +38,21 @@ async function tokenClaims(stack: Stack, c: Context<StackEnv>, url: string): Pro
   return claims;
 }
 
-export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFiles): void {
+/** Routes under `/object`: signing, and serving or uploading with a signature. */
+export function signedRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
+  const app = new Hono<StackEnv>();
   const sign = (claims: Record<string, unknown>, lifetime: number) => {
     const iat = Math.floor(Date.now() / 1000);
     return stack.keys.sign({ ...claims, iat, exp: iat + lifetime });
   };
 
-  app.get("/object/sign/*", async (c) => {
+  app.get("/sign/*", async (c) => {
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/sign/"));
     await tokenClaims(stack, c, `${bucket}/${key}`);
-    const [row] = await stack.db.query<ObjectRow>(
-      `select ${objectColumns} from storage.objects where bucket_id = $1 and name = $2`,
-      [bucket, key],
-    );
-    if (!row) throw errors.noSuchKey();
-    return sendObject(c, files, row);
+    return sendObject(c, files, await findObject(stack.db, bucket, key));
   });
 
-  app.post("/object/sign/:bucket", async (c) => {
+  app.post("/sign/:bucket", async (c) => {
     const caller = await callerOf(stack, c);
     const bucket = checkBucketName(c.req.param("bucket"));
     const body = await jsonBody(c.req.raw);
@@ -65,11 +64,7 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     const visible = await transact(stack, c, caller, async (tx, becomeCaller) => {
       await findBucket(tx, bucket);
       await becomeCaller();
-      const rows = await tx.query<{ name: string }>(
-        "select name from storage.objects where bucket_id = $1 and name = any($2::text[])",
-        [bucket, paths],
-      );
-      return new Set(rows.map((row) => row.name));
+      return visibleNames(tx, bucket, paths);
     });
     const results = await Promise.all(
       paths.map(async (path) => {
@@ -81,7 +76,7 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json(results);
   });
 
-  app.post("/object/sign/*", async (c) => {
+  app.post("/sign/*", async (c) => {
     const caller = await callerOf(stack, c);
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/sign/"));
     const lifetime = expiresIn((await jsonBody(c.req.raw)).expiresIn);
@@ -95,7 +90,7 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
   });
 
   // Like Storage, signing an upload URL tests the INSERT (and for upsert the UPDATE) policy, then rolls back.
-  app.post("/object/upload/sign/*", async (c) => {
+  app.post("/upload/sign/*", async (c) => {
     const caller = await callerOf(stack, c);
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/upload/sign/"));
     const upsert = c.req.header("x-upsert") === "true";
@@ -103,18 +98,9 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     try {
       await transact(stack, c, caller, async (tx, becomeCaller) => {
         await findBucket(tx, bucket);
-        const [existing] = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
-          bucket,
-          key,
-        ]);
-        if (existing && !upsert) throw errors.keyExists();
+        if ((await existingObject(tx, bucket, key)) && !upsert) throw errors.keyExists();
         await becomeCaller();
-        const { owner, ownerId } = ownerOf(caller);
-        await tx.query(
-          `insert into storage.objects (bucket_id, name, owner, owner_id, metadata) values ($1, $2, $3, $4, '{}')
-           ${upsert ? "on conflict (bucket_id, name) do update set owner = excluded.owner, updated_at = now()" : ""}`,
-          [bucket, key, owner, ownerId],
-        );
+        await insertPlaceholder(tx, { bucket, key, ...ownerOf(caller), upsert });
         throw probe;
       });
     } catch (error) {
@@ -127,7 +113,7 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     return c.json({ url: `/object/upload/sign/${bucket}/${key}?token=${token}`, token });
   });
 
-  app.put("/object/upload/sign/*", async (c) => {
+  app.put("/upload/sign/*", async (c) => {
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/upload/sign/"));
     const claims = await tokenClaims(stack, c, `${bucket}/${key}`);
     const owner =
@@ -141,4 +127,6 @@ export function signedRoutes(app: Hono<StackEnv>, stack: Stack, files: ObjectFil
     });
     return c.json(result);
   });
+
+  return app;
 }

@@ -1,15 +1,15 @@
 /** Reading an upload (raw body or multipart with the file under an empty field name) and storing it. */
 import { createHash, randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { type Bucket, findBucket } from "./buckets.js";
+import { type Bucket, findBucket } from "./bucket-rows.js";
 import { checkContent } from "./content.js";
 import type { Caller } from "./context.js";
 import { lockObject, ownerOf, transact } from "./context.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
+import { existingObject, insertObject } from "./object-rows.js";
 
 interface Upload {
   bytes: Uint8Array;
@@ -155,10 +155,7 @@ export async function storeUpload(
   try {
     stored = await transact(stack, c, options.actAs ?? options.owner, async (tx, becomeCaller) => {
       await lockObject(tx, options.bucket, options.key);
-      const [existing] = await tx.query<{ id: string; version: string | null }>(
-        "select id, version from storage.objects where bucket_id = $1 and name = $2",
-        [options.bucket, options.key],
-      );
+      const existing = await existingObject(tx, options.bucket, options.key);
       if (existing && !options.upsert) throw errors.keyExists();
       if (options.actAs) await becomeCaller();
       const id = existing?.id ?? randomUUID();
@@ -182,40 +179,4 @@ export async function storeUpload(
   // Only now is the old version unreferenced; removing it earlier could lose the object if the commit failed.
   if (stored.previous !== version) await files.remove(options.bucket, options.key, stored.previous);
   return { Id: stored.id, Key: `${options.bucket}/${options.key}` };
-}
-
-export async function insertObject(
-  tx: Queryable,
-  row: {
-    id: string;
-    bucket: string;
-    key: string;
-    owner: string | null;
-    ownerId: string | null;
-    metadata: unknown;
-    userMetadata: unknown;
-    version: string;
-    upsert: boolean;
-  },
-): Promise<void> {
-  // No RETURNING: it would also need a SELECT policy, which Storage does not ask of uploaders.
-  const conflict = row.upsert
-    ? `on conflict (bucket_id, name) do update set owner = excluded.owner, owner_id = excluded.owner_id,
-         metadata = excluded.metadata, user_metadata = excluded.user_metadata, version = excluded.version,
-         updated_at = now(), last_accessed_at = now()`
-    : "";
-  await tx.query(
-    `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-     values ($8, $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7) ${conflict}`,
-    [
-      row.bucket,
-      row.key,
-      row.owner,
-      row.ownerId,
-      JSON.stringify(row.metadata),
-      row.userMetadata === null ? null : JSON.stringify(row.userMetadata),
-      row.version,
-      row.id,
-    ],
-  );
 }
