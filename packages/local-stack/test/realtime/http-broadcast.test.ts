@@ -1,8 +1,16 @@
+import type { RealtimeChannel } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
-import { collector, realtimeClient, sleep, subscribe } from "./helpers.js";
+import { collector, newUser, realtimeClient, sleep, subscribe } from "./helpers.js";
 
 const stack = stackPerFile();
+
+/**
+ * Resolves once the channel is SUBSCRIBED, as an app waits for it: realtime-js sends the
+ * first join before an `accessToken` callback has resolved and retries a refused one.
+ */
+const subscribed = (channel: RealtimeChannel) =>
+  new Promise<void>((resolve) => channel.subscribe((status) => status === "SUBSCRIBED" && resolve()));
 
 const post = (path: string, body: unknown, key = stack.anonKey, contentType = "application/json") =>
   fetch(`${stack.url}/realtime/v1${path}`, {
@@ -63,6 +71,38 @@ describe("HTTP broadcast API", () => {
     expect(priv.items).toHaveLength(1);
     await listener.removeAllChannels();
     await privateListener.removeAllChannels();
+  });
+
+  it("sends binary payloads with httpSend to a private channel that subscribes as an app does", async () => {
+    const alice = await newUser(stack);
+    const topic = `user:${alice.id}`;
+    const app = clientFor(stack, stack.anonKey, { accessToken: async () => alice.token });
+    const got = collector<Record<string, unknown>>();
+    const channel = app
+      .channel(topic, { config: { private: true } })
+      .on("broadcast", { event: "*" }, (m) => got.push(m));
+    await subscribed(channel);
+    expect(await channel.httpSend("frame", new Uint8Array([1, 2, 3]))).toEqual({ success: true });
+    expect(await channel.httpSend("note", { n: 1 })).toEqual({ success: true });
+    // A channel that sent binary before subscribing still subscribes.
+    const other = clientFor(stack, stack.anonKey, { accessToken: async () => alice.token });
+    const late = other.channel(topic, { config: { private: true } }).on("broadcast", { event: "*" }, () => undefined);
+    expect(await late.httpSend("early", new Uint8Array([4]))).toEqual({ success: true });
+    await subscribed(late);
+
+    const [frame, note, early] = await got.waitFor(3);
+    expect(frame?.event).toBe("frame");
+    expect([...new Uint8Array(frame?.payload as ArrayBuffer)]).toEqual([1, 2, 3]);
+    expect(note).toEqual({ type: "broadcast", event: "note", payload: { n: 1 } });
+    expect([...new Uint8Array(early?.payload as ArrayBuffer)]).toEqual([4]);
+    // Another user may not send to Alice's topic: httpSend rejects as Realtime answers (403).
+    const bob = await newUser(stack);
+    const intruder = clientFor(stack, stack.anonKey, { accessToken: async () => bob.token });
+    await expect(
+      intruder.channel(topic, { config: { private: true } }).httpSend("x", new Uint8Array([9])),
+    ).rejects.toThrow("Unauthorized");
+    await app.removeAllChannels();
+    await other.removeAllChannels();
   });
 
   it("rejects bad requests", async () => {
