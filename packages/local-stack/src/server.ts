@@ -102,7 +102,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const hostname = options.hostname ?? "127.0.0.1";
   let wire: WireServer | null = null;
   if (embedded && options.dbPort !== undefined) {
-    const port = options.dbPort === "config" ? configuredDbPort(config) : options.dbPort;
+    const port = options.dbPort === "config" ? config.db.port : options.dbPort;
     wire = await serveWireProtocol({ pglite: embedded.pglite, session: embedded.session, port, host: hostname }).catch(
       async (error: Error) => {
         await db.close().catch(() => undefined);
@@ -147,11 +147,6 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });
     },
   };
-}
-
-/** `[db] port` of config.toml; the CLI's 54322 when absent. */
-function configuredDbPort(config: StackConfig): number {
-  return (config as { db?: { port?: number } }).db?.port ?? 54322;
 }
 
 function redactPassword(url: string): string {
