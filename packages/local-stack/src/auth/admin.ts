@@ -8,15 +8,20 @@ import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
 import { verificationLink } from "./mail.js";
 import { issueToken, type TokenColumn } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
+import { endUserSessions } from "./sessions.js";
 import {
   checkPassword,
   confirmEmail,
   createUser,
+  deleteUser,
   findUserByEmail,
   findUserById,
   hashPassword,
+  listUsers,
   mergeMetadata,
-  type UserRow,
+  setIdentityEmail,
+  softDeleteUser,
+  updateUser,
   userJson,
   validateEmail,
 } from "./users.js";
@@ -78,13 +83,7 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
 
   app.get("/admin/users", async (c) => {
     const { page, perPage } = pagination(c.req.query("page"), c.req.query("per_page"));
-    const [{ count } = { count: 0 }] = await stack.db.query<{ count: number }>(
-      "select count(*)::int as count from auth.users",
-    );
-    const rows = await stack.db.query<UserRow>(
-      "select * from auth.users order by created_at desc, id limit $1 offset $2",
-      [perPage, (page - 1) * perPage],
-    );
+    const { users: rows, total: count } = await listUsers(stack.db, page, perPage);
     const users = [];
     for (const row of rows) users.push(await userJson(stack.db, row));
     const base = `${stack.url}/auth/v1/admin/users`;
@@ -118,10 +117,7 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
       });
       const banDuration = str(body.ban_duration);
       if (banDuration && banDuration !== "none") {
-        await tx.query("update auth.users set banned_until = $2 where id = $1", [
-          created.id,
-          new Date(Date.now() + duration(banDuration)),
-        ]);
+        await updateUser(tx, created.id, { banned_until: new Date(Date.now() + duration(banDuration)) });
       }
       return userJson(tx, (await findUserById(tx, created.id)) ?? created);
     });
@@ -139,42 +135,36 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
     const result = await stack.db.transaction(async (tx) => {
       const user = await findUserById(tx, c.req.param("id"));
       if (!user) throw notFound();
-      const set = async (sql: string, ...params: unknown[]) =>
-        tx.query(`update auth.users set ${sql}, updated_at = now() where id = $1`, [user.id, ...params]);
       if (body.email !== undefined) {
         const email = validateEmail(body.email);
         const taken = await findUserByEmail(tx, email);
         if (taken && taken.id !== user.id) {
           throw unprocessable("email_exists", "A user with this email address has already been registered");
         }
-        await set("email = $2::text", email);
-        await tx.query(
-          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
-           where user_id = $1 and provider = 'email'`,
-          [user.id, email],
-        );
+        await updateUser(tx, user.id, { email });
+        await setIdentityEmail(tx, user.id, email);
       }
       const password = str(body.password);
       if (password !== undefined) {
         checkPassword(password, stack.config.auth.minimumPasswordLength);
-        await set("encrypted_password = $2", await hashPassword(password));
-        await tx.query("delete from auth.sessions where user_id = $1", [user.id]);
+        await updateUser(tx, user.id, { encrypted_password: await hashPassword(password) });
+        await endUserSessions(tx, user.id);
       }
       if (body.email_confirm === true) await confirmEmail(tx, user.id);
       const userMetadata = record(body.user_metadata);
       if (userMetadata) {
-        await set("raw_user_meta_data = $2", JSON.stringify(mergeMetadata(user.raw_user_meta_data, userMetadata)));
+        await updateUser(tx, user.id, { raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, userMetadata) });
       }
       const appMetadata = record(body.app_metadata);
       if (appMetadata) {
-        await set("raw_app_meta_data = $2", JSON.stringify(mergeMetadata(user.raw_app_meta_data, appMetadata)));
+        await updateUser(tx, user.id, { raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, appMetadata) });
       }
       const role = str(body.role);
-      if (role) await set("role = $2", role);
+      if (role) await updateUser(tx, user.id, { role });
       const banDuration = str(body.ban_duration);
       if (banDuration) {
         const until = banDuration === "none" ? null : new Date(Date.now() + duration(banDuration));
-        await set("banned_until = $2", until);
+        await updateUser(tx, user.id, { banned_until: until });
       }
       return userJson(tx, (await findUserById(tx, user.id)) ?? user);
     });
@@ -187,16 +177,11 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
     if (!user) throw notFound();
     if (body.should_soft_delete === true) {
       await stack.db.transaction(async (tx) => {
-        await tx.query(
-          `update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '',
-             raw_app_meta_data = '{}', raw_user_meta_data = '{}', updated_at = now() where id = $1`,
-          [user.id],
-        );
-        await tx.query("delete from auth.identities where user_id = $1", [user.id]);
-        await tx.query("delete from auth.sessions where user_id = $1", [user.id]);
+        await softDeleteUser(tx, user.id);
+        await endUserSessions(tx, user.id);
       });
     } else {
-      await stack.db.query("delete from auth.users where id = $1", [user.id]);
+      await deleteUser(stack.db, user.id);
     }
     return c.json({});
   });
@@ -261,10 +246,7 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
         if (await findUserByEmail(tx, newEmail)) {
           throw unprocessable("email_exists", "A user with this email address has already been registered");
         }
-        await tx.query("update auth.users set email_change = $2, email_change_confirm_status = 0 where id = $1", [
-          user.id,
-          newEmail,
-        ]);
+        await updateUser(tx, user.id, { email_change: newEmail, email_change_confirm_status: 0 });
         if (type === "email_change_new") tokenEmail = newEmail;
       }
       const token = await issueToken(tx, user.id, kind.column, tokenEmail, {

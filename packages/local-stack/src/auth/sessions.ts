@@ -249,6 +249,11 @@ export async function authenticate(stack: Stack, bearer: string | null | undefin
   return { user, sessionId, claims };
 }
 
+/** Ends the user's sessions, all of them or all but `keep`. */
+export async function endUserSessions(db: Queryable, userId: string, keep: string | null = null): Promise<void> {
+  await db.query("delete from auth.sessions where user_id = $1 and id is distinct from $2", [userId, keep]);
+}
+
 /** `/logout`: this session, every session of the user, or all but this one. */
 export async function endSessions(db: Queryable, caller: Caller, scope: string): Promise<void> {
   await audit(db, caller.user, "logout");

@@ -7,7 +7,7 @@ import { sendEmailChange } from "./emails.js";
 import { unprocessable } from "./errors.js";
 import { readChallenge } from "./flow-state.js";
 import { redirectTarget } from "./redirects.js";
-import { authenticate, endSessions } from "./sessions.js";
+import { authenticate, endSessions, endUserSessions } from "./sessions.js";
 import {
   applyEmailChange,
   checkPassword,
@@ -16,6 +16,7 @@ import {
   hashPassword,
   mergeMetadata,
   passwordMatches,
+  updateUser,
   userJson,
   validateEmail,
 } from "./users.js";
@@ -39,10 +40,7 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
       const user = caller.user;
       const data = record(body.data);
       if (data) {
-        await tx.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [
-          user.id,
-          JSON.stringify(mergeMetadata(user.raw_user_meta_data, data)),
-        ]);
+        await updateUser(tx, user.id, { raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, data) });
       }
       const password = str(body.password);
       // An anonymous user's password must come with an address to sign in with.
@@ -57,15 +55,9 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
         if (await passwordMatches(user, password)) {
           throw unprocessable("same_password", "New password should be different from the old password.");
         }
-        await tx.query("update auth.users set encrypted_password = $2, updated_at = now() where id = $1", [
-          user.id,
-          await hashPassword(password),
-        ]);
+        await updateUser(tx, user.id, { encrypted_password: await hashPassword(password) });
         // GoTrue's UpdatePassword signs out every other session of the user.
-        await tx.query("delete from auth.sessions where user_id = $1 and id is distinct from $2", [
-          user.id,
-          caller.sessionId,
-        ]);
+        await endUserSessions(tx, user.id, caller.sessionId);
       }
       if (body.email !== undefined) {
         const email = validateEmail(body.email);

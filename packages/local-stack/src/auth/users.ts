@@ -281,6 +281,62 @@ export async function applyEmailChange(db: Queryable, user: UserRow, email: stri
   await db.query("delete from auth.one_time_tokens where user_id = $1 and token_type like 'email_change%'", [user.id]);
 }
 
+/** The auth.users columns the API changes directly. */
+export interface UserChanges {
+  email?: string;
+  encrypted_password?: string;
+  raw_user_meta_data?: Record<string, unknown>;
+  raw_app_meta_data?: Record<string, unknown>;
+  role?: string;
+  banned_until?: Date | null;
+  email_change?: string;
+  email_change_confirm_status?: number;
+}
+
+const jsonColumns = new Set(["raw_user_meta_data", "raw_app_meta_data"]);
+
+/** Sets the given columns (and updated_at) of one user. */
+export async function updateUser(db: Queryable, id: string, changes: UserChanges): Promise<void> {
+  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  if (!entries.length) return;
+  const sets = entries.map(([column], i) => `${column} = $${i + 2}`);
+  const values = entries.map(([column, value]) => (jsonColumns.has(column) ? JSON.stringify(value) : value));
+  await db.query(`update auth.users set ${sets.join(", ")}, updated_at = now() where id = $1`, [id, ...values]);
+}
+
+/** Keeps the email identity's address in step with the user's, as GoTrue's admin update does. */
+export async function setIdentityEmail(db: Queryable, userId: string, email: string): Promise<void> {
+  await db.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
+     where user_id = $1 and provider = 'email'`,
+    [userId, email],
+  );
+}
+
+/** One page of users, newest first, and how many there are in all. */
+export async function listUsers(db: Queryable, page: number, perPage: number) {
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>("select count(*)::int as count from auth.users");
+  const users = await db.query<UserRow>("select * from auth.users order by created_at desc, id limit $1 offset $2", [
+    perPage,
+    (page - 1) * perPage,
+  ]);
+  return { users, total: count };
+}
+
+export async function deleteUser(db: Queryable, id: string): Promise<void> {
+  await db.query("delete from auth.users where id = $1", [id]);
+}
+
+/** GoTrue's soft delete: the row stays, stripped of what identifies the person, without identities. */
+export async function softDeleteUser(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `update auth.users set deleted_at = now(), email = null, phone = null, encrypted_password = '',
+       raw_app_meta_data = '{}', raw_user_meta_data = '{}', updated_at = now() where id = $1`,
+    [id],
+  );
+  await db.query("delete from auth.identities where user_id = $1", [id]);
+}
+
 /** Marks the email verified, as GoTrue's `Confirm` does (metadata and identity say email_verified). */
 export async function confirmEmail(db: Queryable, userId: string): Promise<void> {
   await db.query(

@@ -8,7 +8,15 @@ import { issueAuthCode } from "./flow-state.js";
 import { clearToken, type TokenColumn, tokenHash } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
 import { type AuthMethod, issueSession, type SessionJson } from "./sessions.js";
-import { applyEmailChange, confirmEmail, findUserById, isBanned, type UserRow, validateEmail } from "./users.js";
+import {
+  applyEmailChange,
+  confirmEmail,
+  findUserById,
+  isBanned,
+  type UserRow,
+  updateUser,
+  validateEmail,
+} from "./users.js";
 
 const linkTypes = ["signup", "invite", "recovery", "magiclink", "email_change"] as const;
 const otpTypes = [...linkTypes, "email"] as const;
@@ -112,7 +120,7 @@ async function apply(auth: Auth, db: Queryable, type: VerifyType, match: Match):
       column === "email_change_token_new" ? "email_change_token_current" : "email_change_token_new";
     const pendingOther = auth.stack.config.auth.email.doubleConfirmChanges && (user[other] ?? "") !== "";
     if (pendingOther && user.email_change_confirm_status === 0) {
-      await db.query("update auth.users set email_change_confirm_status = 1 where id = $1", [user.id]);
+      await updateUser(db, user.id, { email_change_confirm_status: 1 });
       return {
         kind: "message",
         message: "Confirmation link accepted. Please proceed to confirm link sent to the other email",
