@@ -36,8 +36,8 @@ export async function callerOf(
   }
 }
 
-// The verifier's reasons in jsonwebtoken's words, which Storage passes on.
-function jsonwebtokenMessage(error: JwtError): string {
+/** The verifier's reasons in jsonwebtoken's words, which Storage passes on. */
+export function jsonwebtokenMessage(error: JwtError): string {
   if (error.message === "JWT expired") return "jwt expired";
   if (error.message.startsWith("Expected 3 parts")) return "jwt malformed";
   return "invalid signature";

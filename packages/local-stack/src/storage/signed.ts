@@ -4,9 +4,10 @@
  */
 import { type Context, Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
+import { JwtError } from "../keys/keys.js";
 import type { Stack } from "../stack.js";
 import { findBucket } from "./bucket-rows.js";
-import { anonymous, callerOf, ownerOf, transact } from "./context.js";
+import { anonymous, callerOf, jsonwebtokenMessage, ownerOf, transact } from "./context.js";
 import { errors, StorageError } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
 import { existingObject, findObject, insertPlaceholder, visibleNames } from "./object-rows.js";
@@ -31,8 +32,8 @@ async function tokenClaims(stack: Stack, c: Context<StackEnv>, url: string): Pro
   try {
     claims = (await stack.keys.verify(token)) as Record<string, unknown>;
   } catch (error) {
-    const expired = error instanceof Error && error.message === "JWT expired";
-    throw new StorageError(400, "InvalidJWT", "InvalidJWT", expired ? "jwt expired" : "invalid signature");
+    if (!(error instanceof JwtError)) throw error;
+    throw new StorageError(400, "InvalidJWT", "InvalidJWT", jsonwebtokenMessage(error));
   }
   if (claims.url !== url) throw errors.invalidSignature();
   return claims;

@@ -75,6 +75,9 @@ describe("signed download URLs", () => {
 
     const forged = await fetch(`${base}?token=eyJhbGciOiJIUzI1NiJ9.eyJ1cmwiOiJ4In0.bad`);
     expect(forged.status).toBe(400);
+    expect(await forged.json()).toMatchObject({ statusCode: "400", code: "InvalidJWT", message: "invalid signature" });
+    const malformed = await fetch(`${base}?token=not-a-jwt`);
+    expect(await malformed.json()).toMatchObject({ statusCode: "400", code: "InvalidJWT", message: "jwt malformed" });
     expect((await fetch(base)).status).toBe(400);
   });
 
