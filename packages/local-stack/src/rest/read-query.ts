@@ -263,7 +263,7 @@ export function pageSql(node: ReadNode, params: Params, maxRows: number | null =
 export function readSql(
   root: ReadNode,
   params: Params,
-  options: { count: boolean; maxRows: number | null; stripNulls?: boolean },
+  options: { count: boolean; maxRows: number | null; stripNulls?: boolean; csv?: boolean },
 ): string {
   const where = conditionsSql(root, params);
   const whereClause = where ? ` where ${where}` : "";
@@ -271,5 +271,21 @@ export function readSql(
   const { list, groupBy } = selectClause(root, params);
   const total = options.count ? `(select count(*) ${from}${whereClause})` : "null::int8";
   const page = `select ${list} ${from}${whereClause}${groupBy}${orderSql(root, params)}${pageSql(root, params, options.maxRows)}`;
+  if (options.csv) return csvSql(total, page);
   return `select ${total}::text as total, count(*)::text as page_count, ${options.stripNulls ? "json_strip_nulls(coalesce(json_agg(_r), '[]'))" : "coalesce(json_agg(_r), '[]')"}::text as body from (${page}) as _r`;
+}
+
+/**
+ * CSV as PostgREST writes it: the first row's keys joined by commas, then
+ * each row as Postgres prints a record without its parentheses (a field is
+ * quoted when empty or holding a quote, backslash, parenthesis, comma or
+ * space; null is empty; booleans are t and f).
+ */
+function csvSql(total: string, page: string): string {
+  const rows = "coalesce(string_agg(substring(_r::text, 2, length(_r::text) - 2), chr(10)), '')";
+  return (
+    `select _c.total, _c.page_count, coalesce((select string_agg(k, ',') from json_object_keys(_c.first) as k), '') ` +
+    `|| chr(10) || _c.rows as body, true as csv from (select ${total}::text as total, count(*)::text as page_count, ` +
+    `(array_agg(row_to_json(_r)))[1] as first, ${rows} as rows from (${page}) as _r) as _c`
+  );
 }

@@ -31,7 +31,7 @@ export interface ApiRequest {
   statementTimeout?: string | null;
 }
 
-type Row = { total: string | null; page_count: string; body: string; inserted?: string | null };
+type Row = { total: string | null; page_count: string; body: string; inserted?: string | null; csv?: boolean };
 
 export async function run(
   req: ApiRequest,
@@ -162,6 +162,7 @@ export async function readResponse(
     count: req.prefs.count !== null,
     maxRows: req.stack.config.api.maxRows,
     stripNulls: req.stripNulls,
+    csv: req.media === "csv",
   });
   // Only a single-object response can still fail once the rows are in (and a check waits for them).
   const check = allChecks(

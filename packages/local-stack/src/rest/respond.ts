@@ -11,16 +11,19 @@ export interface QueryResult {
   body: string;
   /** How many rows an upsert inserted, when it tells. */
   inserted?: number | null;
+  /** The body is already CSV text (a read rendered for text/csv). */
+  csv?: boolean;
 }
 
 export function toResult(
-  row: { total: string | null; page_count: string; body: string; inserted?: string | null } | undefined,
+  row: { total: string | null; page_count: string; body: string; inserted?: string | null; csv?: boolean } | undefined,
 ): QueryResult {
   return {
     total: row?.total == null ? null : Number(row.total),
     pageCount: Number(row?.page_count ?? 0),
     body: row?.body ?? "[]",
     inserted: row?.inserted == null ? null : Number(row.inserted),
+    csv: row?.csv === true,
   };
 }
 
@@ -62,7 +65,7 @@ export function formatBody(media: MediaType, result: QueryResult): string {
     }
     return result.body.trim().slice(1, -1).trim();
   }
-  if (media === "csv") return toCsv(JSON.parse(result.body) as Record<string, unknown>[]);
+  if (media === "csv") return result.csv ? result.body : toCsv(JSON.parse(result.body) as Record<string, unknown>[]);
   return result.body;
 }
 

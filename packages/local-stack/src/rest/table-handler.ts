@@ -72,6 +72,7 @@ async function mutate(
         count: true,
         maxRows: null,
         stripNulls: req.stripNulls,
+        csv: wantBody && req.media === "csv",
       })
     : "select null::text as total, '0' as page_count, '[]' as body";
   const columns = root.relation.columns.map((c) => quoteIdent(c.name)).join(", ");

@@ -430,7 +430,34 @@ describe("media types", () => {
   it("renders CSV with a header row", async () => {
     const { data, error } = await db.from("users").select("username,age,tags").order("username").limit(2).csv();
     expect(error).toBeNull();
-    expect(data).toBe('username,age,tags\nalice,30,"[""admin"",""dev""]"\nbob,25,"[""dev""]"');
+    expect(data).toBe('username,age,tags\nalice,30,"{admin,dev}"\nbob,25,{dev}');
+  });
+
+  it("quotes CSV fields as Postgres prints a record: commas, quotes, spaces, newlines, empty text, json", async () => {
+    const service = clientFor(running, running.serviceRoleKey);
+    const rows = [
+      { id: "00000000-0000-0000-0000-0000000000c1", username: "csv,comma", full_name: 'say "hi"', status: "" },
+      { id: "00000000-0000-0000-0000-0000000000c2", username: "csv-line", full_name: "two\nlines", status: null },
+    ];
+    expect((await service.from("users").insert(rows)).error).toBeNull();
+    const { data, error } = await db
+      .from("users")
+      .select("username,full_name,status,profile,tags,is_adult:age::bool")
+      .like("username", "csv*")
+      .order("username")
+      .csv();
+    expect(error).toBeNull();
+    expect(data).toBe(
+      [
+        "username,full_name,status,profile,tags,is_adult",
+        '"csv,comma","say ""hi""","",{},{},',
+        'csv-line,"two\nlines",,{},{},',
+      ].join("\n"),
+    );
+    const empty = await db.from("users").select("username").eq("username", "nobody").csv();
+    expect(empty.data).toBe("\n");
+    const json = await db.from("users").select("username,profile").eq("username", "alice").csv();
+    expect(json.data).toBe('username,profile\nalice,"{""city"": ""Paris"", ""langs"": [""en"", ""fr""]}"');
   });
 
   it("refuses an unknown Accept type with 406 PGRST107", async () => {
