@@ -9,6 +9,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
+import { BackendMessages, type Notification } from "./backend-messages.js";
 import type { SharedSession } from "./shared-session.js";
 
 /** The CLI's credentials; PGlite itself accepts any (see `databaseUrl`). */
@@ -22,8 +23,6 @@ export interface WireServer {
 }
 
 const terminate = "X".charCodeAt(0);
-const readyForQuery = "Z".charCodeAt(0);
-const idle = "I".charCodeAt(0);
 
 /**
  * One client's turns on the session: from its first message until a
@@ -32,8 +31,7 @@ const idle = "I".charCodeAt(0);
  */
 class ClientTurns {
   private release: (() => void) | null = null;
-  /** The last six bytes answered: a trailing ReadyForQuery('I') ends the turn. */
-  private tail = new Uint8Array(0);
+  private readonly answers = new BackendMessages();
   private running: Promise<unknown> = Promise.resolve();
   private closed = false;
   private ended: Promise<void> | null = null;
@@ -42,6 +40,7 @@ class ClientTurns {
     private readonly id: number,
     private readonly pglite: PGlite,
     private readonly session: SharedSession,
+    private readonly notify: (notifications: Notification[]) => void,
   ) {}
 
   async send(message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
@@ -64,13 +63,19 @@ class ClientTurns {
     await this.pglite.runExclusive(() =>
       this.pglite.execProtocolRawStream(message, {
         onRawData: (data) => {
-          bytes += data.length;
-          this.keepTail(data);
-          onData(data);
+          const passed = this.answers.push(data);
+          bytes += passed.length;
+          if (passed.length) onData(passed);
         },
       }),
     );
-    if (this.endsIdle()) this.handBack();
+    if (this.answers.endsIdle) {
+      this.handBack();
+      // The session's notifications are the stack's (it is the one listening): a client's
+      // committed change reaches Realtime as the stack's own would.
+      const notifications = this.answers.takeNotifications();
+      if (notifications.length) this.notify(notifications);
+    }
     return bytes;
   }
 
@@ -101,18 +106,6 @@ class ClientTurns {
     this.release?.();
     this.release = null;
   }
-
-  private keepTail(data: Uint8Array) {
-    const joined = new Uint8Array(this.tail.length + data.length);
-    joined.set(this.tail);
-    joined.set(data, this.tail.length);
-    this.tail = joined.slice(-6);
-  }
-
-  private endsIdle(): boolean {
-    const t = this.tail;
-    return t.length === 6 && t[0] === readyForQuery && t[4] === 5 && t[5] === idle;
-  }
 }
 
 const sync = new Uint8Array([83, 0, 0, 0, 4]);
@@ -133,12 +126,13 @@ class TurnQueue {
   constructor(
     private readonly pglite: PGlite,
     private readonly session: SharedSession,
+    private readonly notify: (notifications: Notification[]) => void,
   ) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     let client = this.clients.get(handlerId);
     if (!client) {
-      client = new ClientTurns(handlerId, this.pglite, this.session);
+      client = new ClientTurns(handlerId, this.pglite, this.session, this.notify);
       this.clients.set(handlerId, client);
     }
     return client.send(message, onData);
@@ -167,7 +161,16 @@ export async function serveWireProtocol(options: {
   port: number;
   host: string;
 }): Promise<WireServer> {
-  const queue = new TurnQueue(options.pglite, options.session);
+  const queue = new TurnQueue(options.pglite, options.session, (notifications) => {
+    // Sent again from the stack's own turn, where PGlite hands them to its listeners.
+    options.session
+      .forStack(async () => {
+        for (const { channel, payload } of notifications) {
+          await options.pglite.query("select pg_notify($1, $2)", [channel, payload]);
+        }
+      })
+      .catch(() => undefined);
+  });
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { clientFor, stackPerFile } from "../support/stack.js";
+import { clientFor, newUser, stackPerFile } from "../support/stack.js";
 
 // On PGlite the stack serves the database over the wire protocol (`dbPort`); on
 // PostgreSQL `dbUrl` is the server's own URL. The same client code runs on both.
@@ -129,5 +129,31 @@ describe("sharing the database with the API", () => {
     await first.query("rollback");
     await other;
     expect(await eventNames("wire-two")).toEqual(["wire-two-second"]);
+  });
+
+  it("delivers a change committed over the wire to Realtime subscribers, and no notification to the client", async () => {
+    const user = await newUser(running);
+    const realtime = clientFor(running);
+    await realtime.realtime.setAuth(user.token);
+    let received!: (row: Record<string, unknown>) => void;
+    const change = new Promise<Record<string, unknown>>((resolve) => {
+      received = resolve;
+    });
+    await new Promise<void>((subscribed) => {
+      realtime
+        .channel("wire-changes")
+        .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_notes" }, (payload) =>
+          received(payload.new),
+        )
+        .subscribe((status) => status === "SUBSCRIBED" && subscribed());
+    });
+    const client = await connect();
+    const notified: string[] = [];
+    client.on("notification", (message) => notified.push(message.channel));
+    await client.query("insert into public.rt_notes (owner_id, title) values ($1, 'over the wire')", [user.id]);
+    expect(await change).toMatchObject({ owner_id: user.id, title: "over the wire" });
+    await client.query("select 1");
+    expect(notified).toEqual([]);
+    await realtime.removeAllChannels();
   });
 });
