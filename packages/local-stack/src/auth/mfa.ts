@@ -4,7 +4,7 @@
  * session to aal2, `DELETE /factors/{id}` removes a factor. Phone and WebAuthn
  * factors are not served (their enrolment answers as disabled).
  */
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { Hono } from "hono";
 import QRCode from "qrcode";
@@ -13,7 +13,27 @@ import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
 import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
-import { authenticate, type Caller, raiseSession } from "./sessions.js";
+import {
+  createChallenge,
+  deleteChallenge,
+  deleteFactor,
+  deleteStaleFactors,
+  deleteUnverifiedTotpFactors,
+  findChallenge,
+  findUserFactor,
+  insertTotpFactor,
+  listUserFactors,
+  markChallengeVerified,
+  markFactorVerified,
+} from "./factors.js";
+import {
+  authenticate,
+  type Caller,
+  downgradeFactorSessions,
+  endSessionsBelowAal2,
+  raiseSession,
+  sessionIsAal2,
+} from "./sessions.js";
 import type { FactorRow } from "./users.js";
 
 /** GoTrue's defaults: unverified factors and challenges live five minutes; ten verified factors at most. */
@@ -104,24 +124,6 @@ function clientIp(c: Parameters<typeof clientKey>[0]): string {
   return isIP(address) ? address : "127.0.0.1";
 }
 
-interface ChallengeRow {
-  id: string;
-  factor_id: string;
-  created_at: Date;
-  verified_at: Date | null;
-  same_ip: boolean;
-  expired: boolean;
-}
-
-/** The caller's session level, as GoTrue's `session.IsAAL2()` reads it from auth.sessions. */
-async function sessionIsAal2(db: Queryable, caller: Caller): Promise<boolean> {
-  if (!caller.sessionId) return false;
-  const [session] = await db.query<{ aal: string | null }>("select aal::text from auth.sessions where id = $1", [
-    caller.sessionId,
-  ]);
-  return session?.aal === "aal2";
-}
-
 function requireSession(caller: Caller): string {
   if (!caller.sessionId) {
     throw new AuthError(500, "unexpected_failure", "A valid session and a registered user are required");
@@ -132,10 +134,7 @@ function requireSession(caller: Caller): string {
 /** GoTrue's loadFactor: the path's factor, only if it is the caller's. */
 async function loadFactor(db: Queryable, caller: Caller, id: string): Promise<FactorRow> {
   if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
-  const [factor] = await db.query<FactorRow>(
-    "select * from auth.mfa_factors where id = $1 and user_id = $2 and factor_type = 'totp'",
-    [id, caller.user.id],
-  );
+  const factor = await findUserFactor(db, caller.user.id, id);
   if (!factor) throw new AuthError(404, "mfa_factor_not_found", "Factor not found");
   return factor;
 }
@@ -143,11 +142,8 @@ async function loadFactor(db: Queryable, caller: Caller, id: string): Promise<Fa
 /** GoTrue's validateFactors: stale enrolments go, names stay unique, the counts stay within limits. */
 async function validateNewFactor(auth: Auth, caller: Caller, friendlyName: string): Promise<void> {
   const { db, config } = auth.stack;
-  await db.query(
-    `delete from auth.mfa_factors where status = 'unverified' and created_at < now() - make_interval(secs => $1)`,
-    [factorExpirySeconds],
-  );
-  const factors = await db.query<FactorRow>("select * from auth.mfa_factors where user_id = $1", [caller.user.id]);
+  await deleteStaleFactors(db, factorExpirySeconds);
+  const factors = await listUserFactors(db, caller.user.id);
   if (factors.some((factor) => (factor.friendly_name ?? "") === friendlyName)) {
     throw unprocessable(
       "mfa_factor_name_conflict",
@@ -161,7 +157,7 @@ async function validateNewFactor(auth: Auth, caller: Caller, friendlyName: strin
       "Maximum number of verified factors reached, unenroll to continue",
     );
   }
-  if (verified > 0 && !(await sessionIsAal2(db, caller))) {
+  if (verified > 0 && !(await sessionIsAal2(db, caller.sessionId))) {
     throw forbidden("insufficient_aal", "AAL2 required to enroll a new factor");
   }
 }
@@ -204,12 +200,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
     const uri = otpauthUri(issuer, caller.user.email ?? "", secret);
     // GoTrue answers the bare SVG; auth-js turns it into a data URL.
     const qrCode = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "H", margin: 4, width: 200 });
-    const id = randomUUID();
-    await stack.db.query(
-      `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
-       values ($1, $2, $3, 'totp', 'unverified', now(), now(), $4)`,
-      [id, caller.user.id, friendlyName, secret],
-    );
+    const id = await insertTotpFactor(stack.db, caller.user.id, friendlyName, secret);
     return c.json({ id, type: "totp", friendly_name: friendlyName, totp: { qr_code: qrCode, secret, uri } });
   });
 
@@ -219,15 +210,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
     if (!totpConfig().verifyEnabled) {
       throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
     }
-    const challenge = await stack.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: string; created_at: Date }>(
-        `insert into auth.mfa_challenges (id, factor_id, created_at, ip_address) values ($1, $2, now(), $3::inet)
-         returning id, created_at`,
-        [randomUUID(), factor.id, clientIp(c)],
-      );
-      await tx.query("update auth.mfa_factors set last_challenged_at = now() where id = $1", [factor.id]);
-      return row as { id: string; created_at: Date };
-    });
+    const challenge = await stack.db.transaction((tx) => createChallenge(tx, factor.id, clientIp(c)));
     const expiresAt = Math.floor(new Date(challenge.created_at).getTime() / 1000) + challengeExpirySeconds;
     return c.json({ id: challenge.id, type: "totp", expires_at: expiresAt });
   });
@@ -245,12 +228,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
     if (!uuidPattern.test(challengeId)) throw badRequest("validation_failed", "challenge_id must be an UUID");
     const sessionId = requireSession(caller);
 
-    const [challenge] = await stack.db.query<ChallengeRow>(
-      `select id, factor_id, created_at, verified_at, ip_address = $3::inet as same_ip,
-              created_at < now() - make_interval(secs => $4) as expired
-         from auth.mfa_challenges where id = $1 and factor_id = $2`,
-      [challengeId, factor.id, clientIp(c), challengeExpirySeconds],
-    );
+    const challenge = await findChallenge(stack.db, challengeId, factor.id, clientIp(c), challengeExpirySeconds);
     if (!challenge) {
       throw unprocessable("mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
     }
@@ -258,7 +236,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
       throw unprocessable("mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch.");
     }
     if (challenge.expired) {
-      await stack.db.query("delete from auth.mfa_challenges where id = $1", [challenge.id]);
+      await deleteChallenge(stack.db, challenge.id);
       throw unprocessable(
         "mfa_challenge_expired",
         `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
@@ -268,21 +246,12 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
       throw unprocessable("mfa_verification_failed", "Invalid TOTP code entered");
 
     const session = await stack.db.transaction(async (tx) => {
-      await tx.query("update auth.mfa_challenges set verified_at = now() where id = $1", [challenge.id]);
-      if (factor.status !== "verified") {
-        await tx.query("update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1", [
-          factor.id,
-        ]);
-      }
+      await markChallengeVerified(tx, challenge.id);
+      if (factor.status !== "verified") await markFactorVerified(tx, factor.id);
       const raised = await raiseSession(stack, tx, caller.user.id, sessionId, factor.id, "totp");
       // Every other session of the user that never reached aal2 ends, as in GoTrue.
-      await tx.query("delete from auth.sessions where user_id = $1 and (aal is null or aal::text < 'aal2')", [
-        caller.user.id,
-      ]);
-      await tx.query(
-        "delete from auth.mfa_factors where user_id = $1 and status = 'unverified' and factor_type = 'totp'",
-        [caller.user.id],
-      );
+      await endSessionsBelowAal2(tx, caller.user.id);
+      await deleteUnverifiedTotpFactors(tx, caller.user.id);
       return raised;
     });
     return c.json(session);
@@ -292,21 +261,12 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
     const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     requireSession(caller);
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
-    if (factor.status === "verified" && !(await sessionIsAal2(stack.db, caller))) {
+    if (factor.status === "verified" && !(await sessionIsAal2(stack.db, caller.sessionId))) {
       throw unprocessable("insufficient_aal", "AAL2 required to unenroll verified factor");
     }
     await stack.db.transaction(async (tx) => {
-      // GoTrue's DowngradeSessionsToAAL1: sessions raised by this factor lose its claim and fall to aal1.
-      await tx.query(
-        `delete from auth.mfa_amr_claims where authentication_method = 'totp'
-           and session_id in (select id from auth.sessions where factor_id = $1)`,
-        [factor.id],
-      );
-      await tx.query("update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2", [
-        caller.user.id,
-        factor.id,
-      ]);
-      await tx.query("delete from auth.mfa_factors where id = $1", [factor.id]);
+      await downgradeFactorSessions(tx, caller.user.id, factor.id);
+      await deleteFactor(tx, factor.id);
     });
     return c.json({ id: factor.id });
   });

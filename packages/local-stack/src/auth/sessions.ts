@@ -249,6 +249,33 @@ export async function authenticate(stack: Stack, bearer: string | null | undefin
   return { user, sessionId, claims };
 }
 
+/** Whether the session is aal2, as GoTrue's `session.IsAAL2()` reads it from auth.sessions. */
+export async function sessionIsAal2(db: Queryable, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return false;
+  const [session] = await db.query<{ aal: string | null }>("select aal::text from auth.sessions where id = $1", [
+    sessionId,
+  ]);
+  return session?.aal === "aal2";
+}
+
+/** Ends every session of the user that never reached aal2 (after a factor is verified, as GoTrue). */
+export async function endSessionsBelowAal2(db: Queryable, userId: string): Promise<void> {
+  await db.query("delete from auth.sessions where user_id = $1 and (aal is null or aal::text < 'aal2')", [userId]);
+}
+
+/** GoTrue's DowngradeSessionsToAAL1: sessions raised by the factor lose its claim and fall to aal1. */
+export async function downgradeFactorSessions(db: Queryable, userId: string, factorId: string): Promise<void> {
+  await db.query(
+    `delete from auth.mfa_amr_claims where authentication_method = 'totp'
+       and session_id in (select id from auth.sessions where factor_id = $1)`,
+    [factorId],
+  );
+  await db.query("update auth.sessions set aal = 'aal1', factor_id = null where user_id = $1 and factor_id = $2", [
+    userId,
+    factorId,
+  ]);
+}
+
 /** Ends the user's sessions, all of them or all but `keep`. */
 export async function endUserSessions(db: Queryable, userId: string, keep: string | null = null): Promise<void> {
   await db.query("delete from auth.sessions where user_id = $1 and id is distinct from $2", [userId, keep]);
