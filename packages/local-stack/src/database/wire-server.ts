@@ -11,9 +11,8 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
 import { BackendMessages, type Notification } from "./backend-messages.js";
 import type { SharedSession } from "./shared-session.js";
-
-/** The CLI's credentials; PGlite itself accepts any (see `databaseUrl`). */
-export const wireCredentials = { user: "postgres", password: "postgres", database: "postgres" };
+import { wireCredentials } from "./wire-credentials.js";
+import { WireLogin } from "./wire-login.js";
 
 export interface WireServer {
   /** `postgresql://postgres:postgres@127.0.0.1:<port>/postgres`, as `supabase status` prints its DB URL. */
@@ -35,6 +34,7 @@ class ClientTurns {
   private running: Promise<unknown> = Promise.resolve();
   private closed = false;
   private ended: Promise<void> | null = null;
+  private login: WireLogin | null = new WireLogin();
 
   constructor(
     private readonly id: number,
@@ -46,7 +46,16 @@ class ClientTurns {
   async send(message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     // Terminate ends the client's connection, not PGlite's one session.
     if (message[0] === terminate) return 0;
-    const run = this.run(message, onData);
+    let next = message;
+    if (this.login) {
+      const step = this.login.step(message);
+      if (step.answer.length) onData(step.answer);
+      // After a FATAL error the client closes the connection.
+      if ("failed" in step || !step.done) return step.answer.length;
+      this.login = null;
+      next = step.startup;
+    }
+    const run = this.run(next, onData);
     this.running = run.catch(() => undefined);
     return run;
   }

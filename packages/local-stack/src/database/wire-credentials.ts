@@ -1,0 +1,2 @@
+/** The CLI's database credentials, which the wire-protocol server asks for. */
+export const wireCredentials = { user: "postgres", password: "postgres", database: "postgres" };
