@@ -138,6 +138,28 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return user ?? null;
 }
 
+type TokenColumn = "confirmation_token" | "recovery_token" | "email_change_token_new" | "email_change_token_current";
+
+/** The user holding a token hash in that column (templates may carry it with or without the PKCE prefix). */
+export async function findUserByTokenHash(db: Queryable, column: TokenColumn, tokenHash: string) {
+  const hash = tokenHash.replace(/^pkce_/, "");
+  const [user] = await db.query<UserRow>(
+    `select * from auth.users where ${column} <> '' and ${column} in ($1::text, 'pkce_' || $1::text)`,
+    [hash],
+  );
+  return user ?? null;
+}
+
+/** The user of that address whose column holds the hash of an emailed code (the new address for an email change). */
+export async function findUserByOtp(db: Queryable, column: TokenColumn, email: string, hash: string) {
+  const address = column === "email_change_token_new" ? "email_change" : "email";
+  const [user] = await db.query<UserRow>(
+    `select * from auth.users where lower(${address}) = $1::text and ${column} in ($2::text, 'pkce_' || $2::text)`,
+    [email.toLowerCase(), hash],
+  );
+  return user ?? null;
+}
+
 // GoTrue's email pattern (internal/api/mail.go validateEmail).
 const emailPattern =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

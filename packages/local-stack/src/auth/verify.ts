@@ -12,6 +12,8 @@ import {
   applyEmailChange,
   confirmEmail,
   findUserById,
+  findUserByOtp,
+  findUserByTokenHash,
   isBanned,
   type UserRow,
   updateUser,
@@ -66,24 +68,10 @@ async function findByToken(db: Queryable, type: string, lookup: Lookup, otpExpir
     throw expired();
   }
   for (const column of columnsOf[type as VerifyType]) {
-    let users: UserRow[];
-    if ("hash" in lookup) {
-      // Templates may carry the hash with or without the PKCE prefix.
-      const hash = lookup.hash.replace(/^pkce_/, "");
-      users = await db.query<UserRow>(
-        `select * from auth.users where ${column} <> '' and ${column} in ($1::text, 'pkce_' || $1::text)`,
-        [hash],
-      );
-    } else {
-      const email = lookup.email.toLowerCase();
-      const address = column === "email_change_token_new" ? "email_change" : "email";
-      const hash = tokenHash(email, lookup.otp);
-      users = await db.query<UserRow>(
-        `select * from auth.users where lower(${address}) = $1::text and ${column} in ($2::text, 'pkce_' || $2::text)`,
-        [email, hash],
-      );
-    }
-    const user = users[0];
+    const user =
+      "hash" in lookup
+        ? await findUserByTokenHash(db, column, lookup.hash)
+        : await findUserByOtp(db, column, lookup.email, tokenHash(lookup.email.toLowerCase(), lookup.otp));
     if (!user) continue;
     if (isBanned(user)) throw forbidden("user_banned", "User is banned");
     const match = { user, column, pkce: String(user[column] ?? "").startsWith("pkce_") };
