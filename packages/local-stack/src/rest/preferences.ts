@@ -65,13 +65,28 @@ export function parsePrefer(header: string | undefined): Preferences {
   return prefs;
 }
 
-export type MediaType = "json" | "object" | "csv";
+/** `plan-*`: the execution plan of the request instead of its result (`explain()`). */
+export type MediaType = "json" | "object" | "csv" | "plan-json" | "plan-text";
 
 const contentTypes: Record<MediaType, string> = {
   json: "application/json; charset=utf-8",
   object: "application/vnd.pgrst.object+json; charset=utf-8",
   csv: "text/csv; charset=utf-8",
+  "plan-json": "application/vnd.pgrst.plan+json; charset=utf-8",
+  "plan-text": "application/vnd.pgrst.plan+text; charset=utf-8",
 };
+
+export const isPlan = (media: MediaType) => media === "plan-json" || media === "plan-text";
+
+const planOptionNames = ["analyze", "verbose", "settings", "buffers", "wal"] as const;
+export type PlanOption = (typeof planOptionNames)[number];
+
+/** The EXPLAIN options of `application/vnd.pgrst.plan…; options=analyze|verbose`. */
+export function planOptions(accept: string | undefined): PlanOption[] {
+  const part = (accept ?? "").split(",").find((p) => /^\s*application\/vnd\.pgrst\.plan/i.test(p)) ?? "";
+  const listed = /;\s*options=([a-z|]*)/i.exec(part)?.[1]?.toLowerCase().split("|") ?? [];
+  return planOptionNames.filter((name) => listed.includes(name));
+}
 
 export const contentTypeOf = (media: MediaType) => contentTypes[media];
 
@@ -84,6 +99,8 @@ export function negotiate(accept: string | undefined): MediaType {
     if (type === "application/json" || type === "*/*" || type === "application/*" || type === "") return "json";
     if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") return "object";
     if (type === "text/csv") return "csv";
+    if (type === "application/vnd.pgrst.plan" || type === "application/vnd.pgrst.plan+json") return "plan-json";
+    if (type === "application/vnd.pgrst.plan+text") return "plan-text";
   }
   throw new ApiError(406, "PGRST107", `None of these media types are available: ${accept}`);
 }

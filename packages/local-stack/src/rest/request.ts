@@ -1,8 +1,8 @@
 /** One API request as the handlers see it, and the steps every handler shares: run, parse, read. */
 import type { Stack } from "../stack.js";
-import { type Caller, runAs } from "./context.js";
+import { type Caller, type RunOptions, runAs } from "./context.js";
 import { ApiError } from "./errors.js";
-import type { MediaType, Preferences } from "./preferences.js";
+import { isPlan, type MediaType, type Preferences, planOptions } from "./preferences.js";
 import type { ReadNode } from "./read-plan.js";
 import { readSql } from "./read-query.js";
 import { contentRange, formatBody, type QueryResult, readStatus, respond, toResult } from "./respond.js";
@@ -40,19 +40,41 @@ export async function run(
   params: Params,
   check?: (r: QueryResult) => void,
 ): Promise<QueryResult> {
+  const options = {
+    ...req,
+    readOnly,
+    rollback: req.prefs.tx === "rollback",
+    timezone: req.prefs.timezone,
+    statementTimeout: req.statementTimeout ?? null,
+  };
+  if (isPlan(req.media)) return explain(req, options, sql, params);
   const [row] = await runAs<Row>(
     req.stack,
-    {
-      ...req,
-      readOnly,
-      rollback: req.prefs.tx === "rollback",
-      timezone: req.prefs.timezone,
-      statementTimeout: req.statementTimeout ?? null,
-    },
+    options,
     { text: sql, params: params.values },
     check && ((rows) => check(toResult(rows[0]))),
   );
   return toResult(row);
+}
+
+/**
+ * The plan of the request's statement (PostgREST's db-plan-enabled). With
+ * `analyze` the statement runs, so the transaction is always rolled back.
+ */
+async function explain(req: ApiRequest, options: RunOptions, sql: string, params: Params): Promise<QueryResult> {
+  const format = req.media === "plan-json" ? "json" : "text";
+  const flags = planOptions(req.headers.get("accept") ?? undefined).map((o) => o.toUpperCase());
+  const rows = await runAs<{ "QUERY PLAN": unknown }>(
+    req.stack,
+    { ...options, rollback: true },
+    { text: `explain (format ${format}${flags.map((f) => `, ${f}`).join("")}) ${sql}`, params: params.values },
+  );
+  const lines = rows.map((r) => r["QUERY PLAN"]);
+  const body =
+    format === "json"
+      ? JSON.stringify(typeof lines[0] === "string" ? JSON.parse(lines[0]) : lines[0])
+      : lines.join("\n");
+  return { total: null, pageCount: 0, body };
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { toCsv } from "./csv.js";
 import { ApiError, type ErrorBody } from "./errors.js";
-import { contentTypeOf, type MediaType } from "./preferences.js";
+import { contentTypeOf, isPlan, type MediaType } from "./preferences.js";
 
 export interface QueryResult {
   total: number | null;
@@ -65,6 +65,7 @@ export function formatBody(media: MediaType, result: QueryResult): string {
     }
     return result.body.trim().slice(1, -1).trim();
   }
+  if (media === "plan-json" || media === "plan-text") return result.body;
   if (media === "csv") return result.csv ? result.body : toCsv(JSON.parse(result.body) as Record<string, unknown>[]);
   return result.body;
 }
@@ -77,7 +78,8 @@ export function respond(
 ): Response {
   const all = new Headers(headers);
   if (body !== null) all.set("Content-Type", contentTypeOf(media));
-  return new Response(body, { status, headers: all });
+  // A plan answers 200 whatever the request would have done.
+  return new Response(body, { status: isPlan(media) ? 200 : status, headers: all });
 }
 
 export function errorResponse(error: ApiError): Response {

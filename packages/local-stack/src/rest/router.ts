@@ -5,7 +5,7 @@ import type { Stack } from "../stack.js";
 import { authenticate, type Caller, requestSchema } from "./context.js";
 import { ApiError, toApiError } from "./errors.js";
 import { headerRecord } from "./headers.js";
-import { negotiate, parsePrefer, stripsNulls } from "./preferences.js";
+import { isPlan, negotiate, parsePrefer, planOptions, stripsNulls } from "./preferences.js";
 import type { ApiRequest } from "./request.js";
 import { errorResponse } from "./respond.js";
 import { rpc } from "./rpc-handler.js";
@@ -61,6 +61,15 @@ function apiRequest(
   };
 }
 
+/** A plan media type as PostgREST prints it back: `application/vnd.pgrst.plan+json; for="…"; options=a|b`. */
+function planMime(req: ApiRequest): string {
+  const accept = req.headers.get("accept") ?? "";
+  const forType = /for="([^"]*)"/i.exec(accept)?.[1] ?? "application/json";
+  const options = planOptions(accept);
+  const format = req.media === "plan-text" ? "text" : "json";
+  return `application/vnd.pgrst.plan+${format}; for="${forType}"${options.length ? `; options=${options.join("|")}` : ""}`;
+}
+
 export function restRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
   const loader = new SchemaCacheLoader(stack.db, stack.config.api.schemas);
@@ -72,7 +81,14 @@ export function restRouter(stack: Stack): Hono<StackEnv> {
       method === "GET" || method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
     const name = c.req.param("name") ?? "";
     try {
-      const req = apiRequest(stack, c, caller, rawBytes, await loader.get());
+      let req = apiRequest(stack, c, caller, rawBytes, await loader.get());
+      // The plan media types exist only while the in-database config turns them on.
+      if (isPlan(req.media) && !req.cache.config.planEnabled) {
+        req = { ...req, cache: await loader.reload() };
+        if (!req.cache.config.planEnabled) {
+          throw new ApiError(406, "PGRST107", `None of these media types are available: ${planMime(req)}`);
+        }
+      }
       try {
         return await action(req, name);
       } catch (error) {

@@ -1,5 +1,6 @@
 /** `/rpc/<fn>`: calls a function by GET (query arguments) or POST (JSON body). */
 import { ApiError } from "./errors.js";
+import { isPlan } from "./preferences.js";
 import { Aliases, buildReadPlan } from "./read-plan.js";
 import {
   type ApiRequest,
@@ -64,7 +65,7 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
         ? `select null::text as total, '0' as page_count, 'null' as body from (select ${call}) as _v`
         : `select null::text as total, '1' as page_count, to_json(${call})::text as body`;
   const result = await run(req, readOnly, sql, params, maxAffectedCheck(req, true));
-  if (shape.kind === "void") return respond(204, null, preferenceApplied(req.prefs), "json");
+  if (shape.kind === "void" && !isPlan(req.media)) return respond(204, null, preferenceApplied(req.prefs), "json");
   // Every value a scalar call returns is in the response, so a count is the page's size.
   const total = req.prefs.count ? result.pageCount : null;
   const headers = { "Content-Range": contentRange(0, result.pageCount, total), ...preferenceApplied(req.prefs) };

@@ -1,6 +1,7 @@
 /** Tables and views: GET/HEAD reads, POST inserts and upserts, PATCH, PUT and DELETE. */
 import { parseCsv } from "./csv.js";
 import { ApiError } from "./errors.js";
+import { isPlan } from "./preferences.js";
 import { Aliases, buildReadPlan, qualifiedFrom, type ReadNode } from "./read-plan.js";
 import { readSql } from "./read-query.js";
 import {
@@ -97,7 +98,9 @@ function writeResponse(
   relation: Relation,
 ): Response {
   const headers: Record<string, string> = { "Content-Range": range, ...preferenceApplied(req.prefs) };
-  if (req.prefs.return === "representation") return respond(status, formatBody(req.media, result), headers, req.media);
+  if (req.prefs.return === "representation" || isPlan(req.media)) {
+    return respond(status, formatBody(req.media, result), headers, req.media);
+  }
   if (req.prefs.return === "headers-only" && req.method === "POST") {
     const [first] = JSON.parse(result.body) as Record<string, unknown>[];
     if (first && relation.primaryKey.length) {
