@@ -66,12 +66,13 @@ export function parsePrefer(header: string | undefined): Preferences {
 }
 
 /** `plan-*`: the execution plan of the request instead of its result (`explain()`). */
-export type MediaType = "json" | "object" | "csv" | "plan-json" | "plan-text";
+export type MediaType = "json" | "object" | "csv" | "geojson" | "plan-json" | "plan-text";
 
 const contentTypes: Record<MediaType, string> = {
   json: "application/json; charset=utf-8",
   object: "application/vnd.pgrst.object+json; charset=utf-8",
   csv: "text/csv; charset=utf-8",
+  geojson: "application/geo+json; charset=utf-8",
   "plan-json": "application/vnd.pgrst.plan+json; charset=utf-8",
   "plan-text": "application/vnd.pgrst.plan+text; charset=utf-8",
 };
@@ -99,6 +100,7 @@ export function negotiate(accept: string | undefined): MediaType {
     if (type === "application/json" || type === "*/*" || type === "application/*" || type === "") return "json";
     if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") return "object";
     if (type === "text/csv") return "csv";
+    if (type === "application/geo+json") return "geojson";
     if (type === "application/vnd.pgrst.plan" || type === "application/vnd.pgrst.plan+json") return "plan-json";
     if (type === "application/vnd.pgrst.plan+text") return "plan-text";
   }

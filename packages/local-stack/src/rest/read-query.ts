@@ -263,7 +263,7 @@ export function pageSql(node: ReadNode, params: Params, maxRows: number | null =
 export function readSql(
   root: ReadNode,
   params: Params,
-  options: { count: boolean; maxRows: number | null; stripNulls?: boolean; csv?: boolean },
+  options: { count: boolean; maxRows: number | null; stripNulls?: boolean; csv?: boolean; geojson?: boolean },
 ): string {
   const where = conditionsSql(root, params);
   const whereClause = where ? ` where ${where}` : "";
@@ -272,6 +272,12 @@ export function readSql(
   const total = options.count ? `(select count(*) ${from}${whereClause})` : "null::int8";
   const page = `select ${list} ${from}${whereClause}${groupBy}${orderSql(root, params)}${pageSql(root, params, options.maxRows)}`;
   if (options.csv) return csvSql(total, page);
+  if (options.geojson) {
+    // PostGIS' ST_AsGeoJSON, found on the search path as PostgREST finds it; without PostGIS
+    // the database answers 42883 as it does behind PostgREST.
+    const features = "coalesce(json_agg(st_asgeojson(_r)::json), '[]')";
+    return `select ${total}::text as total, count(*)::text as page_count, json_build_object('type', 'FeatureCollection', 'features', ${features})::text as body from (${page}) as _r`;
+  }
   return `select ${total}::text as total, count(*)::text as page_count, ${options.stripNulls ? "json_strip_nulls(coalesce(json_agg(_r), '[]'))" : "coalesce(json_agg(_r), '[]')"}::text as body from (${page}) as _r`;
 }
 

@@ -185,6 +185,7 @@ export async function readResponse(
     maxRows: req.stack.config.api.maxRows,
     stripNulls: req.stripNulls,
     csv: req.media === "csv",
+    geojson: req.media === "geojson",
   });
   // Only a single-object response can still fail once the rows are in (and a check waits for them).
   const check = allChecks(

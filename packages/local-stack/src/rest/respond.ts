@@ -65,7 +65,7 @@ export function formatBody(media: MediaType, result: QueryResult): string {
     }
     return result.body.trim().slice(1, -1).trim();
   }
-  if (media === "plan-json" || media === "plan-text") return result.body;
+  if (media === "plan-json" || media === "plan-text" || media === "geojson") return result.body;
   if (media === "csv") return result.csv ? result.body : toCsv(JSON.parse(result.body) as Record<string, unknown>[]);
   return result.body;
 }

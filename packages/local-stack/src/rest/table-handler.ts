@@ -74,6 +74,7 @@ async function mutate(
         maxRows: null,
         stripNulls: req.stripNulls,
         csv: wantBody && req.media === "csv",
+        geojson: wantBody && req.media === "geojson",
       })
     : "select null::text as total, '0' as page_count, '[]' as body";
   const columns = root.relation.columns.map((c) => quoteIdent(c.name)).join(", ");

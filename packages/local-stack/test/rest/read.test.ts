@@ -474,3 +474,14 @@ describe("media types", () => {
     expect(error).toMatchObject({ code: "PGRST106", message: "Invalid schema: auth" });
   });
 });
+
+describe("GeoJSON", () => {
+  // Neither PGlite nor the PostgreSQL server here has PostGIS, whose ST_AsGeoJSON PostgREST
+  // calls: the database's own error comes back, as from PostgREST on a database without it.
+  it("answers the missing ST_AsGeoJSON as PostgREST does without PostGIS", async () => {
+    const { data, error, status } = await db.from("users").select("username").geojson();
+    expect(data).toBeNull();
+    expect(status).toBe(404);
+    expect(error).toMatchObject({ code: "42883", message: "function st_asgeojson(record) does not exist" });
+  });
+});
