@@ -120,11 +120,16 @@ export async function listenForChanges(
   onChange: (change: ChangeEvent) => void,
 ): Promise<() => Promise<void>> {
   const handle = (payload: string) => {
+    let message: ChangeEvent & { rows?: Array<Pick<ChangeEvent, "new" | "record">> };
     try {
-      onChange(JSON.parse(payload) as ChangeEvent);
+      message = JSON.parse(payload);
     } catch {
-      // Not ours or malformed: ignore.
+      return; // Not ours or malformed: ignore.
     }
+    // INSERT and UPDATE statements (0006) notify their rows together: one change each.
+    if (!Array.isArray(message.rows)) return onChange(message);
+    const { rows, ...statement } = message;
+    for (const row of rows) onChange({ ...statement, new: row.new, old: null, record: row.record });
   };
   if (db.kind === "pglite") {
     const pglite = (db as Database & { pglite: PGlite }).pglite;
