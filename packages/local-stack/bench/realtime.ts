@@ -18,7 +18,7 @@ export async function realtimeLatency(databaseUrl?: string): Promise<void> {
       const samples = await latency(running, subscribers);
       const s = stats(samples);
       console.log(
-        `  ${String(subscribers).padStart(3)} subscriber(s): p50 ${ms(s.p50)}  p95 ${ms(s.p95)}   target p95 < 100 ms with 100`,
+        `  ${String(subscribers).padStart(3)} subscriber(s): p50 ${ms(s.p50)}  p95 ${ms(s.p95)}   target p95 < 50 ms with 100`,
       );
     }
   } finally {

@@ -1,7 +1,7 @@
 import type { WebSocket } from "ws";
 import type { Permissions } from "./changes.js";
 import type { Filter } from "./filters.js";
-import { encodeText, type Frame, type Vsn } from "./protocol.js";
+import { encodeText, encodeTextWithJson, type Frame, type Vsn } from "./protocol.js";
 
 /** One `postgres_changes` entry of a join's config. */
 export interface Binding {
@@ -75,4 +75,13 @@ export function reply(conn: Connection, frame: Frame, status: "ok" | "error", re
 /** A server push on a joined channel. */
 export function push(channel: Channel, event: string, payload: unknown) {
   send(channel.conn, { joinRef: channel.joinRef, ref: null, topic: channel.topic, event, payload });
+}
+
+/** A server push whose payload is already JSON (see encodeTextWithJson). */
+export function pushJson(channel: Channel, event: string, payloadJson: string) {
+  const { conn } = channel;
+  if (conn.ws.readyState !== conn.ws.OPEN) return;
+  conn.ws.send(
+    encodeTextWithJson({ joinRef: channel.joinRef, ref: null, topic: channel.topic, event }, payloadJson, conn.vsn),
+  );
 }

@@ -79,11 +79,12 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
     role: verified.role,
     claims: verified.claims,
   };
-  // postgres_changes_options.wait holds the reply until the subscription is live, as Realtime does.
+  // The subscription is live before the reply, so SUBSCRIBED means changes arrive from then on.
+  // With postgres_changes_options.wait a failure is the join's error, as Realtime answers it.
   const options = isObject(config.postgres_changes_options) ? config.postgres_changes_options : {};
-  const wait = bindings.length > 0 && (options.wait === true || options.wait === "true");
-  const failed = wait ? await hub.changes.validate(channel) : null;
-  if (failed) return reply(conn, frame, "error", { reason: `RealtimeDisabledForConfiguration: ${failed}` });
+  const wait = options.wait === true || options.wait === "true";
+  const failed = bindings.length > 0 ? await hub.changes.validate(channel) : null;
+  if (wait && failed) return reply(conn, frame, "error", { reason: `RealtimeDisabledForConfiguration: ${failed}` });
   if (conn.closed) return;
   hub.add(channel);
   watchExpiry(hub, channel);
@@ -96,8 +97,7 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
   if (channel.presenceEnabled && permissions.readPresence)
     push(channel, "presence_state", presenceState(channel, hub.members(channel.topic)));
   if (broadcastConfig.replication_ready === true) void announceReplication(hub, channel);
-  if (wait) hub.changes.report(channel, null);
-  else if (bindings.length > 0) await hub.changes.subscribe(channel);
+  if (bindings.length > 0) hub.changes.report(channel, failed);
 }
 
 /**

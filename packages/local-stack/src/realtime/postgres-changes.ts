@@ -10,7 +10,7 @@ import {
   tableColumns,
   visibleTo,
 } from "./changes.js";
-import { type Binding, type Channel, isObject, type Payload, push, subTopicOf } from "./channel.js";
+import { type Binding, type Channel, isObject, type Payload, push, pushJson, subTopicOf } from "./channel.js";
 import { clearDeleted, deleteDeliveries, forgetDeleted, type TableShape } from "./deletes.js";
 import { type Filter, filterColumns, filterSql, parseFilter } from "./filters.js";
 
@@ -69,7 +69,7 @@ export function createPostgresChanges(
         schema: entry.schema,
         id: bindingId(entry),
         parsed: [],
-        // Live once validated (subscribe), as Realtime streams only after its subscription insert.
+        // Live once validated, as Realtime streams only after its subscription insert.
         active: false,
       };
       if (typeof entry.table === "string") binding.table = entry.table;
@@ -157,11 +157,6 @@ export function createPostgresChanges(
     } catch (error) {
       return `Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: ${describe}. Exception: ${error instanceof Error ? error.message : String(error)}`;
     }
-  }
-
-  /** Validates, then reports as Realtime's `system` message. */
-  async function subscribe(channel: Channel) {
-    report(channel, await validate(channel));
   }
 
   /** Realtime's `system` message on how subscribing to changes went. */
@@ -270,21 +265,32 @@ export function createPostgresChanges(
       if (!entry.ids.includes(binding.id)) entry.ids.push(binding.id);
       perChannel.set(channel, entry);
     }
+    // The change's data is encoded once per record and column selection, not once per channel.
+    // (Channels of one identity share one record object.)
+    const encoded = new Map<Payload, Map<string, string>>();
     for (const [channel, { ids, record }] of perChannel) {
       const select = selectionOf(channel, ids);
-      const data: Payload = {
-        schema: change.schema,
-        table: change.table,
-        commit_timestamp: change.ts,
-        type: change.type,
-        columns: project(columns, select),
-        errors: null,
-        record: pick(record, select),
-      };
-      // Without REPLICA IDENTITY FULL Postgres logs only the old key: UPDATE has no old
-      // record in Supabase's payload (and DELETE just the primary key, see deliverDeletes).
-      if (change.type === "UPDATE") data.old_record = {};
-      push(channel, "postgres_changes", { ids, data });
+      const key = select ? [...select].join(",") : "*";
+      const forRecord = encoded.get(record) ?? new Map<string, string>();
+      encoded.set(record, forRecord);
+      let data = forRecord.get(key);
+      if (data === undefined) {
+        const fields: Payload = {
+          schema: change.schema,
+          table: change.table,
+          commit_timestamp: change.ts,
+          type: change.type,
+          columns: project(columns, select),
+          errors: null,
+          record: pick(record, select),
+        };
+        // Without REPLICA IDENTITY FULL Postgres logs only the old key: UPDATE has no old
+        // record in Supabase's payload (and DELETE just the primary key, see deliverDeletes).
+        if (change.type === "UPDATE") fields.old_record = {};
+        data = JSON.stringify(fields);
+        forRecord.set(key, data);
+      }
+      pushJson(channel, "postgres_changes", `{"ids":${JSON.stringify(ids)},"data":${data}}`);
     }
   }
 
@@ -295,7 +301,6 @@ export function createPostgresChanges(
     bindingsOf,
     validate,
     report,
-    subscribe,
     /** Stops capturing once the changes already queued are delivered. */
     async close() {
       closed = true;

@@ -117,6 +117,16 @@ export function decodeBinary(bytes: Uint8Array): Frame & { binary: boolean } {
   return { joinRef: joinRef || null, ref: ref || null, topic, event: "broadcast", payload, binary: encoding === 0 };
 }
 
+/**
+ * A text frame around a payload already encoded as JSON, so one payload sent to
+ * many channels is encoded once.
+ */
+export function encodeTextWithJson(frame: Omit<Frame, "payload">, payloadJson: string, vsn: Vsn): string {
+  if (vsn === "1.0.0")
+    return `{"topic":${JSON.stringify(frame.topic)},"event":${JSON.stringify(frame.event)},"payload":${payloadJson},"ref":${JSON.stringify(frame.ref)}}`;
+  return `${JSON.stringify([frame.joinRef, frame.ref, frame.topic, frame.event]).slice(0, -1)},${payloadJson}]`;
+}
+
 /** A text frame in the connection's protocol (vsn 1.0.0 leaves join_ref out, as Phoenix's V1 serializer). */
 export function encodeText(frame: Frame, vsn: Vsn = "2.0.0"): string {
   if (vsn === "1.0.0")
