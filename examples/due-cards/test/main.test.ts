@@ -1,24 +1,15 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type RunningStack, startStack } from "@engram/local-stack";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, inject, test } from "vitest";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
-let stack: RunningStack;
+const stack = inject("stack");
 
-beforeAll(async () => {
-  stack = await startStack({
-    supabaseDir: fileURLToPath(new URL("../../../supabase/", import.meta.url)),
-    dataDir: null,
-    port: 0,
-  });
-});
-afterAll(() => stack?.close());
-
+// Node with tsx's loader runs the program as `pnpm start` does, without a pnpm process to start first.
 function program(env: Record<string, string>) {
-  return run("pnpm", ["exec", "tsx", "src/main.ts"], {
+  return run(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: root,
     env: { ...process.env, SUPABASE_URL: stack.url, SUPABASE_ANON_KEY: stack.anonKey, ...env },
   });

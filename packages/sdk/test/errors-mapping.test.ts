@@ -20,6 +20,7 @@ import {
   fromSendStatus,
 } from "../src/errors.js";
 import { errorOf, newAccount, signedIn, supabaseClient, uniqueEmail } from "./support/engram.js";
+import { blobOfSize } from "./support/files.js";
 
 async function codeOf(promise: Promise<unknown>): Promise<EngramErrorCode> {
   return (await errorOf(promise)).code;
@@ -94,6 +95,8 @@ describe("auth codes", () => {
         supabaseDir: fileURLToPath(new URL("../../../supabase/", import.meta.url)),
         dataDir: null,
         port: 0,
+        // Only sign-in attempts are made here: the demo data would be work for nothing.
+        seed: false,
         configure: (config) => {
           config.auth.rateLimit = {
             anonymousUsers: 2,
@@ -104,7 +107,7 @@ describe("auth codes", () => {
           };
         },
       });
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await small?.close();
@@ -161,7 +164,7 @@ describe("data codes", () => {
     for (let i = 0; i < 20; i++) await engram.invites.create(deck.id, { role: "viewer" });
     expect(await codeOf(engram.invites.create(deck.id, { role: "viewer" }))).toBe("quota-exceeded");
 
-    const big = new Blob([new Uint8Array(limits.mediaBytes + 1)], { type: "image/png" });
+    const big = await blobOfSize(limits.mediaBytes + 1, "image/png");
     expect(await codeOf(engram.storage.uploadMedia(deck.id, big))).toBe("quota-exceeded");
   });
 

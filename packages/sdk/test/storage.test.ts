@@ -1,6 +1,7 @@
 import { limits } from "@engram/core";
-import { describe, expect, test } from "vitest";
-import { adminClient, errorOf, signedIn } from "./support/engram.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { adminClient, errorOf, type SignedIn, signedIn } from "./support/engram.js";
+import { blobOfSize } from "./support/files.js";
 
 // The PNG signature and a few bytes: Storage checks the declared type, not the content.
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -22,9 +23,18 @@ async function deckWithMembers() {
   return { owner, deck, editor: await join("editor"), viewer: await join("viewer") };
 }
 
+// One deck with its members and one stranger for the whole file: each test
+// writes under its own names, and making accounts and a deck costs more than
+// the checks themselves. Tests that need a user in a fresh state make their own.
+let shared: Awaited<ReturnType<typeof deckWithMembers>>;
+let stranger: SignedIn;
+beforeAll(async () => {
+  [shared, stranger] = await Promise.all([deckWithMembers(), signedIn("stranger")]);
+});
+
 describe("media", () => {
   test("an editor uploads an image that members read through a signed link", async () => {
-    const { deck, editor, viewer } = await deckWithMembers();
+    const { deck, editor, viewer } = shared;
     const path = await editor.engram.storage.uploadMedia(deck.id, png, { name: "cell wall.png" });
     expect(path).toMatch(new RegExp(`^${deck.id}/cell-wall\\.png$`));
 
@@ -34,7 +44,7 @@ describe("media", () => {
   });
 
   test("without a name each upload gets its own, typed from the Blob", async () => {
-    const { owner, deck } = await deckWithMembers();
+    const { owner, deck } = shared;
     const sound = new Blob([new Uint8Array([0x49, 0x44, 0x33, 4, 0])], { type: "audio/mpeg" }); // an ID3 header
     const first = await owner.engram.storage.uploadMedia(deck.id, sound);
     const second = await owner.engram.storage.uploadMedia(deck.id, sound);
@@ -44,7 +54,7 @@ describe("media", () => {
   });
 
   test("an SVG is stored as drawing only: its script and remote loads are gone", async () => {
-    const { owner, deck } = await deckWithMembers();
+    const { owner, deck } = shared;
     const svg = new Blob(
       [
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4" onload="alert(1)"><script>alert(2)</script>' +
@@ -65,29 +75,28 @@ describe("media", () => {
   });
 
   test("a file over 10 MB is quota-exceeded before any upload", async () => {
-    const { owner, deck } = await deckWithMembers();
-    const big = new Blob([new Uint8Array(limits.mediaBytes + 1)], { type: "image/png" });
+    const { owner, deck } = shared;
+    const big = await blobOfSize(limits.mediaBytes + 1, "image/png");
     const error = await errorOf(owner.engram.storage.uploadMedia(deck.id, big, { name: "big.png" }));
     expect(error).toMatchObject({ code: "quota-exceeded", field: "file", rule: "max_size" });
     expect((await errorOf(owner.engram.storage.downloadMedia(`${deck.id}/big.png`))).code).toBe("not-found");
   });
 
   test("a type the media bucket does not take fails validation", async () => {
-    const { owner, deck } = await deckWithMembers();
+    const { owner, deck } = shared;
     const script = new Blob(["alert(1)"], { type: "text/javascript" });
     const error = await errorOf(owner.engram.storage.uploadMedia(deck.id, script));
     expect(error).toMatchObject({ code: "validation", field: "contentType", rule: "type" });
   });
 
   test("a viewer cannot upload or delete media; a stranger finds no deck", async () => {
-    const { owner, deck, viewer } = await deckWithMembers();
+    const { owner, deck, viewer } = shared;
     const path = await owner.engram.storage.uploadMedia(deck.id, png, { name: "a.png" });
     expect((await errorOf(viewer.engram.storage.uploadMedia(deck.id, png, { name: "b.png" }))).code).toBe(
       "permission-denied",
     );
     expect((await errorOf(viewer.engram.storage.removeMedia(path))).code).toBe("permission-denied");
 
-    const stranger = await signedIn("stranger");
     expect((await errorOf(stranger.engram.storage.uploadMedia(deck.id, png, { name: "c.png" }))).code).toBe(
       "not-found",
     );
@@ -97,21 +106,21 @@ describe("media", () => {
   });
 
   test("uploading over an existing name is a conflict", async () => {
-    const { owner, deck, editor } = await deckWithMembers();
+    const { owner, deck, editor } = shared;
     await owner.engram.storage.uploadMedia(deck.id, png, { name: "same.png" });
     const error = await errorOf(editor.engram.storage.uploadMedia(deck.id, png, { name: "same.png" }));
     expect(error.code).toBe("conflict");
   });
 
   test("an editor deletes media; it is gone", async () => {
-    const { owner, deck, editor } = await deckWithMembers();
+    const { owner, deck, editor } = shared;
     const path = await owner.engram.storage.uploadMedia(deck.id, png, { name: "gone.png" });
     expect(await editor.engram.storage.removeMedia([path])).toBe(1);
     expect((await errorOf(owner.engram.storage.downloadMedia(path))).code).toBe("not-found");
   });
 
   test("a path outside the deck folders fails validation", async () => {
-    const { owner, deck } = await deckWithMembers();
+    const { owner, deck } = shared;
     for (const path of ["a.png", `${deck.id}/../x.png`, `${deck.id}/`]) {
       expect((await errorOf(owner.engram.storage.mediaUrl(path))).code).toBe("validation");
     }
@@ -120,13 +129,12 @@ describe("media", () => {
 
 describe("avatars", () => {
   test("an uploaded avatar is set on the profile and visible to co-members", async () => {
-    const { owner, viewer } = await deckWithMembers();
+    const { owner, viewer } = shared;
     const path = await owner.engram.storage.uploadAvatar(new Blob([png], { type: "image/png" }));
     expect(path.startsWith(`${owner.account.id}/`)).toBe(true);
     expect((await owner.engram.profile.get()).avatar_path).toBe(path);
     expect(await fetchBytes(await viewer.engram.storage.avatarUrl(path))).toEqual(png);
 
-    const stranger = await signedIn("stranger");
     expect((await errorOf(stranger.engram.storage.avatarUrl(path))).code).toBe("not-found");
   });
 
@@ -144,7 +152,7 @@ describe("avatars", () => {
 
   test("an avatar over 2 MB is quota-exceeded; a sound is not an avatar", async () => {
     const user = await signedIn();
-    const big = new Blob([new Uint8Array(limits.avatarBytes + 1)], { type: "image/jpeg" });
+    const big = await blobOfSize(limits.avatarBytes + 1, "image/jpeg");
     expect(await errorOf(user.engram.storage.uploadAvatar(big))).toMatchObject({ code: "quota-exceeded" });
     const sound = new Blob([png], { type: "audio/mpeg" });
     expect(await errorOf(user.engram.storage.uploadAvatar(sound))).toMatchObject({ code: "validation" });
@@ -164,8 +172,7 @@ describe("imports and exports", () => {
 
   test("an import over 200 MB is quota-exceeded before any upload", async () => {
     const user = await signedIn();
-    const chunk = new Uint8Array(1024 * 1024);
-    const big = new Blob([...Array.from({ length: 200 }, () => chunk), new Uint8Array(1)]);
+    const big = await blobOfSize(limits.importBytes + 1);
     expect(big.size).toBe(limits.importBytes + 1);
     const error = await errorOf(user.engram.storage.uploadImport(big, { name: "huge.apkg" }));
     expect(error).toMatchObject({ code: "quota-exceeded", detail: { limit: limits.importBytes } });
@@ -183,10 +190,9 @@ describe("imports and exports", () => {
     expect(await user.engram.storage.importJobs()).toEqual([expect.objectContaining({ id: job?.id, processed: 4 })]);
     expect(await user.engram.storage.importJob(job?.id ?? "")).toMatchObject({ status: "running", total: 10 });
 
-    const other = await signedIn("other");
-    expect((await errorOf(other.engram.storage.importJob(job?.id ?? ""))).code).toBe("not-found");
-    expect(await other.engram.storage.importJobs()).toEqual([]);
-    expect((await errorOf(other.engram.storage.importJob("job-1"))).code).toBe("validation");
+    expect((await errorOf(stranger.engram.storage.importJob(job?.id ?? ""))).code).toBe("not-found");
+    expect(await stranger.engram.storage.importJobs()).toEqual([]);
+    expect((await errorOf(stranger.engram.storage.importJob("job-1"))).code).toBe("validation");
   });
 
   test("the user lists their exports and downloads one through a signed link", async () => {
@@ -203,8 +209,7 @@ describe("imports and exports", () => {
     const response = await fetch(await user.engram.storage.exportUrl(path));
     expect(await response.text()).toBe("front,back\n");
 
-    const other = await signedIn("other");
-    expect(await other.engram.storage.listExports()).toEqual([]);
-    expect((await errorOf(other.engram.storage.exportUrl(path))).code).toBe("not-found");
+    expect(await stranger.engram.storage.listExports()).toEqual([]);
+    expect((await errorOf(stranger.engram.storage.exportUrl(path))).code).toBe("not-found");
   });
 });
