@@ -33,7 +33,7 @@ export interface EmbedNode extends ReadNode {
 }
 
 // Parameters that are not filters.
-const reserved = new Set(["select", "order", "limit", "offset", "columns", "on_conflict"]);
+export const reserved = new Set(["select", "order", "limit", "offset", "columns", "on_conflict"]);
 
 export class Aliases {
   private n = 0;

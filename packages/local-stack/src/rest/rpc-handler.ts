@@ -1,7 +1,8 @@
 /** `/rpc/<fn>`: calls a function by GET (query arguments) or POST (JSON body). */
 import { ApiError } from "./errors.js";
+import { operators } from "./filters.js";
 import { isPlan } from "./preferences.js";
-import { Aliases, buildReadPlan } from "./read-plan.js";
+import { Aliases, buildReadPlan, reserved } from "./read-plan.js";
 import {
   type ApiRequest,
   isObject,
@@ -36,8 +37,11 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
         .flatMap((f) => f.args.map((a) => a.name)),
     );
     for (const [key, value] of req.query) {
-      // As PostgREST: a parameter named like an argument is that argument, never a filter.
-      if (argNames.has(key)) {
+      // A parameter named like an argument is that argument, never a filter; any other
+      // whose value is no filter (`op.value`) is an argument too, as PostgREST reads it.
+      const argument =
+        argNames.has(key) || (!reserved.has(key) && key !== "or" && key !== "and" && !isFilterValue(value));
+      if (argument) {
         args[key] = value;
         skip.add(key);
       }
@@ -80,4 +84,10 @@ function bodyTypeOf(contentType: string | null): BodyType {
   if (type === "text/xml") return "xml";
   if (type === "application/octet-stream") return "bytea";
   return "json";
+}
+
+/** `[not.]op[(…)].value` with a known operator. */
+function isFilterValue(value: string): boolean {
+  const op = /^(?:not\.)?([a-z]+)(?:\([^)]*\))?\./.exec(value)?.[1];
+  return op !== undefined && op in operators;
 }

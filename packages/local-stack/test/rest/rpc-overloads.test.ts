@@ -47,6 +47,18 @@ describe("rpc overloads", () => {
     });
   });
 
+  it("takes a GET parameter that is no filter as an argument name", async () => {
+    const { status, error } = await db.rpc("add_them", { a: 1, b: 2, c: 3 }, { get: true });
+    expect(status).toBe(404);
+    expect(error).toMatchObject({
+      code: "PGRST202",
+      message: "Could not find the function public.add_them(a, b, c) in the schema cache",
+    });
+    const filtered = await db.rpc("messages_in", { channel_slug: "general" }, { get: true }).eq("id", 2).select("id");
+    expect(filtered.error).toBeNull();
+    expect(filtered.data).toEqual([{ id: 2 }]);
+  });
+
   it("hints at the closest function name, or none, for an unknown function", async () => {
     const close = await db.rpc("add_theme");
     expect(close.error).toEqual({
