@@ -81,6 +81,15 @@ alter function realtime.send_binary(bytea, text, text, boolean) owner to supabas
 alter function realtime.broadcast_changes(text, text, text, text, text, record, record, text)
   owner to supabase_realtime_admin;
 
+-- As on the platform: granted to postgres and dashboard_user, and executable by every
+-- role through PUBLIC's default grant (realtime.messages' policies decide what is sent).
+do $$
+begin
+  execute format('grant execute on function realtime.send(jsonb, text, text, boolean), '
+    'realtime.send_binary(bytea, text, text, boolean) to %I, dashboard_user', _local_stack.migration_role());
+end
+$$;
+
 -- Only the key and routing go through NOTIFY (its payload is limited to 8000 bytes);
 -- the server reads the message itself. Rows without an event carry nothing to send.
 create or replace function realtime.engram_notify_message() returns trigger
