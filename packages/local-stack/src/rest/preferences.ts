@@ -9,6 +9,8 @@ export interface Preferences {
   tx: "commit" | "rollback" | null;
   strict: boolean;
   maxAffected: number | null;
+  /** `params=single-object`: the whole JSON body is the one json/jsonb argument. */
+  singleObject: boolean;
   /** `timezone=<tz>`: the transaction's TimeZone, ignored when Postgres does not know it. */
   timezone: string | null;
   /** What is echoed in `Preference-Applied`. */
@@ -24,6 +26,7 @@ export function parsePrefer(header: string | undefined): Preferences {
     tx: null,
     strict: false,
     maxAffected: null,
+    singleObject: false,
     timezone: null,
     applied: [],
   };
@@ -44,6 +47,8 @@ export function parsePrefer(header: string | undefined): Preferences {
       prefs.tx = value;
     } else if (name === "handling" && (value === "strict" || value === "lenient")) {
       prefs.strict = value === "strict";
+    } else if (name === "params" && value === "single-object") {
+      prefs.singleObject = true;
     } else if (name === "timezone" && value) {
       prefs.timezone = value;
     } else if (name === "max-affected" && /^\d+$/.test(value ?? "")) {

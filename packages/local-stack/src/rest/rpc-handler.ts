@@ -47,9 +47,10 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
       }
     }
   }
-  const fn = findFunction(req.cache, req.schema, name, { post, body: bodyType, keys: Object.keys(args) });
+  const singleObject = req.prefs.singleObject;
+  const fn = findFunction(req.cache, req.schema, name, { post, body: bodyType, keys: Object.keys(args), singleObject });
   if (fn.statementTimeout) req = { ...req, statementTimeout: fn.statementTimeout };
-  const wholeBody = post && takesWholeBody(fn);
+  const wholeBody = post && takesWholeBody(fn, singleObject);
   if (!wholeBody && post && bodyType === "json" && !isObject(body)) {
     throw new ApiError(400, "PGRST102", "Empty or invalid json");
   }

@@ -15,6 +15,8 @@ export interface Invocation {
   post: boolean;
   body: BodyType;
   keys: string[];
+  /** `Prefer: params=single-object`: only a function of one json/jsonb parameter matches. */
+  singleObject?: boolean;
 }
 
 const unnamedTypes: Record<BodyType, string[]> = {
@@ -29,6 +31,7 @@ const sameSet = (a: Set<string>, b: string[]) => a.size === new Set(b).size && b
 /** PostgREST's matchesParams: every required argument given, the rest among the optional ones. */
 function matchesArguments(fn: DbFunction, call: Invocation): boolean {
   const inputs = inputsOf(fn);
+  if (call.singleObject) return inputs.length === 1 && unnamedTypes.json.includes(inputs[0]?.typeName ?? "");
   const keys = new Set(call.keys);
   // A raw body is an argument in itself, so a function without parameters cannot take it.
   if (inputs.length === 0) return keys.size === 0 && !(call.post && call.body !== "json");
@@ -40,10 +43,10 @@ function matchesArguments(fn: DbFunction, call: Invocation): boolean {
   return sameSet(new Set([...keys].filter((k) => !optional.includes(k))), required);
 }
 
-/** A function of one unnamed parameter of the body's type takes the whole POST body. */
-export function takesWholeBody(fn: DbFunction): boolean {
+/** A function of one unnamed parameter of the body's type takes the whole POST body (or any one with single-object). */
+export function takesWholeBody(fn: DbFunction, singleObject = false): boolean {
   const inputs = inputsOf(fn);
-  return inputs.length === 1 && inputs[0]?.name === "";
+  return inputs.length === 1 && (singleObject || inputs[0]?.name === "");
 }
 
 function takesBodyOf(fn: DbFunction, call: Invocation): boolean {
@@ -85,13 +88,15 @@ function notFound(cache: SchemaCache, schema: string, name: string, call: Invoca
   const list = keys.join(", ");
   const fn = `${schema}.${name}`;
   // A raw body names no arguments: the message leaves them out and gives no hint.
-  const raw = call.post && call.body !== "json";
+  const raw = call.singleObject === true || (call.post && call.body !== "json");
   const given = keys.length ? ` with parameter${keys.length > 1 ? "s" : ""} ${list}` : " without parameters";
-  const searched = raw
-    ? ` with a single unnamed ${call.body} parameter`
-    : call.post
-      ? `${given} or with a single unnamed json/jsonb parameter`
-      : given;
+  const searched = call.singleObject
+    ? " with a single json/jsonb parameter"
+    : raw
+      ? ` with a single unnamed ${call.body} parameter`
+      : call.post
+        ? `${given} or with a single unnamed json/jsonb parameter`
+        : given;
   const argList = (names: string[]) => `(${[...names].sort().join(", ")})`;
   const meant = raw
     ? null
@@ -128,7 +133,7 @@ export interface WholeBody {
 export function callSql(fn: DbFunction, args: unknown, body: WholeBody | null, params: Params): string {
   const name = qualified(fn.schema, fn.name);
   const inputs = inputsOf(fn);
-  if (body && takesWholeBody(fn)) {
+  if (body) {
     const arg = inputs[0] as FunctionArg;
     if (arg.typeName === "bytea")
       return `${name}(decode(${params.add(Buffer.from(body.bytes).toString("hex"))}, 'hex'))`;

@@ -105,6 +105,22 @@ describe("rpc overloads", () => {
     });
   });
 
+  it("gives the whole body to a single json parameter with Prefer: params=single-object", async () => {
+    const single = "params=single-object";
+    const { data, error } = await db.rpc("named_json", { n: 1 }).setHeader("Prefer", single);
+    expect(error).toBeNull();
+    expect(data).toEqual({ n: 1 });
+    const missing = await db.rpc("add_them", { a: 1, b: 2 }).setHeader("Prefer", single);
+    expect(missing.status).toBe(404);
+    expect(missing.error).toEqual({
+      code: "PGRST202",
+      message: "Could not find the function public.add_them in the schema cache",
+      details:
+        "Searched for the function public.add_them with a single json/jsonb parameter, but no matches were found in the schema cache.",
+      hint: null,
+    });
+  });
+
   it("calls a single named json parameter by its name only", async () => {
     expect((await db.rpc("named_json", { payload: { n: 1 } })).data).toEqual({ n: 1 });
     const { status, error } = await db.rpc("named_json", { n: 1 });
