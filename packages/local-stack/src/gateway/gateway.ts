@@ -11,9 +11,6 @@ export type StackEnv = {
   };
 };
 
-// Still importable from here for code written before keys/api-keys.ts held them.
-export { publishableKey, secretKey } from "../keys/api-keys.js";
-
 const exposeHeaders = [
   "Content-Range",
   "Range-Unit",

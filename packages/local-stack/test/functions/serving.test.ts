@@ -1,6 +1,6 @@
 import { FunctionsHttpError } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
-import { publishableKey } from "../../src/gateway/gateway.js";
+import { publishableKey } from "../../src/keys/api-keys.js";
 import { clientFor, stackPerFile } from "../support/stack.js";
 
 // `/functions/v1/<name>` as the CLI's edge runtime serves it, driven through functions-js.
