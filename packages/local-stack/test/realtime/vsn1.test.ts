@@ -106,6 +106,48 @@ describe("protocol vsn 1.0.0", () => {
     v2.close();
   });
 
+  it("tracks presence and delivers postgres_changes to a raw object-frame socket", async () => {
+    const user = await newUser(stack);
+    const socket = await rawSocketV1(stack);
+    const config = {
+      presence: { key: "raw", enabled: true },
+      postgres_changes: [{ event: "INSERT", schema: "public", table: "rt_notes", filter: `owner_id=eq.${user.id}` }],
+    };
+    socket.send({
+      topic: "realtime:v1-raw",
+      event: "phx_join",
+      payload: { config, access_token: user.token },
+      ref: "1",
+      join_ref: "1",
+    });
+    const joined = await socket.next({ ref: "1" });
+    expect(joined.payload).toMatchObject({ status: "ok" });
+    const [binding] = (joined.payload.response as { postgres_changes: Array<{ id: number }> }).postgres_changes;
+    expect((await socket.next({ event: "presence_state" })).payload).toEqual({});
+    expect((await socket.next({ event: "system" })).payload).toMatchObject({ message: "Subscribed to PostgreSQL" });
+    socket.send({
+      topic: "realtime:v1-raw",
+      event: "presence",
+      payload: { type: "presence", event: "track", payload: { at: 1 } },
+      ref: "2",
+      join_ref: "1",
+    });
+    expect((await socket.next({ ref: "2" })).payload).toEqual({ status: "ok", response: {} });
+    expect((await socket.next({ event: "presence_diff" })).payload).toMatchObject({
+      joins: { raw: { metas: [{ at: 1 }] } },
+      leaves: {},
+    });
+    await stack.stack.db.query("insert into public.rt_notes (owner_id, title) values ($1, 'raw v1')", [user.id]);
+    const change = await socket.next({ event: "postgres_changes" });
+    expect(change).toMatchObject({
+      topic: "realtime:v1-raw",
+      ref: null,
+      payload: { ids: [binding?.id], data: { type: "INSERT", record: { title: "raw v1" } } },
+    });
+    expect("join_ref" in change).toBe(false);
+    socket.close();
+  });
+
   it("works through realtime-js configured with vsn 1.0.0: broadcast, presence and postgres_changes", async () => {
     const user = await newUser(stack);
     const a = await v1Client(user.token);
