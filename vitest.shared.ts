@@ -18,6 +18,8 @@ export function defineVitestConfig(overrides: ViteUserConfig = {}) {
       test: {
         server: { deps: { inline: [/@engram\//] } },
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+        // A realtime event or a refetch can take seconds on a busy machine; Vitest's 1 s is a race.
+        expect: { poll: { timeout: 15_000 } },
         reporters: report ? ["default", ["json", { outputFile: report }]] : ["default"],
       },
     }),

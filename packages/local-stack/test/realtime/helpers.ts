@@ -36,7 +36,7 @@ export function collector<T>() {
       items.push(item);
       for (const wake of waiters.splice(0)) wake();
     },
-    async waitFor(count: number, timeoutMs = 5000): Promise<T[]> {
+    async waitFor(count: number, timeoutMs = 20_000): Promise<T[]> {
       const deadline = Date.now() + timeoutMs;
       while (items.length < count) {
         const left = deadline - Date.now();
@@ -75,7 +75,7 @@ export async function rawSocket(stack: RunningStack, apikey = stack.anonKey) {
       ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
     },
     /** The next frame (after those already seen) matching `ref` or `event`. */
-    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 5000) {
+    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (let seen = 0; ; seen++) {
         await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
@@ -114,7 +114,7 @@ export async function rawSocketV1(stack: RunningStack, vsn: string | null = "1.0
       ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
     },
     /** The next frame (after those already seen) matching every given field. */
-    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 5000) {
+    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (let seen = 0; ; seen++) {
         await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
