@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { ConfigError, loadConfig, parseByteSize, readConfig } from "./config.js";
@@ -158,6 +161,31 @@ describe("readConfig", () => {
 
 /** A config.toml that sets every setting the Supabase CLI knows. */
 const allSettings = readFileSync(new URL("./all-settings.toml", import.meta.url), "utf8");
+
+describe("loadConfig", () => {
+  test("env(NAME) also reads the project's .env files, the environment and the nearer file winning", async () => {
+    const project = await mkdtemp(join(tmpdir(), "config-env-"));
+    const supabaseDir = join(project, "supabase");
+    await mkdir(supabaseDir);
+    await writeFile(
+      join(supabaseDir, "config.toml"),
+      '[auth]\nsite_url = "env(SITE_URL)"\n[auth.external.github]\nclient_id = "env(GITHUB_ID)"\nsecret = "env(GITHUB_SECRET)"\n',
+    );
+    await writeFile(join(supabaseDir, ".env"), "GITHUB_ID=from-supabase-dir\nSITE_URL=http://from-file.test\n");
+    await writeFile(join(supabaseDir, ".env.local"), "GITHUB_SECRET=from-local-file\n");
+    await writeFile(join(project, ".env"), "GITHUB_ID=from-project-dir\nGITHUB_SECRET=from-project-dir\n");
+    try {
+      const config = await loadConfig(supabaseDir, { SITE_URL: "http://from-environment.test" });
+      expect(config.auth.siteUrl).toBe("http://from-environment.test");
+      expect(config.auth.external.github).toMatchObject({ clientId: "from-supabase-dir", secret: "from-local-file" });
+      // The "test" environment skips .env.local, as the CLI does.
+      const testing = await loadConfig(supabaseDir, { SUPABASE_ENV: "test" });
+      expect(testing.auth.external.github?.secret).toBe("from-project-dir");
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("parseByteSize", () => {
   test("reads the units the CLI accepts", () => {

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import type { z } from "zod";
+import { configEnv } from "./dotenv.js";
 import { type ConfigFile, configFile } from "./schema.js";
 import { type Env, substituteEnv } from "./values.js";
 
@@ -178,8 +179,10 @@ function toStackConfig(file: ConfigFile): StackConfig {
   };
 }
 
+/** Reads `<supabaseDir>/config.toml`; `env(NAME)` also reads the project's `.env` files, as the CLI does. */
 export async function loadConfig(supabaseDir: string, env: Env = process.env): Promise<StackConfig> {
-  const config = readConfig(await readFile(join(supabaseDir, "config.toml"), "utf8"), env);
+  const toml = await readFile(join(supabaseDir, "config.toml"), "utf8");
+  const config = readConfig(toml, await configEnv(supabaseDir, env));
   // The CLI reads signing keys relative to the supabase directory.
   if (config.auth.signingKeysPath) config.auth.signingKeysPath = resolve(supabaseDir, config.auth.signingKeysPath);
   return config;
