@@ -95,7 +95,7 @@ describe.each(anki)("importing %s", (name) => {
       target: { newDeckName: preview.suggestedDeckName },
       includeSchedule: true,
     });
-  }, 120_000);
+  });
 
   it("lands every note and card the package holds", async () => {
     expect(detectFormat(file)).toBe(name.endsWith(".colpkg") ? "colpkg" : "apkg");
@@ -331,7 +331,7 @@ describe("the optimiser", () => {
     expect(outcome.after.logLoss).toBeLessThanOrEqual(outcome.before.logLoss + 1e-3);
     const profile = await user.engram.profile.get();
     expect(profile.fsrs_params).toHaveLength(21);
-  }, 120_000);
+  });
 
   it("says how many reviews it needs when there are too few", async () => {
     const user = await signedIn("few");
