@@ -4,7 +4,7 @@ import { audit } from "./audit.js";
 import type { Auth } from "./context.js";
 import { AuthError } from "./errors.js";
 import { type Challenge, createFlowState } from "./flow-state.js";
-import { sendAuthEmail } from "./mail.js";
+import { sendAuthEmail, sendReauthenticationEmail } from "./mail.js";
 import { issueToken, secondsUntilResend } from "./one-time-tokens.js";
 import type { UserRow } from "./users.js";
 
@@ -88,3 +88,14 @@ const tokenOptions = (auth: Auth, options: SendOptions) => ({
   otpLength: auth.stack.config.auth.email.otpLength,
   pkce: options.challenge !== null,
 });
+
+/** `GET /reauthenticate`: a code to the user's address, kept as the reauthentication token. */
+export async function sendReauthentication(auth: Auth, db: Queryable, user: UserRow, client: string) {
+  checkFrequency(auth, user.reauthentication_sent_at, client);
+  const email = user.email ?? "";
+  const token = await issueToken(db, user.id, "reauthentication_token", email, {
+    otpLength: auth.stack.config.auth.email.otpLength,
+    pkce: false,
+  });
+  sendReauthenticationEmail(auth.stack, email, token.otp);
+}

@@ -19,6 +19,17 @@ const actions: Record<EmailKind, string> = {
   email_change: "Follow this link to confirm the update of your email:",
 };
 
+/** The reauthentication email carries only its code (GoTrue's default template has no link). */
+export function sendReauthenticationEmail(stack: Stack, to: string, otp: string): void {
+  const subject = "Confirm reauthentication";
+  stack.mailbox.send({
+    to,
+    subject,
+    html: `<h2>${subject}</h2>\n<p>Enter the code: ${otp}</p>`,
+    text: `${subject}\n\nEnter the code: ${otp}\n`,
+  });
+}
+
 /** `<url>/auth/v1/verify?token=<hash>&type=<type>&redirect_to=<url>`, the template's ConfirmationURL. */
 export function verificationLink(stack: Stack, hash: string, type: EmailKind, redirectTo: string): string {
   const params = new URLSearchParams({ token: hash, type, redirect_to: redirectTo });

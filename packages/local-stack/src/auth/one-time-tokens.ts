@@ -2,17 +2,21 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Queryable } from "../database/types.js";
 
-export type TokenColumn =
+/** The columns of the tokens an email link or code confirms through `/verify`. */
+export type EmailTokenColumn =
   | "confirmation_token"
   | "recovery_token"
   | "email_change_token_new"
   | "email_change_token_current";
+
+export type TokenColumn = EmailTokenColumn | "reauthentication_token";
 
 const sentAtColumn: Record<TokenColumn, string> = {
   confirmation_token: "confirmation_sent_at",
   recovery_token: "recovery_sent_at",
   email_change_token_new: "email_change_sent_at",
   email_change_token_current: "email_change_sent_at",
+  reauthentication_token: "reauthentication_sent_at",
 };
 
 /** `hex(sha224(email + otp))`, GoTrue's `GenerateTokenHash`. */

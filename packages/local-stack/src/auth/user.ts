@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import { audit } from "./audit.js";
 import { type Auth, clientKey, readBody, record, str } from "./context.js";
-import { sendEmailChange } from "./emails.js";
-import { unprocessable } from "./errors.js";
+import { sendEmailChange, sendReauthentication } from "./emails.js";
+import { badRequest, unprocessable } from "./errors.js";
 import { readChallenge } from "./flow-state.js";
 import { redirectTarget } from "./redirects.js";
 import { authenticate, endSessions, endUserSessions } from "./sessions.js";
@@ -78,6 +78,17 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
       return userJson(tx, fresh ?? user);
     });
     return c.json(updated);
+  });
+
+  app.get("/reauthenticate", async (c) => {
+    const { user } = await authenticate(stack, c.get("bearer"));
+    if (!user.email && !user.phone) {
+      throw badRequest("validation_failed", "Reauthentication requires the user to have an email or a phone number");
+    }
+    if (!user.email) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (!user.email_confirmed_at) throw unprocessable("email_not_confirmed", "Please verify your email first.");
+    await stack.db.transaction((tx) => sendReauthentication(auth, tx, user, clientKey(c)));
+    return c.json({});
   });
 
   app.post("/logout", async (c) => {

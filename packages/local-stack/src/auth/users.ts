@@ -4,6 +4,7 @@ import bcrypt from "bcryptjs";
 import type { Queryable } from "../database/types.js";
 import { audit } from "./audit.js";
 import { AuthError, badRequest, unprocessable } from "./errors.js";
+import type { EmailTokenColumn } from "./one-time-tokens.js";
 
 export interface UserRow {
   id: string;
@@ -22,6 +23,8 @@ export interface UserRow {
   email_change_sent_at: Date | null;
   email_change_token_current: string | null;
   email_change_confirm_status: number | null;
+  reauthentication_token: string | null;
+  reauthentication_sent_at: Date | null;
   last_sign_in_at: Date | null;
   raw_app_meta_data: Record<string, unknown> | null;
   raw_user_meta_data: Record<string, unknown> | null;
@@ -138,10 +141,8 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return user ?? null;
 }
 
-type TokenColumn = "confirmation_token" | "recovery_token" | "email_change_token_new" | "email_change_token_current";
-
 /** The user holding a token hash in that column (templates may carry it with or without the PKCE prefix). */
-export async function findUserByTokenHash(db: Queryable, column: TokenColumn, tokenHash: string) {
+export async function findUserByTokenHash(db: Queryable, column: EmailTokenColumn, tokenHash: string) {
   const hash = tokenHash.replace(/^pkce_/, "");
   const [user] = await db.query<UserRow>(
     `select * from auth.users where ${column} <> '' and ${column} in ($1::text, 'pkce_' || $1::text)`,
@@ -151,7 +152,7 @@ export async function findUserByTokenHash(db: Queryable, column: TokenColumn, to
 }
 
 /** The user of that address whose column holds the hash of an emailed code (the new address for an email change). */
-export async function findUserByOtp(db: Queryable, column: TokenColumn, email: string, hash: string) {
+export async function findUserByOtp(db: Queryable, column: EmailTokenColumn, email: string, hash: string) {
   const address = column === "email_change_token_new" ? "email_change" : "email";
   const [user] = await db.query<UserRow>(
     `select * from auth.users where lower(${address}) = $1::text and ${column} in ($2::text, 'pkce_' || $2::text)`,

@@ -5,7 +5,7 @@ import type { StackEnv } from "../gateway/gateway.js";
 import { type Auth, clientKey, readBody, str } from "./context.js";
 import { AuthError, badRequest, errorResponse, forbidden, unprocessable } from "./errors.js";
 import { issueAuthCode } from "./flow-state.js";
-import { clearToken, type TokenColumn, tokenHash } from "./one-time-tokens.js";
+import { clearToken, type EmailTokenColumn as TokenColumn, tokenHash } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
 import { type AuthMethod, issueSession, type SessionJson } from "./sessions.js";
 import {
