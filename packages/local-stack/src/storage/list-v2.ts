@@ -6,6 +6,7 @@
  */
 import type { Queryable } from "../database/types.js";
 import { errors } from "./errors.js";
+import type { ListedRow } from "./list.js";
 
 const maxKeys = 1000;
 
@@ -55,14 +56,8 @@ function decodeCursor(text: string): Cursor {
 
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url");
 
-interface EntryRow {
+interface EntryRow extends ListedRow {
   key: string | null;
-  name: string;
-  id: string | null;
-  updated_at: string | null;
-  created_at: string | null;
-  last_accessed_at: string | null;
-  metadata: Record<string, unknown> | null;
   sort_value: string | null;
 }
 

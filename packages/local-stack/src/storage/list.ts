@@ -2,7 +2,8 @@
 import type { Queryable } from "../database/types.js";
 import { errors } from "./errors.js";
 
-interface ListedRow {
+/** An object or synthesised folder (id null) as Storage lists it. */
+export interface ListedRow {
   name: string;
   id: string | null;
   updated_at: string | null;

@@ -56,53 +56,17 @@ export function collector<T>() {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A raw vsn 2.0.0 socket for protocol-level tests (what realtime-js would never send). */
-export async function rawSocket(stack: RunningStack, apikey = stack.anonKey) {
-  const url = `${stack.url.replace("http", "ws")}/realtime/v1/websocket?apikey=${encodeURIComponent(apikey)}&vsn=2.0.0`;
-  const ws = new WebSocket(url);
-  const frames = collector<unknown[]>();
-  ws.on("message", (data, isBinary) => {
-    if (!isBinary) frames.push(JSON.parse(data.toString()) as unknown[]);
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
-  });
-  return {
-    ws,
-    frames,
-    send(frame: unknown) {
-      ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
-    },
-    /** The next frame (after those already seen) matching `ref` or `event`. */
-    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (let seen = 0; ; seen++) {
-        await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
-        const frame = frames.items[seen] as [string | null, string | null, string, string, Record<string, unknown>];
-        if (
-          (match.ref === undefined || frame[1] === match.ref) &&
-          (match.event === undefined || frame[3] === match.event) &&
-          (match.topic === undefined || frame[2] === match.topic)
-        ) {
-          return frame;
-        }
-      }
-    },
-    close() {
-      ws.close();
-    },
-  };
-}
-
+type Match = { ref?: string; event?: string; topic?: string };
 type ObjectFrame = { topic: string; event: string; payload: Record<string, unknown>; ref: string | null };
+type ArrayFrame = [string | null, string | null, string, string, Record<string, unknown>];
 
-/** A raw vsn 1.0.0 socket: JSON object frames both ways. `vsn` null leaves the parameter out. */
-export async function rawSocketV1(stack: RunningStack, vsn: string | null = "1.0.0") {
-  const query = `apikey=${encodeURIComponent(stack.anonKey)}${vsn === null ? "" : `&vsn=${vsn}`}`;
-  const ws = new WebSocket(`${stack.url.replace("http", "ws")}/realtime/v1/websocket?${query}`);
-  const frames = collector<ObjectFrame>();
-  ws.on("message", (data) => frames.push(JSON.parse(data.toString()) as ObjectFrame));
+/** A raw socket for protocol-level tests (what realtime-js would never send), its text frames decoded. */
+async function openRawSocket<F>(url: string, fieldsOf: (frame: F) => Required<{ [K in keyof Match]: unknown }>) {
+  const ws = new WebSocket(url);
+  const frames = collector<F>();
+  ws.on("message", (data, isBinary) => {
+    if (!isBinary) frames.push(JSON.parse(data.toString()) as F);
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("error", reject);
@@ -114,18 +78,14 @@ export async function rawSocketV1(stack: RunningStack, vsn: string | null = "1.0
       ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
     },
     /** The next frame (after those already seen) matching every given field. */
-    async next(match: { ref?: string; event?: string; topic?: string }, timeoutMs = 20_000) {
+    async next(match: Match, timeoutMs = 20_000): Promise<F> {
       const deadline = Date.now() + timeoutMs;
       for (let seen = 0; ; seen++) {
         await frames.waitFor(seen + 1, Math.max(1, deadline - Date.now()));
-        const frame = frames.items[seen] as ObjectFrame;
-        if (
-          (match.ref === undefined || frame.ref === match.ref) &&
-          (match.event === undefined || frame.event === match.event) &&
-          (match.topic === undefined || frame.topic === match.topic)
-        ) {
-          return frame;
-        }
+        const frame = frames.items[seen] as F;
+        const fields = fieldsOf(frame);
+        const wanted = Object.entries(match) as Array<[keyof Match, string | undefined]>;
+        if (wanted.every(([name, value]) => value === undefined || fields[name] === value)) return frame;
       }
     },
     close() {
@@ -133,3 +93,21 @@ export async function rawSocketV1(stack: RunningStack, vsn: string | null = "1.0
     },
   };
 }
+
+const socketUrl = (stack: RunningStack, query: string) =>
+  `${stack.url.replace("http", "ws")}/realtime/v1/websocket?${query}`;
+
+/** A raw vsn 2.0.0 socket: `[join_ref, ref, topic, event, payload]` frames. */
+export const rawSocket = (stack: RunningStack, apikey = stack.anonKey) =>
+  openRawSocket<ArrayFrame>(socketUrl(stack, `apikey=${encodeURIComponent(apikey)}&vsn=2.0.0`), (frame) => ({
+    ref: frame[1],
+    topic: frame[2],
+    event: frame[3],
+  }));
+
+/** A raw vsn 1.0.0 socket: JSON object frames both ways. `vsn` null leaves the parameter out. */
+export const rawSocketV1 = (stack: RunningStack, vsn: string | null = "1.0.0") =>
+  openRawSocket<ObjectFrame>(
+    socketUrl(stack, `apikey=${encodeURIComponent(stack.anonKey)}${vsn === null ? "" : `&vsn=${vsn}`}`),
+    (frame) => frame,
+  );
