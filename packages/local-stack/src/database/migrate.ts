@@ -51,12 +51,33 @@ export async function prepareDatabase(db: Database, options: PrepareOptions): Pr
  * scripts nor that choice changed, one query finds so and nothing runs.
  */
 export async function applyPlatform(db: Database, options: PlatformOptions = {}): Promise<string[]> {
-  const dir = options.platformDir ?? platformSqlDir;
-  const files = await readPlatformFiles(dir);
+  const files = await readPlatformFiles(options.platformDir ?? platformSqlDir);
   const change = options.exposeNewTables === false ? "revoke all on %s from" : "grant all on %s to";
-  const fingerprint = sha256([...files.map((file) => `${file.name} ${file.hash}`), change].join("\n"));
+  const fingerprint = sha256([filesKey(files), change].join("\n"));
   if ((await appliedFingerprint(db)) === fingerprint) return [];
 
+  const applied = await applyPlatformScripts(db, files);
+  const role = await migrationRole(db);
+  await db.exec(
+    ["tables", "sequences", "functions"]
+      .map(
+        (kind) =>
+          `alter default privileges for role ${role} in schema public ${change.replace("%s", kind)} anon, authenticated, service_role;`,
+      )
+      .join("\n"),
+  );
+  await db.exec(`comment on schema _local_stack is 'platform ${fingerprint}'`);
+  return applied;
+}
+
+/** Names this package's platform scripts as they are now: equal keys, equal databases after applying them. */
+export async function platformScriptsKey(): Promise<string> {
+  return sha256(filesKey(await readPlatformFiles(platformSqlDir)));
+}
+
+/** Runs the platform scripts not yet applied in their current text, each in its own transaction. */
+export async function applyPlatformScripts(db: Database, files?: PlatformFile[]): Promise<string[]> {
+  const scripts = files ?? (await readPlatformFiles(platformSqlDir));
   await db.exec(`
     create schema if not exists _local_stack;
     create table if not exists _local_stack.platform_migrations (
@@ -70,7 +91,7 @@ export async function applyPlatform(db: Database, options: PlatformOptions = {})
     ).map((row) => [row.name, row.hash]),
   );
   const applied: string[] = [];
-  for (const file of files) {
+  for (const file of scripts) {
     if (done.get(file.name) === file.hash) continue;
     await db.transaction(async (tx) => {
       try {
@@ -86,18 +107,10 @@ export async function applyPlatform(db: Database, options: PlatformOptions = {})
     });
     applied.push(file.name);
   }
-  const role = await migrationRole(db);
-  await db.exec(
-    ["tables", "sequences", "functions"]
-      .map(
-        (kind) =>
-          `alter default privileges for role ${role} in schema public ${change.replace("%s", kind)} anon, authenticated, service_role;`,
-      )
-      .join("\n"),
-  );
-  await db.exec(`comment on schema _local_stack is 'platform ${fingerprint}'`);
   return applied;
 }
+
+const filesKey = (files: PlatformFile[]) => files.map((file) => `${file.name} ${file.hash}`).join("\n");
 
 interface PlatformFile {
   name: string;

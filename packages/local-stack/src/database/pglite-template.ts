@@ -4,32 +4,52 @@
  * leaves is the same every time for one PGlite version, so the first one is
  * kept, gzipped (about 5 MB), in node_modules/.cache and later new databases —
  * each test stack's, and the CLI's after `pnpm stack reset` — start from it.
+ * A stack's database also needs the platform scripts (another 1.5 s of CPU),
+ * the same for one version of them: that state is kept too, keyed by their hash.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { cacheDir, packageJsonFile } from "../paths.js";
 
-async function templateFile(): Promise<string> {
+/** Which state a template holds: just initdb's, or the platform scripts of one hash applied too. */
+export type TemplateKind = "initdb" | `platform-${string}`;
+
+async function templatePrefix(): Promise<string> {
   const { dependencies } = JSON.parse(await readFile(packageJsonFile, "utf8")) as {
     dependencies: Record<string, string>;
   };
-  return join(cacheDir, `pglite-${dependencies["@electric-sql/pglite"]}-initdb.tar.gz`);
+  return `pglite-${dependencies["@electric-sql/pglite"]}-`;
 }
 
-/** The kept data directory, or null before the first new database. */
-export async function readTemplate(): Promise<Blob | null> {
+const templateFile = async (kind: TemplateKind) => join(cacheDir, `${await templatePrefix()}${kind}.tar.gz`);
+
+/** The kept data directory of that kind, or null before the first new database. */
+export async function readTemplate(kind: TemplateKind = "initdb"): Promise<Blob | null> {
   try {
-    return new Blob([await readFile(await templateFile())]);
+    return new Blob([await readFile(await templateFile(kind))]);
   } catch {
     return null;
   }
 }
 
-/** Keeps a new database's data directory; call before anything runs in it. */
-export async function saveTemplate(pglite: PGlite): Promise<void> {
-  const file = await templateFile();
+/**
+ * Keeps a database's data directory as the template of that kind: for
+ * "initdb" call it before anything runs in it. A platform template replaces
+ * those of earlier platform scripts.
+ */
+export async function saveTemplate(pglite: PGlite, kind: TemplateKind = "initdb"): Promise<void> {
+  const file = await templateFile(kind);
+  if (kind !== "initdb") {
+    const stale = `${await templatePrefix()}platform-`;
+    const names = await readdir(cacheDir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(stale) && join(cacheDir, name) !== file)
+        .map((name) => rm(join(cacheDir, name), { force: true })),
+    );
+  }
   const partial = `${file}.${randomUUID()}.partial`;
   try {
     const dump = await pglite.dumpDataDir("gzip");

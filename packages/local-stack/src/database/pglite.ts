@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
-import { readTemplate, saveTemplate } from "./pglite-template.js";
+import { applyPlatformScripts, platformScriptsKey } from "./migrate.js";
+import { readTemplate, saveTemplate, type TemplateKind } from "./pglite-template.js";
 import { SharedSession } from "./shared-session.js";
 import type { Database, Queryable } from "./types.js";
 
@@ -12,6 +13,8 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A data directory tarball (from `dumpDataDir`) to start from. */
   loadDataDir?: Blob;
+  /** A new database gets the platform scripts (from a kept copy when there is one), as a stack's needs. */
+  withPlatform?: boolean;
 }
 
 /**
@@ -23,7 +26,10 @@ const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-
 /** Opens embedded Postgres with the extensions Supabase preinstalls. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const isNew = !options.loadDataDir && !(options.dataDir && existsSync(join(options.dataDir, "PG_VERSION")));
-  const template = isNew ? await readTemplate() : null;
+  const withPlatform: TemplateKind | null =
+    isNew && options.withPlatform ? `platform-${(await platformScriptsKey()).slice(0, 16)}` : null;
+  const platformTemplate = withPlatform ? await readTemplate(withPlatform) : null;
+  const template = isNew ? (platformTemplate ?? (await readTemplate())) : null;
   const loadDataDir = options.loadDataDir ?? template;
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
@@ -32,7 +38,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     startParams: [...PGlite.defaultStartParams, ...smallFootprint],
   });
   if (isNew && !template) await saveTemplate(pglite);
-  return wrapPglite(pglite);
+  const db = wrapPglite(pglite);
+  if (withPlatform && !platformTemplate) {
+    await applyPlatformScripts(db);
+    await saveTemplate(pglite, withPlatform);
+  }
+  return db;
 }
 
 function queryable(target: Pick<PGlite, "query" | "exec">): Queryable {

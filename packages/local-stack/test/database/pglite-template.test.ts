@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPglite } from "../../src/database/pglite.js";
+import { platformScriptsKey } from "../../src/database/migrate.js";
 import { readTemplate } from "../../src/database/pglite-template.js";
 import { cacheDir } from "../../src/paths.js";
 
@@ -30,6 +31,27 @@ describe("new PGlite databases", () => {
       await db.close();
     }
     expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true);
+  });
+
+  it("for a stack, keep and start from the state after the platform scripts, per version of them", async () => {
+    const platformCount = async (options: { dataDir?: string }) => {
+      const db = await openPglite({ ...options, withPlatform: true });
+      const [row] = await db.query<{ n: number }>("select count(*)::int as n from _local_stack.platform_migrations");
+      await db.close();
+      return row?.n;
+    };
+    const scripts = (await readdir(new URL("../../sql/platform/", import.meta.url))).filter((name) =>
+      name.endsWith(".sql"),
+    );
+    expect(await platformCount({})).toBe(scripts.length);
+    const kind = `platform-${(await platformScriptsKey()).slice(0, 16)}` as const;
+    expect(await readTemplate(kind)).not.toBeNull();
+    const fromTemplate = await mkdtemp(join(tmpdir(), "engram-platform-template-"));
+    try {
+      expect(await platformCount({ dataDir: fromTemplate })).toBe(scripts.length);
+    } finally {
+      await rm(fromTemplate, { recursive: true, force: true });
+    }
   });
 
   it("reopen an existing data directory as it was", async () => {
