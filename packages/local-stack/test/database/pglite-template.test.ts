@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPglite } from "../../src/database/pglite.js";
 import { platformScriptsKey } from "../../src/database/migrate.js";
+import { openPglite } from "../../src/database/pglite.js";
 import { readTemplate } from "../../src/database/pglite-template.js";
 import { cacheDir } from "../../src/paths.js";
 

@@ -12,15 +12,7 @@ import { stageAnkiNotes } from "./anki.js";
 import { stageCsvNotes } from "./csv.js";
 import { newJobId } from "./ids.js";
 import { type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
-import {
-  type CsvReadOptions,
-  formatOf,
-  type ImportFile,
-  type ImportFormat,
-  readDelimited,
-  readPackage,
-  type Wasm,
-} from "./read.js";
+import { type CsvReadOptions, formatOf, type ImportFile, readDelimited, readPackage, type Wasm } from "./read.js";
 import { SkipTally, type StagedNote } from "./staged.js";
 
 export type ImportOptions = {
