@@ -7,14 +7,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { findSupabaseDir } from "../src/paths.js";
+import { freePort, stackCommand } from "../test/support/cli-command.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -63,24 +61,6 @@ async function scratchProject() {
     .replace(/(\[db\][^[]*?port = )\d+/, `$1${dbPort}`);
   await writeFile(join(dir, "supabase", "config.toml"), config);
   return { dir, apiUrl: `http://127.0.0.1:${apiPort}` };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-/** The node arguments of package.json's `stack` script (`node <flags> bin/stack.mjs`), the launcher's path made absolute. */
-async function stackCommand(): Promise<string[]> {
-  const { scripts } = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const [node, ...args] = (scripts.stack ?? "").split(/\s+/);
-  if (node !== "node") throw new Error(`the stack script is not a node command: ${scripts.stack}`);
-  return args.map((arg) => (arg.endsWith(".mjs") ? join(packageDir, arg) : arg));
 }
 
 async function run(command: string[], cwd: string, args: string[]): Promise<void> {

@@ -2,18 +2,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../src/database/postgres.js";
+import { freePort, stackCommand } from "./support/cli-command.js";
 import { fixtureSupabaseDir } from "./support/stack.js";
 
 // `pnpm stack` as package.json runs it, in a copy of the fixture project on free ports:
 // PGlite on disk, or (DATABASE_URL) a new database of that server.
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
 let projectDir: string;
 let apiPort: number;
 let dbPort: number;
@@ -21,21 +19,6 @@ let databaseUrl: string | undefined;
 let dropDatabase = async () => {};
 let cli: ChildProcess;
 let startOutput: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function stackCommand(): Promise<string[]> {
-  const { scripts } = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8"));
-  const [node, ...args] = (scripts.stack as string).split(/\s+/);
-  expect(node).toBe("node");
-  return args.map((arg) => (arg.endsWith(".mjs") ? join(packageDir, arg) : arg));
-}
 
 function environment() {
   const { DATABASE_URL: _, ...env } = process.env;

@@ -97,6 +97,15 @@ async function openRawSocket<F>(url: string, fieldsOf: (frame: F) => Required<{ 
 const socketUrl = (stack: RunningStack, query: string) =>
   `${stack.url.replace("http", "ws")}/realtime/v1/websocket?${query}`;
 
+/** The HTTP status a socket's upgrade is refused with (the test fails if it connects). */
+export const refusedUpgradeStatus = (stack: RunningStack, query: string) =>
+  new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(socketUrl(stack, query));
+    ws.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+    ws.on("open", () => reject(new Error("connected")));
+    ws.on("error", () => undefined);
+  });
+
 /** A raw vsn 2.0.0 socket: `[join_ref, ref, topic, event, payload]` frames. */
 export const rawSocket = (stack: RunningStack, apikey = stack.anonKey) =>
   openRawSocket<ArrayFrame>(socketUrl(stack, `apikey=${encodeURIComponent(apikey)}&vsn=2.0.0`), (frame) => ({

@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { stackPerFile } from "../support/stack.js";
-import { newUser, rawSocket, realtimeClient, sleep, subscribe } from "./helpers.js";
+import { newUser, rawSocket, realtimeClient, refusedUpgradeStatus, sleep, subscribe } from "./helpers.js";
 
 const stack = stackPerFile();
 
 describe("realtime socket protocol (vsn 2.0.0)", () => {
   it("rejects a connection without a valid apikey", async () => {
     for (const apikey of ["", "not-a-key"]) {
-      const url = `${stack.url.replace("http", "ws")}/realtime/v1/websocket?apikey=${apikey}&vsn=2.0.0`;
-      const status = await new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(url);
-        ws.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
-        ws.on("open", () => reject(new Error("connected")));
-        ws.on("error", () => undefined);
-      });
-      expect(status).toBe(403);
+      expect(await refusedUpgradeStatus(stack, `apikey=${apikey}&vsn=2.0.0`)).toBe(403);
     }
   });
 
