@@ -9,7 +9,5 @@ export default defineVitestConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // Vitest's default (1 s) is too short for a realtime event or a refetch on a busy two-core machine.
-    expect: { poll: { timeout: 15_000 } },
   },
 });
