@@ -1,14 +1,21 @@
-// Adds up the JSON reports every package's Vitest wrote and prints one line.
+// Adds up the JSON reports every package's Vitest wrote and prints one line,
+// preceded by each failure, so the tail of a CI log names what broke.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 const roots = ["apps", "packages"].flatMap((dir) =>
   existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
 );
 roots.push("supabase");
 
+const firstLine = (messages = []) =>
+  String(messages[0] ?? "")
+    .split("\n")[0]
+    .slice(0, 300);
+
 let passed = 0;
 let failed = 0;
+const failures = [];
 for (const root of roots) {
   const dir = join(root, "test-results");
   if (!existsSync(dir)) continue;
@@ -16,6 +23,13 @@ for (const root of roots) {
     const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
     passed += report.numPassedTests ?? 0;
     failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTests ?? 0);
+    for (const suite of report.testResults ?? []) {
+      const where = `${file}: ${relative(process.cwd(), suite.name)}`;
+      const tests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const test of tests) failures.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+      if (suite.status === "failed" && tests.length === 0) failures.push(`${where}: ${firstLine([suite.message])}`);
+    }
   }
 }
+for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed`);
