@@ -20,6 +20,11 @@ export function defineVitestConfig(overrides: ViteUserConfig = {}) {
         include: ["src/**/*.test.ts", "test/**/*.test.ts"],
         // A realtime event or a refetch can take seconds on a busy machine; Vitest's 1 s is a race.
         expect: { poll: { timeout: 15_000 } },
+        // Safety nets for a hung call, not budgets: on a busy two-core machine (load
+        // average 15) a CPU-bound test such as training the optimiser runs ten times
+        // slower than idle, and a stack of a file's own takes a minute or more to start.
+        testTimeout: 60_000,
+        hookTimeout: 180_000,
         reporters: report ? ["default", ["json", { outputFile: report }]] : ["default"],
       },
     }),

@@ -8,10 +8,11 @@ const roots = ["apps", "packages"].flatMap((dir) =>
 );
 roots.push("supabase");
 
-const firstLine = (messages = []) =>
-  String(messages[0] ?? "")
-    .split("\n")[0]
-    .slice(0, 300);
+// Vitest's JSON report keeps only a placeholder ("STACK_TRACE_ERROR") for a timeout.
+const firstLine = (messages = []) => {
+  const line = String(messages[0] ?? "").split("\n")[0];
+  return line.includes("STACK_TRACE_ERROR") ? "timed out" : line.slice(0, 300);
+};
 
 let passed = 0;
 let failed = 0;

@@ -6,7 +6,5 @@ export default defineVitestConfig({
     // tests/postgres needs several connections at once: PostgreSQL only.
     exclude: process.env.DATABASE_URL ? [] : ["tests/postgres/**"],
     globalSetup: ["tests/support/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
   },
 });

@@ -7,7 +7,7 @@ export default defineVitestConfig({
     globalSetup: ["e2e/support/global-setup.ts"],
     // One browser at a time: the machine and CI have two cores, and each file launches Chromium.
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
+    // A test is a whole user journey of dozens of steps, each allowed 30 s (browser.ts).
+    testTimeout: 120_000,
   },
 });

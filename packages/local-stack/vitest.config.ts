@@ -1,3 +1,3 @@
 import { defineVitestConfig } from "../../vitest.shared.js";
 
-export default defineVitestConfig({ test: { testTimeout: 60_000, hookTimeout: 120_000 } });
+export default defineVitestConfig();

@@ -48,7 +48,7 @@ describe("invite links", () => {
 
     await ownerPage.getByLabel("Joins as").selectOption("editor");
     await ownerPage.getByRole("button", { name: "Create invite link" }).click();
-    const linkField = ownerPage.getByRole("textbox", { name: /New invite link/ });
+    const linkField = ownerPage.getByRole("textbox", { name: "New invite link (editor)" });
     await linkField.waitFor();
     const link = await linkField.inputValue();
     expect(link).toMatch(new RegExp(`^${ownerPage.url().split("/decks")[0]}/invite/[\\w-]+$`));

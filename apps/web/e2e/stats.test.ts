@@ -197,7 +197,7 @@ test("the figures are the server's and add up by hand, as charts with names and 
   expect(await reviewsSection.getByRole("img", { name: /^Bar chart of reviews per day/ }).count()).toBe(0);
   await reviewsSection.getByRole("button", { name: "Show as chart: Reviews" }).click();
   await reviewsSection.getByRole("img", { name: /^Bar chart of reviews per day/ }).waitFor();
-}, 120_000);
+});
 
 test("an answer elsewhere arrives live; one deck and a year, kept in the URL", async () => {
   const engram = await engramFor(account);
@@ -244,7 +244,7 @@ test("an answer elsewhere arrives live; one deck and a year, kept in the URL", a
   // Back to every deck.
   await page.getByLabel("Deck", { exact: true }).selectOption({ label: "All decks" });
   await expect.poll(() => todayFigure("Answers")).toBe("10");
-}, 120_000);
+});
 
 test("a new account is told there is nothing yet, with the way to study", async () => {
   await signInWithPassword(page, account, "/sign-in?next=%2Fstats");

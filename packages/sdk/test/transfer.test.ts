@@ -281,7 +281,7 @@ describe("export", () => {
       target: { newDeckName: "Spanish" },
       includeSchedule: true,
     });
-  }, 60_000);
+  });
 
   it("writes an Anki package whose media map matches its files", async () => {
     const file = await exportDeck(alice.engram, source.deckId, { format: "apkg", includeSchedule: true });

@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
+import { afterAll, beforeAll, inject, onTestFailed, onTestFinished } from "vitest";
 
 export const app = () => inject("e2e");
 
@@ -38,9 +38,14 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
     ...options,
   });
   // Generous: CI runs these beside the other packages' suites on two cores.
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  // What the screen showed when a step gave up, for whoever reads the failure.
+  onTestFailed(({ task }) =>
+    screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 80)}`).catch(() => undefined),
+  );
   onTestFinished(() => context.close());
-  return context.newPage();
+  return page;
 }
 
 /** Keeps a picture of the screen for people reviewing the run (CI uploads the folder). */

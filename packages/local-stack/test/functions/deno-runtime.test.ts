@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freePort } from "../support/cli-command.js";
 import { clientFor, stackPerFile } from "../support/stack.js";
 
 // Engram's functions under real Deno, each with its own deno.json, as
@@ -17,22 +17,14 @@ const supabaseDir = fileURLToPath(new URL("../../../../supabase/", import.meta.u
 const functionsDir = join(supabaseDir, "functions");
 const deno = join(supabaseDir, "node_modules", ".bin", "deno");
 const run = promisify(execFile);
-const denoOptions = { cwd: supabaseDir, env: { ...process.env, NO_COLOR: "1" } };
+// Deno trusts only its own copy of Mozilla's roots unless told otherwise; behind a
+// proxy with its own CA (installed in the system store) the npm registry needs both.
+const denoEnv = { ...process.env, DENO_TLS_CA_STORE: process.env.DENO_TLS_CA_STORE ?? "mozilla,system", NO_COLOR: "1" };
+const denoOptions = { cwd: supabaseDir, env: denoEnv };
 
 async function functionNames(): Promise<string[]> {
   const entries = await readdir(functionsDir, { withFileTypes: true });
   return entries.filter((e) => e.isDirectory() && !e.name.startsWith("_")).map((e) => e.name);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs `supabase/functions/<name>/index.ts` under Deno on a free port; resolves once it listens. */
@@ -47,7 +39,7 @@ async function serveFunction(
     ["run", "--frozen", "--config", join(dir, "deno.json"), "--allow-net", "--allow-env", join(dir, "index.ts")],
     {
       cwd: supabaseDir,
-      env: { ...process.env, ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: "1" },
+      env: { ...denoEnv, ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
