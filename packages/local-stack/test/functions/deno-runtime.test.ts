@@ -41,6 +41,8 @@ async function serveFunction(
       cwd: supabaseDir,
       env: { ...denoEnv, ...env, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` },
       stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group: the npm package's launcher runs deno as a child it does not pass signals to.
+      detached: true,
     },
   );
   let output = "";
@@ -91,7 +93,7 @@ describe("delete-account under Deno", () => {
     });
   }, 300_000);
   afterAll(() => {
-    fn?.process.kill();
+    if (fn?.process.pid) process.kill(-fn.process.pid);
   });
 
   async function signedInUserWithDeck() {
