@@ -135,11 +135,11 @@ describe("transfer_deck_ownership", () => {
 });
 
 interface PreviewRow {
-  deck_id: string;
+  deck_id: string | null;
   deck_name: string;
-  description: string;
+  description: string | null;
   owner_name: string | null;
-  note_count: number;
+  note_count: number | null;
   role: string;
   status: string;
   expires_at: Date;
@@ -224,6 +224,44 @@ describe("invite_preview", () => {
     expect(await statusOf(usedUp.token)).toBe("used_up");
     expect(await statusOf(revokedAndExpired.token)).toBe("revoked");
     expect(await statusOf(expiredAndUsedUp.token)).toBe("expired");
+  });
+
+  test("a link that no longer works shows a non-member only the deck's name and owner; members still see the deck", async () => {
+    const revoked = await inviteTo(deck, "editor");
+    const expired = await inviteTo(deck);
+    const usedUp = await inviteTo(deck, "viewer", 1);
+    const joiner = await createUser(db);
+    await actAs(db, joiner, (tx) => tx.query("select accept_invite($1)", [usedUp.token]));
+    await db.query("update deck_invites set revoked_at = now() where id = $1", [revoked.id]);
+    await db.query("update deck_invites set expires_at = now() - interval '1 second' where id = $1", [expired.id]);
+
+    const outsider = await createUser(db);
+    for (const [invite, status] of [
+      [revoked, "revoked"],
+      [expired, "expired"],
+      [usedUp, "used_up"],
+    ] as const) {
+      for (const actor of [anon, outsider]) {
+        expect(await preview(actor, invite.token)).toEqual({
+          deck_id: null,
+          deck_name: "Physiology",
+          description: null,
+          owner_name: "Olga",
+          note_count: null,
+          role: invite === revoked ? "editor" : "viewer",
+          status,
+          expires_at: expect.any(Date),
+          is_member: false,
+        });
+      }
+    }
+    expect(await preview(joiner, usedUp.token)).toMatchObject({
+      deck_id: deck,
+      description: "How the body works",
+      note_count: 3,
+      status: "used_up",
+      is_member: true,
+    });
   });
 
   test("does not find an unknown, empty or missing token (PT404 token)", async () => {

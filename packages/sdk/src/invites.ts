@@ -15,20 +15,30 @@ export type InviteStatus = "active" | "revoked" | "expired" | "used_up";
 /** An invite row with what it can still do. The link to share is built from `token`. */
 export type Invite = Tables<"deck_invites"> & { status: InviteStatus };
 export type InviteInput = z.input<typeof inviteInputSchema>;
-/** What an invite link leads to, shown before accepting it (signed out too). */
-export interface InvitePreview {
-  deck_id: string;
+interface PreviewBase {
   deck_name: string;
-  description: string;
   /** The owner's display name; null when they have none. */
   owner_name: string | null;
-  note_count: number;
   role: "editor" | "viewer";
-  status: InviteStatus;
   expires_at: string;
-  /** Whether the signed-in user already belongs to the deck; false when signed out. */
-  is_member: boolean;
 }
+/** What the deck holds, shown to holders of a working link and to its members. */
+interface DeckContents {
+  deck_id: string;
+  description: string;
+  note_count: number;
+}
+type Hidden = { [Key in keyof DeckContents]: null };
+type DeadStatus = Exclude<InviteStatus, "active">;
+/**
+ * What an invite link leads to, shown before accepting it (signed out too).
+ * A link that no longer works shows someone outside the deck only its name
+ * and owner: whom to ask for a new one. `is_member` is false when signed out.
+ */
+export type InvitePreview =
+  | (PreviewBase & DeckContents & { status: "active"; is_member: boolean })
+  | (PreviewBase & DeckContents & { status: DeadStatus; is_member: true })
+  | (PreviewBase & Hidden & { status: DeadStatus; is_member: false });
 
 const deckIdSchema = z.guid("Unknown deck.");
 const inviteIdSchema = z.guid("Unknown invite.");

@@ -98,13 +98,20 @@ describe("invites.preview", () => {
     expect(new Date((await anonymous.invites.preview(active.token)).expires_at).getTime()).toBe(
       new Date(active.expires_at).getTime(),
     );
-    const statuses = await Promise.all(
-      [revoked, expired, usedUp].map(async (invite) => (await anonymous.invites.preview(invite.token)).status),
-    );
-    expect(statuses).toEqual(["revoked", "expired", "used_up"]);
+    // A link that no longer works names the deck and whom to ask, and nothing of what it holds.
+    const dead = await Promise.all([revoked, expired, usedUp].map((invite) => anonymous.invites.preview(invite.token)));
+    expect(dead.map((preview) => preview.status)).toEqual(["revoked", "expired", "used_up"]);
+    for (const preview of dead) {
+      expect(preview).toMatchObject({ deck_id: null, deck_name: "Dermatology", description: null, note_count: null });
+    }
 
-    // Signed in, it says whether the user is already in the deck.
-    expect((await joiner.engram.invites.preview(usedUp.token)).is_member).toBe(true);
+    // Signed in, it says whether the user is already in the deck, who still sees it all.
+    expect(await joiner.engram.invites.preview(usedUp.token)).toMatchObject({
+      deck_id: deck.id,
+      description: "Skin deep",
+      note_count: 1,
+      is_member: true,
+    });
     expect((await (await signedIn("visitor")).engram.invites.preview(active.token)).is_member).toBe(false);
   });
 

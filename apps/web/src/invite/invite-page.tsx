@@ -73,7 +73,10 @@ function InviteCard({
   );
 }
 
-function DeckFacts({ invite }: { invite: InvitePreview }) {
+/** A preview that shows what the deck holds: a working link's, or a member's. */
+type OpenPreview = Extract<InvitePreview, { deck_id: string }>;
+
+function DeckFacts({ invite }: { invite: OpenPreview }) {
   return (
     <ul className="invite-facts">
       <li>
@@ -87,7 +90,7 @@ function DeckFacts({ invite }: { invite: InvitePreview }) {
   );
 }
 
-function ActiveInvite({ token, invite, onStale }: { token: string; invite: InvitePreview; onStale: () => void }) {
+function ActiveInvite({ token, invite, onStale }: { token: string; invite: OpenPreview; onStale: () => void }) {
   const session = useSession();
   const offer = roleOffers[invite.role];
   const here = `/invite/${token}`;
@@ -149,7 +152,7 @@ function JoinButton({ token, onStale }: { token: string; onStale: () => void }) 
   );
 }
 
-function AlreadyMember({ invite }: { invite: InvitePreview }) {
+function AlreadyMember({ invite }: { invite: OpenPreview }) {
   return (
     <InviteCard title="You're already in this deck" eyebrow={invite.deck_name}>
       <p>“{invite.deck_name}” is in your decks already, so this link has nothing more to give you.</p>
