@@ -182,6 +182,32 @@ test("the figures are the server's and add up by hand, as charts with names and 
     /^9 reviews on /,
   );
 
+  // The calendar is one tab stop on today; arrow keys move by day and week, End comes back to today.
+  const calendar = page.getByRole("group", { name: /^Days of the past year/ });
+  const focusedDate = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date);
+  const readout = page.locator(".calendar-readout");
+  await calendar.locator('[tabindex="0"]').focus();
+  expect(await focusedDate()).toBe(user.today);
+  expect(await readout.textContent()).toMatch(/^9 reviews on /);
+  await page.keyboard.press("ArrowLeft");
+  expect(await focusedDate()).toBe(shiftDate(user.today, -7));
+  await page.keyboard.press("ArrowUp");
+  expect(await focusedDate()).toBe(shiftDate(user.today, -8));
+  await page.keyboard.press("ArrowRight");
+  expect(await focusedDate()).toBe(shiftDate(user.today, -1));
+  expect(await readout.textContent()).toBe(
+    await page.locator(`.calendar-day[data-date="${shiftDate(user.today, -1)}"]`).getAttribute("aria-label"),
+  );
+  await page.keyboard.press("ArrowRight");
+  expect(await focusedDate()).toBe(user.today);
+  await page.keyboard.press("Home");
+  expect(await focusedDate()).toBe(shiftDate(user.today, -364));
+  await page.keyboard.press("ArrowUp");
+  expect(await focusedDate()).toBe(shiftDate(user.today, -364));
+  await page.keyboard.press("End");
+  expect(await focusedDate()).toBe(user.today);
+  expect(await calendar.locator('[tabindex="0"]').count()).toBe(1);
+
   await screenshot(page, "stats");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -274,3 +300,8 @@ test("a deck the user is not in: the error in words and the way back to every de
   await page.getByRole("heading", { name: "No reviews yet" }).waitFor();
   expect(new URL(page.url()).searchParams.get("deck")).toBeNull();
 });
+
+/** The ISO date `days` after `date` (negative: before). */
+function shiftDate(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * day).toISOString().slice(0, 10);
+}

@@ -1,4 +1,4 @@
-import { type CSSProperties, useMemo } from "react";
+import { type CSSProperties, type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ChartSection } from "./chart-section.js";
 import { addDays, formatCount, formatDay, formatMonth, formatShortMonth, plural, toTime } from "./stats-format.js";
 import type { UserStats } from "./stats-types.js";
@@ -34,13 +34,35 @@ function calendarWeeks(today: string, heatmap: UserStats["heatmap"]): (CalendarD
   return weeks;
 }
 
+/** Days a key moves the focus by: a row is a weekday, a column a week. */
+const keySteps: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, ArrowLeft: -7, ArrowRight: 7 };
+
 const reviewsOn = (day: CalendarDay) => `${plural(day.reviews, "review")} on ${formatDay(day.date)}`;
 const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
-/** A year of answers as GitHub and Anki draw it: a square per day, darker for busier days; each square is named. */
+/**
+ * A year of answers as GitHub and Anki draw it: a square per day, darker for
+ * busier days; each square is named. One tab stop: arrow keys move a day or a
+ * week, Home and End go to the first day and today, and the day in focus is
+ * also written out under the squares.
+ */
 export function Calendar({ user }: { user: UserStats }) {
   const weeks = useMemo(() => calendarWeeks(user.today, user.heatmap), [user.today, user.heatmap]);
   const days = weeks.flat().filter((day): day is CalendarDay => day !== null);
+  const grid = useRef<HTMLDivElement>(null);
+  const [focused, setFocused] = useState(user.today);
+  const focusedDay = days.find((day) => day.date === focused) ?? (days.at(-1) as CalendarDay);
+  const moveFocus = (event: KeyboardEvent) => {
+    const index = days.indexOf(focusedDay);
+    const step = keySteps[event.key];
+    const target =
+      event.key === "Home" ? 0 : event.key === "End" ? days.length - 1 : step === undefined ? null : index + step;
+    if (target === null) return;
+    event.preventDefault();
+    const day = days[Math.min(Math.max(target, 0), days.length - 1)] as CalendarDay;
+    setFocused(day.date);
+    grid.current?.querySelector<HTMLElement>(`[data-date="${day.date}"]`)?.focus();
+  };
   const total = days.reduce((sum, day) => sum + day.reviews, 0);
   const studied = days.filter((day) => day.reviews > 0).length;
   const months = useMemo(() => {
@@ -101,7 +123,14 @@ export function Calendar({ user }: { user: UserStats }) {
               ) : null;
             })}
           </div>
-          <div className="calendar-grid">
+          {/* biome-ignore lint/a11y/useSemanticElements: a group of named squares, not of form controls (fieldset) */}
+          <div
+            ref={grid}
+            className="calendar-grid"
+            role="group"
+            aria-label="Days of the past year: arrow keys move by day and week, Home and End go to the first day and today"
+            onKeyDown={moveFocus}
+          >
             {weekdays.map((name, row) => (
               <span key={name} className="calendar-weekday" aria-hidden="true" style={{ gridRowStart: row + 1 }}>
                 {row % 2 === 1 ? name : ""}
@@ -118,6 +147,8 @@ export function Calendar({ user }: { user: UserStats }) {
                     className={`calendar-day level-${day.level}${day.date === user.today ? " today" : ""}`}
                     data-date={day.date}
                     data-reviews={day.reviews}
+                    tabIndex={day.date === focusedDay.date ? 0 : -1}
+                    onFocus={() => setFocused(day.date)}
                     style={{ gridColumnStart: column + 2, gridRowStart: row + 1 }}
                   />
                 ) : null,
@@ -126,12 +157,18 @@ export function Calendar({ user }: { user: UserStats }) {
           </div>
         </div>
       </div>
-      <div className="calendar-legend" aria-hidden="true">
-        <span>Less</span>
-        {([0, 1, 2, 3, 4] as const).map((level) => (
-          <span key={level} className={`calendar-day level-${level}`} />
-        ))}
-        <span>More</span>
+      <div className="calendar-footer">
+        {/* Screen readers hear the square's own name as it takes the focus. */}
+        <p className="calendar-readout" aria-hidden="true">
+          {reviewsOn(focusedDay)}
+        </p>
+        <div className="calendar-legend" aria-hidden="true">
+          <span>Less</span>
+          {([0, 1, 2, 3, 4] as const).map((level) => (
+            <span key={level} className={`calendar-day level-${level}`} />
+          ))}
+          <span>More</span>
+        </div>
       </div>
     </ChartSection>
   );
