@@ -318,7 +318,7 @@ describe("export", () => {
 });
 
 describe("the optimiser", () => {
-  it("trains on the user's history and saves 21 parameters", async () => {
+  it("trains on the user's history, saves 21 parameters, and keeps them when training again fits no better", async () => {
     const user = await signedIn("optimiser");
     await importDeck(user.engram, fixture("collection.apkg"), {
       target: { newDeckName: "History" },
@@ -330,7 +330,14 @@ describe("the optimiser", () => {
     expect(outcome.saved).toBe(true);
     expect(outcome.after.logLoss).toBeLessThanOrEqual(outcome.before.logLoss + 1e-3);
     const profile = await user.engram.profile.get();
-    expect(profile.fsrs_params).toHaveLength(21);
+    expect(profile.fsrs_params).toEqual(outcome.parameters);
+
+    // Trained again on the same history, the new parameters fit no better than the saved ones: kept.
+    const again = await optimizeScheduler(user.engram);
+    expect(again.before.logLoss).toBeCloseTo(outcome.after.logLoss, 6);
+    expect(again.after.logLoss).toBeGreaterThanOrEqual(again.before.logLoss);
+    expect(again.saved).toBe(false);
+    expect((await user.engram.profile.get()).fsrs_params).toEqual(outcome.parameters);
   });
 
   it("says how many reviews it needs when there are too few", async () => {

@@ -1,7 +1,9 @@
 /**
  * "Optimise my scheduler": trains the 21 FSRS-6 parameters on the caller's own
- * review history, on the device, and saves them to their profile. Before and
- * after figures are log loss and RMSE (bins) on that history, as Anki's Evaluate.
+ * review history, on the device, and saves them to their profile when they
+ * predict that history better (lower log loss) than the parameters in use, as
+ * Anki keeps the old ones otherwise. Before and after figures are log loss and
+ * RMSE (bins) on that history, as Anki's Evaluate.
  */
 import type { CardState } from "@engram/core";
 import { type Evaluation, OptimizerError, optimizeParameters, type TrainingLog } from "@engram/core/optimizer";
@@ -15,7 +17,7 @@ export type { Evaluation } from "@engram/core/optimizer";
 export type OptimizeOptions = {
   /** fsrs-browser's wasm: bytes, or a URL to fetch; Node reads it from the package when absent. */
   wasm?: Wasm;
-  /** Save the trained parameters to the profile (default true). */
+  /** Save the trained parameters to the profile if they fit better (default true); false only evaluates. */
   save?: boolean;
   onProgress?: (done: number, total: number) => void;
 };
@@ -75,7 +77,7 @@ export async function optimizeScheduler(engram: Engram, options: OptimizeOptions
     }
     throw toEngramError(error);
   }
-  const save = (options.save ?? true) && userId !== undefined;
+  const save = (options.save ?? true) && userId !== undefined && result.after.logLoss < result.before.logLoss;
   if (save) {
     await run(supabase.from("profiles").update({ fsrs_params: result.parameters }).eq("id", userId).select("id"));
   }
