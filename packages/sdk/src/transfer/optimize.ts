@@ -1,8 +1,8 @@
 /**
  * "Optimise my scheduler": trains the 21 FSRS-6 parameters on the caller's own
  * review history, on the device, and saves them to their profile when they
- * predict that history better (lower log loss) than the parameters in use, as
- * Anki keeps the old ones otherwise. Before and after figures are log loss and
+ * predict that history better (lower RMSE over bins) than the parameters in
+ * use: Anki's rule, which keeps the old ones otherwise. Before and after figures are log loss and
  * RMSE (bins) on that history, as Anki's Evaluate.
  */
 import type { CardState } from "@engram/core";
@@ -77,7 +77,7 @@ export async function optimizeScheduler(engram: Engram, options: OptimizeOptions
     }
     throw toEngramError(error);
   }
-  const save = (options.save ?? true) && userId !== undefined && result.after.logLoss < result.before.logLoss;
+  const save = (options.save ?? true) && userId !== undefined && result.after.rmseBins < result.before.rmseBins;
   if (save) {
     await run(supabase.from("profiles").update({ fsrs_params: result.parameters }).eq("id", userId).select("id"));
   }
