@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, inject, onTestFailed, onTestFinished } from "vitest";
+import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 
 export const app = () => inject("e2e");
 
@@ -40,11 +40,13 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   // Generous: CI runs these beside the other packages' suites on two cores.
   context.setDefaultTimeout(30_000);
   const page = await context.newPage();
-  // What the screen showed when a step gave up, for whoever reads the failure.
-  onTestFailed(({ task }) =>
-    screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 80)}`).catch(() => undefined),
-  );
-  onTestFinished(() => context.close());
+  onTestFinished(async ({ task }) => {
+    // What the screen showed when a step gave up, for whoever reads the failure.
+    if (task.result?.state === "fail") {
+      await screenshot(page, `failed-${task.name.replace(/\W+/g, "-").slice(0, 80)}`).catch(() => undefined);
+    }
+    await context.close();
+  });
   return page;
 }
 
