@@ -107,8 +107,14 @@ test("the dashboard shows each deck's cards due today, the streak and the year's
   // Yesterday's square says two reviews; the month table adds up the year.
   const yesterday = user.heatmap.find((day) => day.reviews === 2);
   if (!yesterday) throw new Error("no day with two reviews");
-  const square = page.locator(`.heatmap-day[data-date="${yesterday.date}"]`);
-  expect(await square.getAttribute("title")).toMatch(/^2 reviews on /);
+  const calendar = page.getByRole("group", { name: /^Days of the past year/ });
+  const square = calendar.getByRole("img", { name: /^2 reviews on / });
+  expect(await square.getAttribute("data-date")).toBe(yesterday.date);
+  // The statistics screen's calendar: one tab stop, today's square, and the arrow keys move a day.
+  await calendar.locator('[tabindex="0"]').focus();
+  await page.keyboard.press("ArrowUp");
+  expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date)).toBe(yesterday.date);
+  expect(await page.locator(".calendar-readout").textContent()).toMatch(/^2 reviews on /);
   expect(await page.getByText("5 reviews on 4 days in the past year.").isVisible()).toBe(true);
   const table = page.getByRole("table", { name: "Reviews per month, past year" });
   const monthReviews = await table.locator("tbody td:nth-child(2)").allInnerTexts();

@@ -7,10 +7,10 @@ import { useEngramQueries } from "../session/factories.js";
 import { LiveUpdates } from "../session/live-updates.js";
 import { Loading } from "../shell/loading.js";
 import { usePageTitle } from "../shell/page-title.js";
+import { formatDay } from "../stats/stats-format.js";
 import { DueCountList, type DueCounts, dueCounts, totalDue } from "../ui/due-counts.js";
 import { DueDecks } from "./due-decks.js";
 import { Heatmap } from "./heatmap.js";
-import { formatDay } from "./heatmap-days.js";
 import { OptimiseScheduler } from "./optimise-scheduler.js";
 import "./dashboard.css";
 
