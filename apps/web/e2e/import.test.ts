@@ -82,7 +82,8 @@ test("a package with sounds, by keyboard: preview, import, summary, the deck's n
   await screenshot(page, "import-anki-preview");
 
   await pressOn(page, importButton());
-  await summaryHeading(page).waitFor({ timeout: 45_000 });
+  // No step limit of its own: the import takes what the machine gives it, up to the test's limit.
+  await summaryHeading(page).waitFor({ timeout: 0 });
   expect(await summaryHeading(page).textContent()).toContain(preview.suggestedDeckName);
   expect(await figure(page, "Notes added")).toBe(preview.notes);
   expect(await figure(page, "Notes updated")).toBe(0);
@@ -108,9 +109,7 @@ test("a package with sounds, by keyboard: preview, import, summary, the deck's n
   await audio.waitFor();
   await expect.poll(() => audio.getAttribute("src")).toContain(`/storage/v1/object/sign/media/${deckId}/`);
   await expect
-    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState >= 1 && element.duration > 0), {
-      timeout: 10_000,
-    })
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState >= 1 && element.duration > 0))
     .toBe(true);
 });
 
@@ -138,7 +137,7 @@ test("an anki21b collection with its history, then the optimiser trains on those
   await pressOn(page, importButton());
   // Progress is shown and announced while the notes are saved.
   await page.getByRole("progressbar", { name: "Import progress" }).waitFor();
-  await summaryHeading(page).waitFor({ timeout: 150_000 });
+  await summaryHeading(page).waitFor({ timeout: 0 });
   expect(await figure(page, "Notes added")).toBe(preview.notes);
   expect(await figure(page, "Cards")).toBe(preview.cards);
   // Anki's answered reviews (learn, review, relearn), not its manual reschedules.
@@ -153,7 +152,10 @@ test("an anki21b collection with its history, then the optimiser trains on those
   await dialog.waitFor();
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await pressOn(page, dialog.getByRole("button", { name: "Optimise", exact: true }));
-  await dialog.getByText(/^Saved\./).waitFor({ timeout: 120_000 });
+  // Either outcome ends the wait; this history is fitted better than by the defaults, so it is saved.
+  const outcome = dialog.getByRole("status").filter({ hasText: /^(Saved|Not saved)/ });
+  await outcome.waitFor({ timeout: 0 });
+  expect(await outcome.textContent()).toMatch(/^Saved\./);
   // The optimiser counts the reviews it could learn from: some of the imported ones, never more.
   const used = Number((await dialog.textContent())?.match(/Trained on ([\d,]+) reviews/)?.[1]?.replaceAll(",", ""));
   expect(used).toBeGreaterThan(0);
@@ -163,7 +165,8 @@ test("an anki21b collection with its history, then the optimiser trains on those
   for (const cell of cells) expect(Number(cell)).toBeGreaterThan(0);
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await screenshot(page, "optimise-dialog");
-}, 300_000);
+  // A safety net, not a budget: reading, staging and training take minutes on a busy two-core machine.
+}, 600_000);
 
 test("the optimiser with too few reviews says how many it needs and how many there are", async () => {
   await seedDeck(account.id, "Capitals", basicNotes(2));
