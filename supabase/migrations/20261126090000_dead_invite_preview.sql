@@ -22,6 +22,7 @@ declare
   invite public.deck_invites;
   invite_status text;
   member boolean;
+  shows_deck boolean;
 begin
   select * into invite from public.deck_invites i where i.token = p_token;
   if invite.id is null then
@@ -37,15 +38,14 @@ begin
   member := exists (
     select 1 from public.deck_members m where m.deck_id = invite.deck_id and m.user_id = auth.uid()
   );
+  shows_deck := invite_status = 'active' or member;
   return query
     select
-      case when invite_status = 'active' or member then d.id end,
+      case when shows_deck then d.id end,
       d.name,
-      case when invite_status = 'active' or member then d.description end,
+      case when shows_deck then d.description end,
       nullif(p.display_name, ''),
-      case when invite_status = 'active' or member then
-        (select count(*)::integer from public.notes n where n.deck_id = d.id)
-      end,
+      case when shows_deck then (select count(*)::integer from public.notes n where n.deck_id = d.id) end,
       invite.role,
       invite_status,
       invite.expires_at,

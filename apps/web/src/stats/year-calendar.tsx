@@ -6,7 +6,7 @@
  * dashboard and the statistics screen both show it.
  */
 import { type CSSProperties, type KeyboardEvent, useMemo, useRef, useState } from "react";
-import { addDays, formatDay, formatMonth, formatShortMonth, plural, toTime } from "./stats-format.js";
+import { addDays, formatCount, formatDay, formatMonth, formatShortMonth, plural, toTime } from "./stats-format.js";
 import "./year-calendar.css";
 
 export interface YearDay {
@@ -16,7 +16,7 @@ export interface YearDay {
   level: 0 | 1 | 2 | 3 | 4;
 }
 
-export interface MonthTotal {
+interface MonthTotal {
   month: string;
   reviews: number;
   days: number;
@@ -29,7 +29,7 @@ function levelOf(reviews: number, busiest: number): YearDay["level"] {
 }
 
 /** The 365 days ending `today` in weeks (columns, Sunday first); null pads the first week before the year starts. */
-export function yearWeeks(today: string, counts: { date: string; reviews: number }[]): (YearDay | null)[][] {
+function yearWeeks(today: string, counts: { date: string; reviews: number }[]): (YearDay | null)[][] {
   const byDate = new Map(counts.map((day) => [day.date, day.reviews]));
   const busiest = Math.max(1, ...counts.map((day) => day.reviews));
   const first = addDays(today, -364);
@@ -47,7 +47,7 @@ export function yearWeeks(today: string, counts: { date: string; reviews: number
 }
 
 /** Reviews and study days per calendar month, oldest first: the calendar as a table. */
-export function monthTotals(days: YearDay[]): MonthTotal[] {
+function monthTotals(days: YearDay[]): MonthTotal[] {
   const byMonth = new Map<string, MonthTotal>();
   for (const day of days) {
     const key = day.date.slice(0, 7);
@@ -59,14 +59,37 @@ export function monthTotals(days: YearDay[]): MonthTotal[] {
   return [...byMonth.values()];
 }
 
-export const reviewsOn = (day: YearDay) => `${plural(day.reviews, "review")} on ${formatDay(day.date)}`;
+/** The past year laid out, with what the summaries and the month table say of it. */
+export interface Year {
+  weeks: (YearDay | null)[][];
+  /** Oldest first, without the padding before the year starts. */
+  days: YearDay[];
+  months: MonthTotal[];
+  total: number;
+  studied: number;
+}
+
+export function useYear(today: string, counts: { date: string; reviews: number }[]): Year {
+  return useMemo(() => {
+    const weeks = yearWeeks(today, counts);
+    const days = weeks.flat().filter((day): day is YearDay => day !== null);
+    return {
+      weeks,
+      days,
+      months: monthTotals(days),
+      total: days.reduce((sum, day) => sum + day.reviews, 0),
+      studied: days.filter((day) => day.reviews > 0).length,
+    };
+  }, [today, counts]);
+}
+
+const reviewsOn = (day: YearDay) => `${plural(day.reviews, "review")} on ${formatDay(day.date)}`;
 
 /** Days a key moves the focus by: a row is a weekday, a column a week. */
 const keySteps: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, ArrowLeft: -7, ArrowRight: 7 };
 const weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
-export function YearCalendar({ today, weeks }: { today: string; weeks: (YearDay | null)[][] }) {
-  const days = useMemo(() => weeks.flat().filter((day): day is YearDay => day !== null), [weeks]);
+export function YearCalendar({ today, year: { weeks, days } }: { today: string; year: Year }) {
   const grid = useRef<HTMLDivElement>(null);
   const [focused, setFocused] = useState(today);
   const focusedDay = days.find((day) => day.date === focused) ?? (days.at(-1) as YearDay);
@@ -142,5 +165,30 @@ export function YearCalendar({ today, weeks }: { today: string; weeks: (YearDay 
         </div>
       </div>
     </>
+  );
+}
+
+/** Reviews and days studied per month: the calendar as a table. */
+export function MonthTable({ months, className }: { months: MonthTotal[]; className: string }) {
+  return (
+    <table className={className}>
+      <caption>Reviews per month, past year</caption>
+      <thead>
+        <tr>
+          <th scope="col">Month</th>
+          <th scope="col">Reviews</th>
+          <th scope="col">Days studied</th>
+        </tr>
+      </thead>
+      <tbody>
+        {months.map((month) => (
+          <tr key={month.month}>
+            <th scope="row">{month.month}</th>
+            <td>{formatCount(month.reviews)}</td>
+            <td>{formatCount(month.days)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

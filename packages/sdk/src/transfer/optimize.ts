@@ -2,8 +2,8 @@
  * "Optimise my scheduler": trains the 21 FSRS-6 parameters on the caller's own
  * review history, on the device, and saves them to their profile when they
  * predict that history better (lower RMSE over bins) than the parameters in
- * use: Anki's rule, which keeps the old ones otherwise. Before and after figures are log loss and
- * RMSE (bins) on that history, as Anki's Evaluate.
+ * use: Anki's rule, which keeps the old ones otherwise. Before and after
+ * figures are log loss and RMSE (bins) on that history, as Anki's Evaluate.
  */
 import type { CardState } from "@engram/core";
 import { type Evaluation, OptimizerError, optimizeParameters, type TrainingLog } from "@engram/core/optimizer";
