@@ -46,10 +46,19 @@ export function useBrowserParams() {
   }, [searchParams]);
 
   // Two changes in a row (clear the search, then type a tag) must build on each
-  // other, not both on the URL of the last render.
+  // other, not both on the URL of the last render. The router renders the URLs
+  // asked for some time later, one after another: those are not news, while a
+  // URL nobody here asked for (Back, a link) replaces what the next change builds on.
   const latest = useRef(searchParams);
+  const pending = useRef<string[]>([]);
   useEffect(() => {
-    latest.current = searchParams;
+    const index = pending.current.indexOf(searchParams.toString());
+    if (index === -1) {
+      pending.current = [];
+      latest.current = searchParams;
+    } else {
+      pending.current = pending.current.slice(index + 1);
+    }
   }, [searchParams]);
 
   const update = useCallback(
@@ -61,6 +70,7 @@ export function useBrowserParams() {
         else next.set(name, value);
       }
       latest.current = next;
+      pending.current.push(next.toString());
       // Typing in the search box replaces the entry instead of filling the history.
       setSearchParams(next, { replace: true });
     },
