@@ -13,6 +13,7 @@ const reasons: Record<string, string> = {
   "note-without-cards": "notes without any cards",
   "review-without-card": "reviews of cards that aren't in the file",
   "review-without-answer": "history entries that weren't answers (rescheduled or reset by hand)",
+  "review-cramming": "answers in filtered decks that left the schedule as it was (cramming)",
   "review-of-skipped-card": "reviews of cards that were left out",
   "missing-media": "images or sounds the notes use but the file doesn't hold",
   "unused-media": "images or sounds no note uses",

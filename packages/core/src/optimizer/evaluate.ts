@@ -1,24 +1,28 @@
 /**
- * How well a set of FSRS parameters predicts a user's own answers: log loss and the
- * binned RMSE of the open-spaced-repetition benchmark (srs-benchmark), computed with
- * ts-fsrs, the engine that schedules Engram's cards.
+ * How well a set of FSRS parameters predicts a user's own answers, as Anki's
+ * "Evaluate" shows it (fsrs-rs `FSRS::evaluate`): every training item's last answer
+ * predicted from the history before it, items weighted for recency in the order of
+ * their last answer, log loss over those weights and RMSE over Anki's bins.
  */
-import { default_w, FSRSAlgorithm, generatorParameters } from "ts-fsrs";
+import { clipParameters, default_w, FSRSAlgorithm, generatorParameters } from "ts-fsrs";
 import { limits } from "../limits";
-import { type CardHistory, cardHistories, type StudyDayOptions, type TrainingLog } from "./items";
+import {
+  type CardHistory,
+  cardHistories,
+  type ItemEnd,
+  itemEnds,
+  type StudyDayOptions,
+  type TrainingLog,
+} from "./items";
 
 export type Evaluation = {
-  /** Mean binary cross-entropy of the predicted recall against "remembered" (rating above 1). */
+  /** Recency-weighted binary cross-entropy of the predicted recall against "remembered" (rating above 1). */
   logLoss: number;
-  /** srs-benchmark's RMSE(bins): calibration error over bins of similar reviews. */
+  /** RMSE over bins of similar reviews, each bin counted by its items' weights. */
   rmseBins: number;
-  /** Predictions evaluated: answers given at least one study day after the previous one. */
+  /** Items evaluated: answers given on a later study day than the one before. */
   reviews: number;
 };
-
-type Prediction = { p: number; y: number; bin: string };
-
-const epsilon = 1e-6;
 
 export function evaluateParameters(
   logs: readonly TrainingLog[],
@@ -28,63 +32,93 @@ export function evaluateParameters(
   return evaluateHistories(cardHistories(logs, options), parameters);
 }
 
+type Bin = { predicted: number; actual: number; count: number; weight: number };
+
 export function evaluateHistories(histories: readonly CardHistory[], parameters: readonly number[] | null): Evaluation {
+  return evaluateItems(itemEnds(histories), parameters);
+}
+
+/** fsrs-rs's `evaluate` over items in the order given (their rank sets their weight). */
+export function evaluateItems(ends: readonly ItemEnd[], parameters: readonly number[] | null): Evaluation {
   if (parameters !== null && (parameters.length !== limits.fsrsParamCount || !parameters.every(Number.isFinite))) {
     throw new RangeError(`FSRS parameters must be ${limits.fsrsParamCount} finite numbers.`);
   }
-  const algorithm = new FSRSAlgorithm(
-    generatorParameters({ w: [...(parameters ?? default_w)], enable_short_term: true }),
-  );
-  const predictions: Prediction[] = [];
-  for (const { ratings, deltaTs } of histories) {
-    let memory: { stability: number; difficulty: number } | null = null;
-    let lapses = 0;
-    ratings.forEach((rating, i) => {
-      const deltaT = deltaTs[i] ?? 0;
-      // Same-day answers are short-term steps: the benchmark, like training, predicts only long-term ones.
-      if (memory !== null && deltaT > 0) {
-        const p = algorithm.forgetting_curve(deltaT, memory.stability);
-        predictions.push({ p, y: rating > 1 ? 1 : 0, bin: binOf(lapses, deltaT, i + 1) });
-        if (rating === 1) lapses++;
-      }
-      memory = algorithm.next_state(memory, deltaT, rating);
-    });
+  if (ends.length === 0) return { logLoss: Number.NaN, rmseBins: Number.NaN, reviews: 0 };
+  // fsrs-rs clips what it is given for one relearning step, without short-term floors.
+  const w = clipParameters([...(parameters ?? default_w)], 1, false);
+  const algorithm = new FSRSAlgorithm(generatorParameters({ w, enable_short_term: true }));
+  const weightOf = recencyWeights(ends.length);
+  const predictions = new Map<CardHistory, Float64Array>();
+
+  let loss = 0;
+  let totalWeight = 0;
+  const bins = new Map<number, Bin>();
+  ends.forEach(({ history, last }, rank) => {
+    let predicted = predictions.get(history);
+    if (!predicted) {
+      predicted = predict(history, algorithm);
+      predictions.set(history, predicted);
+    }
+    const p = predicted[last] as number;
+    const y = (history.ratings[last] as number) > 1 ? 1 : 0;
+    const weight = weightOf(rank);
+    loss -= (y * Math.log(p) + (1 - y) * Math.log(1 - p)) * weight;
+    totalWeight += weight;
+    const key = binOf(history, last);
+    const bin = bins.get(key) ?? { predicted: 0, actual: 0, count: 0, weight: 0 };
+    bin.predicted += p;
+    bin.actual += y;
+    bin.count++;
+    bin.weight += weight;
+    bins.set(key, bin);
+  });
+  let squared = 0;
+  let binWeight = 0;
+  for (const bin of bins.values()) {
+    squared += (bin.predicted / bin.count - bin.actual / bin.count) ** 2 * bin.weight;
+    binWeight += bin.weight;
   }
-  return summarise(predictions);
+  return { logLoss: loss / totalWeight, rmseBins: Math.sqrt(squared / binWeight), reviews: ends.length };
+}
+
+/** fsrs-rs's recency weights: 0.25 for the oldest item rising to 1 for the newest, cubically. */
+function recencyWeights(count: number): (rank: number) => number {
+  const span = Math.max(count - 1, 1);
+  return (rank) => 0.25 + 0.75 * (rank / span) ** 3;
 }
 
 /**
- * srs-benchmark's `get_bin`: a review falls in the bin of (lapses so far, rounded to
- * 0 or 1.65·1.73^k; days since the previous answer, 2.48·3.62^k; its 1-based position in
- * the card's history, 1.99·1.89^k), each k = floor(log base of the value). Lapses count
- * the long-term "again" answers before this one.
+ * Each answer's predicted recall from the memory state before it, in one pass over
+ * the card (an item's prediction depends only on its own card's earlier answers).
  */
-function binOf(lapses: number, deltaT: number, position: number): string {
-  const bucket = (scale: number, base: number, value: number, digits: number) => {
-    const raw = scale * base ** Math.floor(Math.log(value) / Math.log(base));
-    const unit = 10 ** digits;
-    return Math.round(raw * unit) / unit;
-  };
-  const lapseBin = lapses === 0 ? 0 : bucket(1.65, 1.73, lapses, 0);
-  return `${lapseBin}|${bucket(2.48, 3.62, deltaT, 2)}|${bucket(1.99, 1.89, position, 0)}`;
+function predict({ ratings, deltaTs }: CardHistory, algorithm: FSRSAlgorithm): Float64Array {
+  const predicted = new Float64Array(ratings.length);
+  let memory: { stability: number; difficulty: number } | null = null;
+  for (let i = 0; i < ratings.length; i++) {
+    const deltaT = deltaTs[i] as number;
+    if (memory !== null) predicted[i] = algorithm.forgetting_curve(deltaT, memory.stability);
+    memory = algorithm.next_state(memory, deltaT, ratings[i] as number);
+  }
+  return predicted;
 }
 
-function summarise(predictions: Prediction[]): Evaluation {
-  const n = predictions.length;
-  if (n === 0) return { logLoss: Number.NaN, rmseBins: Number.NaN, reviews: 0 };
-  let loss = 0;
-  const bins = new Map<string, { p: number; y: number; n: number }>();
-  for (const { p, y, bin } of predictions) {
-    const clamped = Math.min(1 - epsilon, Math.max(epsilon, p));
-    loss -= y * Math.log(clamped) + (1 - y) * Math.log(1 - clamped);
-    const sums = bins.get(bin) ?? { p: 0, y: 0, n: 0 };
-    sums.p += p;
-    sums.y += y;
-    sums.n++;
-    bins.set(bin, sums);
+/**
+ * Anki's bin of an item (fsrs-rs `r_matrix_index`): days since the previous answer,
+ * 2.48·3.62^k (in hundredths); answers on later days so far plus one, 1.99·1.89^k;
+ * earlier lapses on later days, 1.65·1.73^k or 0; each k = floor(log base of the value).
+ */
+function binOf(history: CardHistory, last: number): number {
+  const bucket = (scale: number, base: number, value: number) =>
+    scale * base ** Math.floor(Math.log(value) / Math.log(base));
+  let longTerm = 1;
+  let lapses = 0;
+  for (let i = 1; i <= last; i++) {
+    if ((history.deltaTs[i] as number) === 0) continue;
+    longTerm++;
+    if (i < last && history.ratings[i] === 1) lapses++;
   }
-  // RMSE(bins) = sqrt(Σ_b n_b (mean p_b − mean y_b)² / N)
-  let squared = 0;
-  for (const sums of bins.values()) squared += sums.n * (sums.p / sums.n - sums.y / sums.n) ** 2;
-  return { logLoss: loss / n, rmseBins: Math.sqrt(squared / n), reviews: n };
+  const deltaBin = Math.round(bucket(2.48, 3.62, history.deltaTs[last] as number) * 100);
+  const lengthBin = Math.round(bucket(1.99, 1.89, longTerm));
+  const lapseBin = lapses === 0 ? 0 : Math.round(bucket(1.65, 1.73, lapses));
+  return (deltaBin * 10_000 + lengthBin) * 10_000 + lapseBin;
 }

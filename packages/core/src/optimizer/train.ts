@@ -1,16 +1,17 @@
 /**
  * Trains the 21 FSRS-6 parameters on a user's review logs with fsrs-browser, the
  * wasm-bindgen build of the reference optimiser fsrs-rs, single-threaded so it runs in
- * Node and in a browser Web Worker without cross-origin isolation.
- * (`@open-spaced-repetition/binding` was the other candidate; its browser build needs
- * `@open-spaced-repetition/binding-wasm32-wasi@0.5.0`, which npm does not have.)
+ * Node and in a browser Web Worker without cross-origin isolation. It trains as fsrs-rs
+ * does with 5 epochs and histories of at most 64 answers; Anki 26.08 trains 8 epochs.
+ * (`@open-spaced-repetition/binding`, which takes a training configuration, has no
+ * browser build on npm: `@open-spaced-repetition/binding-wasm32-wasi@0.5.0` is missing.)
  */
 import type { InitInput } from "fsrs-browser";
 import { clipParameters, default_w } from "ts-fsrs";
 import { defaults } from "../limits";
 import { schedulerSettings } from "../scheduler";
 import { type Evaluation, evaluateHistories } from "./evaluate";
-import { cardHistories, type StudyDayOptions, type TrainingLog, trainingItems } from "./items";
+import { cardHistories, itemsOf, type StudyDayOptions, type TrainingLog } from "./items";
 
 /** The wasm bytes (BufferSource), a compiled WebAssembly.Module, a Response, or a URL to fetch. */
 export type OptimizerWasm = InitInput;
@@ -26,10 +27,12 @@ export type OptimizeOptions = StudyDayOptions & {
 
 export type OptimizeResult = {
   parameters: number[];
-  /** The current parameters' fit to the same reviews, and the trained ones'. */
+  /** The current parameters' fit to the same reviews, and the trained ones', as Anki's Evaluate. */
   before: Evaluation;
   after: Evaluation;
-  /** Answers trained on, and the cards they belong to. */
+  /** Whether the trained parameters fit better than the current ones: Anki keeps the current ones otherwise. */
+  improved: boolean;
+  /** Answers trained on (those of cards with a training item), and the cards they belong to. */
   reviews: number;
   cards: number;
 };
@@ -61,7 +64,7 @@ export async function optimizeParameters(
     );
   }
   const histories = cardHistories(logs, options);
-  const items = trainingItems(logs, options);
+  const items = itemsOf(histories);
   if (items.lengths.length === 0) {
     throw new OptimizerError("not-enough-reviews", "None of these reviews follows a card's first answer.");
   }
@@ -83,11 +86,14 @@ export async function optimizeParameters(
   options.onProgress?.(items.lengths.length, items.lengths.length);
   // float32 out of the wasm; ts-fsrs's bounds for Engram's relearning steps keep them schedulable.
   const parameters = clipParameters(raw, schedulerSettings.relearningSteps.length, true);
+  const after = evaluateHistories(histories, parameters);
   return {
     parameters,
     before,
-    after: evaluateHistories(histories, parameters),
-    reviews: histories.reduce((sum, h) => sum + (h.deltaTs.some((d, i) => i > 0 && d > 0) ? h.ratings.length : 0), 0),
+    after,
+    // Anki's rule: the trained parameters replace the current ones only with a lower log loss.
+    improved: after.logLoss < before.logLoss,
+    reviews: items.reviews,
     cards: items.cards,
   };
 }

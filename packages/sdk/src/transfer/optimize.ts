@@ -1,9 +1,10 @@
 /**
  * "Optimise my scheduler": trains the 21 FSRS-6 parameters on the caller's own
- * review history, on the device, and saves them to their profile when they
- * predict that history better (lower RMSE over bins) than the parameters in
- * use: Anki's rule, which keeps the old ones otherwise. Before and after
- * figures are log loss and RMSE (bins) on that history, as Anki's Evaluate.
+ * review history, on the device, with study days cut in their time zone at their
+ * day-start hour, and saves them to their profile when they predict that history
+ * better (lower log loss) than the parameters in use: Anki's rule, which keeps the
+ * old ones otherwise. Before and after figures are log loss and RMSE (bins) on that
+ * history, as Anki's Evaluate shows them.
  */
 import type { CardState } from "@engram/core";
 import { type Evaluation, OptimizerError, optimizeParameters, type TrainingLog } from "@engram/core/optimizer";
@@ -68,7 +69,7 @@ export async function optimizeScheduler(engram: Engram, options: OptimizeOptions
     result = await optimizeParameters(logs, {
       wasm: options.wasm?.fsrs ?? (await nodeWasm()),
       current: profile?.fsrs_params ?? null,
-      ...(profile ? { dayStartHour: profile.day_starts_at } : {}),
+      ...(profile ? { timeZone: profile.timezone, dayStartHour: profile.day_starts_at } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
   } catch (error) {
@@ -77,7 +78,7 @@ export async function optimizeScheduler(engram: Engram, options: OptimizeOptions
     }
     throw toEngramError(error);
   }
-  const save = (options.save ?? true) && userId !== undefined && result.after.rmseBins < result.before.rmseBins;
+  const save = (options.save ?? true) && userId !== undefined && result.improved;
   if (save) {
     await run(supabase.from("profiles").update({ fsrs_params: result.parameters }).eq("id", userId).select("id"));
   }

@@ -13,6 +13,8 @@ function rating(row: RawReview, schedulerVersion: number): number {
   return schedulerVersion === 1 && learning && (row.ease === 2 || row.ease === 3) ? row.ease + 1 : row.ease;
 }
 
+const filteredType = 3;
+
 export function readReviews(
   revlog: RawReview[],
   cardIds: Set<number>,
@@ -28,6 +30,12 @@ export function readReviews(
     // Manual rescheduling and "set due date" rows carry ease 0: no answer, nothing to learn from.
     if (row.ease < 1 || row.ease > 4) {
       skip("review-without-answer");
+      continue;
+    }
+    // Answers in a filtered deck that doesn't reschedule (cramming, logged with factor 0)
+    // left the card's schedule as it was; Anki leaves them out of its FSRS history too.
+    if (row.type === filteredType && row.factor === 0) {
+      skip("review-cramming");
       continue;
     }
     reviews.push({
