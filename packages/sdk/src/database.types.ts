@@ -28,6 +28,7 @@ export type Database = {
           lapses: number
           last_review: string | null
           learning_steps: number
+          leech_at: string | null
           reps: number
           scheduled_days: number
           stability: number
@@ -48,6 +49,7 @@ export type Database = {
           lapses?: number
           last_review?: string | null
           learning_steps?: number
+          leech_at?: string | null
           reps?: number
           scheduled_days?: number
           stability?: number
@@ -68,6 +70,7 @@ export type Database = {
           lapses?: number
           last_review?: string | null
           learning_steps?: number
+          leech_at?: string | null
           reps?: number
           scheduled_days?: number
           stability?: number
@@ -213,6 +216,8 @@ export type Database = {
           description: string
           id: string
           is_public: boolean
+          leech_action: Database["public"]["Enums"]["leech_action"]
+          leech_threshold: number
           name: string
           new_per_day: number | null
           owner_id: string
@@ -228,6 +233,8 @@ export type Database = {
           description?: string
           id?: string
           is_public?: boolean
+          leech_action?: Database["public"]["Enums"]["leech_action"]
+          leech_threshold?: number
           name: string
           new_per_day?: number | null
           owner_id?: string
@@ -243,6 +250,8 @@ export type Database = {
           description?: string
           id?: string
           is_public?: boolean
+          leech_action?: Database["public"]["Enums"]["leech_action"]
+          leech_threshold?: number
           name?: string
           new_per_day?: number | null
           owner_id?: string
@@ -656,6 +665,7 @@ export type Database = {
           lapses: number
           last_review: string | null
           learning_steps: number
+          leech_at: string | null
           reps: number
           scheduled_days: number
           stability: number
@@ -805,6 +815,7 @@ export type Database = {
           lapses: number
           last_review: string | null
           learning_steps: number
+          leech_at: string | null
           reps: number
           scheduled_days: number
           stability: number
@@ -831,6 +842,7 @@ export type Database = {
       deck_role: "owner" | "editor" | "viewer"
       import_source: "apkg" | "csv"
       import_status: "queued" | "running" | "done" | "failed"
+      leech_action: "suspend" | "tag_only"
       note_kind: "basic" | "basic_reversed" | "cloze"
     }
     CompositeTypes: {
@@ -963,6 +975,7 @@ export const Constants = {
       deck_role: ["owner", "editor", "viewer"],
       import_source: ["apkg", "csv"],
       import_status: ["queued", "running", "done", "failed"],
+      leech_action: ["suspend", "tag_only"],
       note_kind: ["basic", "basic_reversed", "cloze"],
     },
   },

@@ -22,6 +22,8 @@ export interface CardStateRow extends CardSchedule {
   suspended: boolean;
   buried_until: Date | null;
   flag: number;
+  /** When an answer last marked the card a leech for this user. */
+  leech_at: Date | null;
   version: number;
   updated_at: Date;
 }
@@ -180,11 +182,12 @@ export async function stateJson(db: Queryable, userId: string, cardId: string): 
 }
 
 type SchedulePatch = Partial<
-  Omit<CardStateRow, "user_id" | "card_id" | "deck_id" | "due" | "last_review" | "buried_until">
+  Omit<CardStateRow, "user_id" | "card_id" | "deck_id" | "due" | "last_review" | "buried_until" | "leech_at">
 > & {
   due?: Date | string;
   last_review?: Date | string | null;
   buried_until?: Date | string | null;
+  leech_at?: Date | string | null;
 };
 
 const patchableColumns = new Set([
@@ -201,6 +204,7 @@ const patchableColumns = new Set([
   "suspended",
   "buried_until",
   "flag",
+  "leech_at",
   "version",
 ]);
 
