@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { defaults, limits } from "@engram/core";
 import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase, probeAs } from "./support/database.js";
@@ -98,12 +99,12 @@ describe("marking leeches", () => {
     expect(await stateOf(db, alice.id, card)).toEqual(returned);
   });
 
-  test("a new deck has threshold 8 and suspends", async () => {
+  test("a new deck has threshold 8 and suspends (the defaults of @engram/core)", async () => {
     const [deck] = await db.query<{ leech_threshold: number; leech_action: string }>(
       "select leech_threshold, leech_action from decks where id = $1",
       [verbs],
     );
-    expect(deck).toEqual({ leech_threshold: 8, leech_action: "suspend" });
+    expect(deck).toEqual({ leech_threshold: defaults.leechThreshold, leech_action: defaults.leechAction });
   });
 
   test("lapses under the threshold leave the card unmarked and in the queue", async () => {
@@ -291,15 +292,18 @@ describe("leech settings", () => {
     expect(deck).toMatchObject({ leech_threshold: 3, leech_action: "tag_only" });
   });
 
-  test.each([0, 100, -1])("a threshold of %i is refused (decks_leech_threshold_range)", async (threshold) => {
-    const result = await probeAs(db, alice, (tx) =>
-      tx.query("update decks set leech_threshold = $2 where id = $1", [verbs, threshold]),
-    );
-    expect(result).toMatchObject({ ok: false, error: { code: "23514", constraint: "decks_leech_threshold_range" } });
-  });
+  test.each([limits.leechThresholdMin - 1, limits.leechThresholdMax + 1, -1])(
+    "a threshold of %i is refused (decks_leech_threshold_range)",
+    async (threshold) => {
+      const result = await probeAs(db, alice, (tx) =>
+        tx.query("update decks set leech_threshold = $2 where id = $1", [verbs, threshold]),
+      );
+      expect(result).toMatchObject({ ok: false, error: { code: "23514", constraint: "decks_leech_threshold_range" } });
+    },
+  );
 
-  test("the bounds 1 and 99 are accepted", async () => {
-    for (const threshold of [1, 99]) {
+  test("the bounds 1 and 99 (limits of @engram/core) are accepted", async () => {
+    for (const threshold of [limits.leechThresholdMin, limits.leechThresholdMax]) {
       const result = await probeAs(db, alice, (tx) =>
         tx.query<{ leech_threshold: number }>(
           "update decks set leech_threshold = $2 where id = $1 returning leech_threshold",

@@ -24,6 +24,8 @@ export const limits = {
   importBytes: 200 * 1024 * 1024,
   passwordMin: 8,
   dailyLimitMax: 9999,
+  leechThresholdMin: 1,
+  leechThresholdMax: 99,
   desiredRetentionMin: 0.7,
   desiredRetentionMax: 0.99,
   fsrsParamCount: 21,
@@ -41,6 +43,9 @@ export const defaults = {
   undoDepth: 10,
   optimizerMinReviews: 400,
   maximumIntervalDays: 36500,
+  /** Lapses that make a card a leech (Anki's default), and what happens to it then. */
+  leechThreshold: 8,
+  leechAction: "suspend",
 } as const;
 
 /** MIME types the `media` bucket accepts (config.toml and the storage migration; a database test keeps them equal). */

@@ -86,6 +86,33 @@ describe("deck", () => {
   });
 });
 
+describe("leech settings", () => {
+  test("thresholds are whole numbers from 1 to 99", () => {
+    const values = [1, 99, 0, 100, 8.5];
+    expect(values.map((v) => deckInputSchema.safeParse({ name: "D", leech_threshold: v }).success)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  test("a threshold out of range says the bounds", () => {
+    expect(firstError(deckInputSchema.safeParse({ name: "D", leech_threshold: 0 }))).toBe("Use 1 or more.");
+    expect(firstError(deckInputSchema.safeParse({ name: "D", leech_threshold: 100 }))).toBe("Use at most 99.");
+  });
+
+  test("the action is suspend or tag only", () => {
+    const actions = ["suspend", "tag_only", "delete"];
+    expect(actions.map((a) => deckInputSchema.safeParse({ name: "D", leech_action: a }).success)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+});
+
 describe("tags", () => {
   test("a tag with a space explains what to use instead", () => {
     expect(firstError(tagSchema.safeParse("two words"))).toBe("Tags cannot contain spaces; use _ or - instead.");

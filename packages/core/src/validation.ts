@@ -44,6 +44,12 @@ export const dailyLimitSchema = z
   .min(0, "Use 0 or more.")
   .max(limits.dailyLimitMax, `Use at most ${limits.dailyLimitMax}.`);
 
+/** Lapses at which a card becomes a leech (decks_leech_threshold_range). */
+const leechThresholdSchema = z
+  .int({ error: "Use a whole number." })
+  .min(limits.leechThresholdMin, `Use ${limits.leechThresholdMin} or more.`)
+  .max(limits.leechThresholdMax, `Use at most ${limits.leechThresholdMax}.`);
+
 /** Per-deck limits: null means "use my profile's limit". */
 export const deckInputSchema = z.object({
   name: deckNameSchema,
@@ -51,6 +57,8 @@ export const deckInputSchema = z.object({
   is_public: z.boolean().optional(),
   new_per_day: dailyLimitSchema.nullable().optional(),
   reviews_per_day: dailyLimitSchema.nullable().optional(),
+  leech_threshold: leechThresholdSchema.optional(),
+  leech_action: z.enum(["suspend", "tag_only"], { error: "Suspend the card or only tag it." }).optional(),
 });
 
 const whitespace = /\s/u;
