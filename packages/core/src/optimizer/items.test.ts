@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fixtureLogs } from "./fixtures-test-support";
 import { cardHistories, type TrainingLog, trainingItems } from "./items";
 
 const log = (cardId: string, iso: string, rating: TrainingLog["rating"], state: TrainingLog["state"]): TrainingLog => ({
@@ -73,5 +74,18 @@ describe("trainingItems", () => {
     const items = trainingItems(logs, { now });
     expect(Array.from(items.lengths)).toEqual([2, 4]);
     expect(Array.from(items.deltaTs)).toEqual([0, 3, 0, 3, 0, 2]);
+  });
+});
+
+describe("training items at any hour", () => {
+  it("are the same whenever the optimiser runs, in any time zone's day", async () => {
+    const logs = await fixtureLogs("BarRonPcAp.colpkg");
+    const at = (hour: number, timeZone: string) =>
+      trainingItems(logs, { now: new Date(Date.UTC(2026, 10, 27, hour, 17)), timeZone, dayStartHour: 4 });
+    for (const timeZone of ["UTC", "America/New_York", "Asia/Kolkata"]) {
+      const first = at(0, timeZone);
+      expect(first.lengths.length).toBeGreaterThan(0);
+      for (let hour = 1; hour < 24; hour++) expect(at(hour, timeZone)).toEqual(first);
+    }
   });
 });
