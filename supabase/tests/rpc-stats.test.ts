@@ -221,8 +221,10 @@ describe("deck_stats", () => {
         review_count: 5,
         suspended_count: 1,
         due_count: 3,
-        // Biology allows 3 a day and one was studied, but her profile allows 2 in all, one used.
-        new_today: 1,
+        // Biology allows 3 a day of its own and one was studied today.
+        new_today: 2,
+        learning_today: 1,
+        review_today: 2,
       },
       {
         deck_id: chemistry,
@@ -236,7 +238,10 @@ describe("deck_stats", () => {
         review_count: 0,
         suspended_count: 0,
         due_count: 0,
-        new_today: 1,
+        // her profile's 2 a day, as every deck without its own limit has
+        new_today: 2,
+        learning_today: 0,
+        review_today: 0,
       },
       {
         deck_id: physics,
@@ -251,6 +256,8 @@ describe("deck_stats", () => {
         suspended_count: 0,
         due_count: 0,
         new_today: 1,
+        learning_today: 0,
+        review_today: 0,
       },
     ]);
   });
@@ -274,7 +281,7 @@ describe("deck_stats", () => {
   test("a new study day gives the limits back", async () => {
     const rows = await actAs(db, stella, (tx) => deckStats(tx, "2026-02-21T09:00:00Z")); // 04:00 on Feb 21
     expect(rows.map((row) => [row.name, row.new_today])).toEqual([
-      ["Biology", 2],
+      ["Biology", 3],
       ["Chemistry", 2],
       ["Physics", 1],
     ]);

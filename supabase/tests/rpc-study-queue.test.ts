@@ -14,7 +14,8 @@ import {
 } from "./support/study-fixtures.js";
 
 // study_queue (PRODUCT §2 study screen, §4 "today", §7): learning, then
-// reviews, then new cards; daily limits per deck and across decks; the day
+// reviews, then new cards; each deck's daily limits, all decks giving their
+// sum; the day
 // follows the profile's timezone and day-start hour; suspended, buried,
 // archived and left cards stay out.
 
@@ -217,16 +218,19 @@ describe("daily limits", () => {
     expect(await queueOf(ben, { deckId: deckQ })).toEqual(["review Qr1", "review Qr2", "new Qn1"]);
   });
 
-  test("the profile's limits cap all decks together, earliest due first", async () => {
-    // Candidates: P's 4 reviews + Q's 2, P's 3 new + Q's 1; the profile keeps 4 and 3.
+  test("all decks give each deck's own allowance, merged earliest due first", async () => {
+    // P's 4 reviews and 3 new (the profile's limits, as its default) and Q's 2 and 1.
     expect(await queueOf(ben)).toEqual([
       "review Pr1",
       "review Pr2",
       "review Pr3",
       "review Qr1",
+      "review Pr4",
+      "review Qr2",
       "new Pn1",
       "new Qn1",
       "new Pn2",
+      "new Pn3",
     ]);
   });
 
@@ -255,8 +259,8 @@ describe("daily limits", () => {
     expect(result).toEqual({
       ok: true,
       value: {
-        // profile: 2 new and 3 reviews left in all
-        all: ["review Pr2", "review Pr3", "review Qr1", "new Qn1", "new Pn2"],
+        // deck P: 2 new and 3 reviews left; deck Q untouched
+        all: ["review Pr2", "review Pr3", "review Qr1", "review Pr4", "review Qr2", "new Qn1", "new Pn2", "new Pn3"],
         // deck P: 2 new and 3 reviews left of its own
         p: ["review Pr2", "review Pr3", "review Pr4", "new Pn2", "new Pn3"],
       },
@@ -277,7 +281,18 @@ describe("daily limits", () => {
     });
     expect(result).toEqual({
       ok: true,
-      value: ["review Pr1", "review Pr2", "review Pr3", "review Qr1", "new Qn1", "new Pn2", "new Pn3"],
+      value: [
+        "review Pr1",
+        "review Pr2",
+        "review Pr3",
+        "review Qr1",
+        "review Pr4",
+        "review Qr2",
+        "new Qn1",
+        "new Pn2",
+        "new Pn3",
+        "new Pn4",
+      ],
     });
   });
 });

@@ -209,6 +209,9 @@ export type Database = {
       decks: {
         Row: {
           archived_at: string | null
+          bury_interday_learning: boolean
+          bury_new: boolean
+          bury_reviews: boolean
           clone_count: number
           cloned_from: string | null
           cover_path: string | null
@@ -226,6 +229,9 @@ export type Database = {
         }
         Insert: {
           archived_at?: string | null
+          bury_interday_learning?: boolean
+          bury_new?: boolean
+          bury_reviews?: boolean
           clone_count?: number
           cloned_from?: string | null
           cover_path?: string | null
@@ -243,6 +249,9 @@ export type Database = {
         }
         Update: {
           archived_at?: string | null
+          bury_interday_learning?: boolean
+          bury_new?: boolean
+          bury_reviews?: boolean
           clone_count?: number
           cloned_from?: string | null
           cover_path?: string | null
@@ -511,6 +520,15 @@ export type Database = {
         }
       }
       accept_invite: { Args: { p_token: string }; Returns: string }
+      answer_times: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          answers: number
+          rating: number
+          seconds: number
+          state: Database["public"]["Enums"]["card_state"]
+        }[]
+      }
       clone_deck: {
         Args: { p_deck_id: string; p_name?: string }
         Returns: string
@@ -559,11 +577,13 @@ export type Database = {
           due_count: number
           is_public: boolean
           learning_count: number
+          learning_today: number
           name: string
           new_count: number
           new_today: number
           note_count: number
           review_count: number
+          review_today: number
           role: Database["public"]["Enums"]["deck_role"]
           suspended_count: number
         }[]
@@ -682,6 +702,7 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      reschedule_cards: { Args: { p_schedules: Json }; Returns: Json }
       review_stats: {
         Args: { p_days?: number; p_deck_id?: string; p_now?: string }
         Returns: Json
