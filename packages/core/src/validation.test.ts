@@ -86,6 +86,16 @@ describe("deck", () => {
   });
 });
 
+describe("bury settings", () => {
+  test("are on or off, and say so when they are anything else", () => {
+    expect(
+      deckInputSchema.parse({ name: "D", bury_new: false, bury_reviews: true, bury_interday_learning: true }),
+    ).toEqual({ name: "D", bury_new: false, bury_reviews: true, bury_interday_learning: true });
+    expect(firstError(deckInputSchema.safeParse({ name: "D", bury_reviews: null }))).toBe("Choose on or off.");
+    expect(firstError(deckInputSchema.safeParse({ name: "D", bury_new: "yes" }))).toBe("Choose on or off.");
+  });
+});
+
 describe("leech settings", () => {
   test("thresholds are whole numbers from 1 to 99", () => {
     const values = [1, 99, 0, 100, 8.5];

@@ -50,6 +50,8 @@ const leechThresholdSchema = z
   .min(limits.leechThresholdMin, `Use ${limits.leechThresholdMin} or more.`)
   .max(limits.leechThresholdMax, `Use at most ${limits.leechThresholdMax}.`);
 
+const buryFlagSchema = z.boolean({ error: "Choose on or off." });
+
 /** Per-deck limits: null means "use my profile's limit". */
 export const deckInputSchema = z.object({
   name: deckNameSchema,
@@ -59,6 +61,10 @@ export const deckInputSchema = z.object({
   reviews_per_day: dailyLimitSchema.nullable().optional(),
   leech_threshold: leechThresholdSchema.optional(),
   leech_action: z.enum(["suspend", "tag_only"], { error: "Suspend the card or only tag it." }).optional(),
+  // Whether a card waits for another day once a sibling (a card of the same note) was studied today.
+  bury_new: buryFlagSchema.optional(),
+  bury_reviews: buryFlagSchema.optional(),
+  bury_interday_learning: buryFlagSchema.optional(),
 });
 
 const whitespace = /\s/u;
