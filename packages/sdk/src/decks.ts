@@ -15,8 +15,17 @@ export type DeckRole = Database["public"]["Enums"]["deck_role"];
 export type MyDeck = Deck & { role: DeckRole };
 export type DeckInput = z.input<typeof deckInputSchema>;
 export type DeckPatch = Partial<DeckInput>;
-/** A public deck as the explore page lists it. `owner_name` is null when the owner has none. */
-export type PublicDeck = Deck & { note_count: number; clone_count: number; owner_name: string | null };
+/** How a deck treats leeches, as its members' study sees it. */
+export type LeechAction = Database["public"]["Enums"]["leech_action"];
+/**
+ * A public deck as the explore page lists it (without the study settings, which
+ * only its members need). `owner_name` is null when the owner has none.
+ */
+export type PublicDeck = Omit<Deck, "leech_threshold" | "leech_action"> & {
+  note_count: number;
+  clone_count: number;
+  owner_name: string | null;
+};
 export type ExploreSort = "newest" | "most_cloned";
 
 const deckPatchSchema = deckInputSchema.partial();

@@ -6,7 +6,7 @@ export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult,
 export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
-export type { Deck, DeckInput, DeckPatch, DeckRole, ExploreSort, MyDeck, PublicDeck } from "./decks.js";
+export type { Deck, DeckInput, DeckPatch, DeckRole, ExploreSort, LeechAction, MyDeck, PublicDeck } from "./decks.js";
 export {
   EngramError,
   type EngramErrorCode,
@@ -65,6 +65,7 @@ export {
   type AnswerInput,
   type CurrentCard,
   indexedDbReviewStore,
+  type LeechMark,
   memoryReviewStore,
   type OutboxEvent,
   type PendingAnswer,

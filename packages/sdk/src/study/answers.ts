@@ -6,6 +6,7 @@
 import { type CardSchedule, nextSchedule, type Rating, reviewInputSchema, type Scheduler } from "@engram/core";
 import { z } from "zod";
 import type { EngramClient } from "../client.js";
+import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";
 import { type ScheduledCard, type StoredSchedule, scheduledCardFromRow, scheduleToStored } from "./cards.js";
@@ -32,8 +33,16 @@ export type AnswerInput = {
   client_review_id?: string;
 };
 
+/**
+ * Set when this answer made the card a leech: its lapses reached the deck's
+ * leech threshold (or another half of it past that). The card is then marked
+ * a leech for this user (`card_states.leech_at`) and, unless the deck only
+ * tags leeches, suspended.
+ */
+export type LeechMark = { lapses: number; suspended: boolean };
+
 /** A stored answer: the card's schedule and version after it (on a retry, the card's current ones). */
-export type RecordedReview = ScheduledCard & { client_review_id: string };
+export type RecordedReview = ScheduledCard & { client_review_id: string; leech: LeechMark | null };
 
 /** The learning-card look-ahead of the session (Anki's default): such a card counts as due this early. */
 export const learnAheadMs = 20 * 60_000;
@@ -89,10 +98,17 @@ export async function sendAnswer(supabase: EngramClient, answer: ReviewAnswer): 
         p_lapses: next.lapses,
       }),
     );
-    return { ...scheduledCardFromRow(row), client_review_id: answer.client_review_id };
+    return { ...scheduledCardFromRow(row), client_review_id: answer.client_review_id, leech: leechMarkOf(row) };
   } catch (error) {
     throw withCurrentSchedule(error);
   }
+}
+
+/** The answer that marks a leech stamps leech_at with its own time, which is then the card's last review. */
+function leechMarkOf(row: Pick<Tables<"card_states">, "leech_at" | "last_review" | "lapses" | "suspended">) {
+  if (row.leech_at === null || row.last_review === null) return null;
+  if (new Date(row.leech_at).getTime() !== new Date(row.last_review).getTime()) return null;
+  return { lapses: row.lapses, suspended: row.suspended };
 }
 
 /** Takes back a stored answer; only a card's latest answer can be undone (`conflict` otherwise). */

@@ -44,7 +44,7 @@ export function createStudy(supabase: EngramClient) {
 }
 
 export type Study = ReturnType<typeof createStudy>;
-export type { AnswerInput, RecordedReview, ReviewAnswer } from "./answers.js";
+export type { AnswerInput, LeechMark, RecordedReview, ReviewAnswer } from "./answers.js";
 export { learnAheadMs } from "./answers.js";
 export type { ScheduledCard, StoredSchedule, StudyCard, StudyNote, StudyQueue } from "./cards.js";
 export type { OutboxEvent, RetryOptions } from "./outbox.js";

@@ -119,6 +119,8 @@ export class ReviewSession {
   private readonly latestEntry = new Map<string, string>();
   /** Results acknowledged while the cards were still loading. */
   private readonly savedWhileOpening = new Map<string, ScheduledCard>();
+  /** Leeches suspended by answers acknowledged while the cards were still loading. */
+  private readonly suspendedWhileOpening = new Set<string>();
   private readonly listeners = new Set<(event: ReviewSessionEvent) => void>();
   private state: ReviewSessionState | null = null;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -306,6 +308,7 @@ export class ReviewSession {
       this.latestEntry.set(entry.card_id, entry.id);
     }
     for (const loaded of cards) {
+      if (this.suspendedWhileOpening.has(loaded.card_id)) continue;
       // An answer the loaded cards do not reflect yet (still pending, or saved meanwhile) decides.
       const newer = known.get(loaded.card_id);
       const card: StudyCard =
@@ -322,7 +325,9 @@ export class ReviewSession {
       this.reconcile(event.entry.id, event.result);
       const step = this.history.find((candidate) => candidate.answerId === event.entry.id);
       if (step) step.savedVersion = event.result.version;
+      if (event.result.leech?.suspended) this.leaveSuspended(event.entry.id, event.result.card_id);
     } else if (event.type === "undone" && event.result) {
+      this.suspendedWhileOpening.delete(event.result.card_id);
       this.reconcile(event.entry.id, event.result);
     } else if (event.type === "dropped") {
       const answeredElsewhere = this.latestEntry.get(event.current.card_id) === event.entry.id;
@@ -359,9 +364,23 @@ export class ReviewSession {
    */
   private leaveUnlessLearning(server: ScheduledCard): void {
     if (!this.outbox || isLearning(server.schedule)) return;
-    this.main = this.main.filter((card) => card.card_id !== server.card_id);
-    this.learning = this.learning.filter((card) => card.card_id !== server.card_id);
-    if (this.shown?.card.card_id === server.card_id) this.advance();
+    this.leave(server.card_id);
+  }
+
+  /**
+   * The answer made the card a leech and the server suspended it: it leaves
+   * the session however late the answer was sent (offline), unless the card
+   * was answered again or the answer undone here since.
+   */
+  private leaveSuspended(entryId: string, cardId: string): void {
+    if (!this.outbox) this.suspendedWhileOpening.add(cardId);
+    else if (this.latestEntry.get(cardId) === entryId) this.leave(cardId);
+  }
+
+  private leave(cardId: string): void {
+    this.main = this.main.filter((card) => card.card_id !== cardId);
+    this.learning = this.learning.filter((card) => card.card_id !== cardId);
+    if (this.shown?.card.card_id === cardId) this.advance();
   }
 
   /** Learning cards due now first, then the queue in order, then learning cards due within 20 minutes. */
