@@ -21,7 +21,10 @@ export type LeechAction = Database["public"]["Enums"]["leech_action"];
  * A public deck as the explore page lists it (without the study settings, which
  * only its members need). `owner_name` is null when the owner has none.
  */
-export type PublicDeck = Omit<Deck, "leech_threshold" | "leech_action"> & {
+export type PublicDeck = Omit<
+  Deck,
+  "leech_threshold" | "leech_action" | "bury_new" | "bury_reviews" | "bury_interday_learning"
+> & {
   note_count: number;
   clone_count: number;
   owner_name: string | null;
