@@ -12,16 +12,23 @@ describe("optimizeParameters", () => {
   it.each([
     ["BarRonPcAp.colpkg", 470],
     ["collection.apkg", 1598],
-  ])("trains 21 finite parameters on %s that fit it at least as well as the defaults", async (file, answers) => {
+  ])("trains 21 finite parameters on %s that fit it better than the defaults", async (file, answers) => {
     const logs = await fixtureLogs(file);
     expect(logs).toHaveLength(answers);
     const progress: [number, number][] = [];
-    const result = await optimizeParameters(logs, { wasm, onProgress: (done, total) => progress.push([done, total]) });
+    const result = await optimizeParameters(logs, {
+      wasm,
+      timeZone: "UTC",
+      dayStartHour: 4,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     expect(result.parameters).toHaveLength(21);
     expect(result.parameters.every(Number.isFinite)).toBe(true);
     expect(result.after.reviews).toBe(result.before.reviews);
     expect(result.before.reviews).toBeGreaterThan(0);
-    expect(result.after.logLoss).toBeLessThanOrEqual(result.before.logLoss + 0.01);
+    expect(result.improved).toBe(true);
+    expect(result.after.logLoss).toBeLessThan(result.before.logLoss);
+    expect(result.after.rmseBins).toBeLessThan(result.before.rmseBins);
     expect(result.cards).toBeGreaterThan(0);
     expect(result.reviews).toBeLessThanOrEqual(answers);
     expect(progress.at(-1)?.[0]).toBe(progress.at(-1)?.[1]);
@@ -34,6 +41,17 @@ describe("optimizeParameters", () => {
     expect(result.cards).toBe(300);
     expect(result.after.logLoss).toBeLessThan(result.before.logLoss + 0.01);
     expect(result.after.rmseBins).toBeLessThan(0.06);
+  });
+
+  it("says when training does not improve on the parameters in use, as when fsrs-rs falls back to the defaults", async () => {
+    const logs = await fixtureLogs("BarRonPcAp.colpkg");
+    // With study days starting at 17:00 UTC too few first answers are left to fit even the first stabilities.
+    const late = await optimizeParameters(logs, { wasm, timeZone: "UTC", dayStartHour: 17 });
+    expect(late.improved).toBe(false);
+    expect(late.after.logLoss).toBeCloseTo(late.before.logLoss, 6);
+    const early = await optimizeParameters(logs, { wasm, timeZone: "UTC", dayStartHour: 4 });
+    expect(early.improved).toBe(true);
+    expect(early.after.logLoss).toBeLessThan(early.before.logLoss);
   });
 
   it("refuses fewer than 400 reviews", async () => {

@@ -91,8 +91,9 @@ export async function optimizeParameters(
     parameters,
     before,
     after,
-    // Anki's rule: the trained parameters replace the current ones only with a lower log loss.
-    improved: after.logLoss < before.logLoss,
+    // Anki's rule: the trained parameters replace the current ones only with a lower log loss
+    // (beyond what the wasm's float32 makes of the same parameters).
+    improved: after.logLoss < before.logLoss - 1e-6,
     reviews: items.reviews,
     cards: items.cards,
   };
