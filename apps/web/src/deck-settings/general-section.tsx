@@ -8,9 +8,10 @@ import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextAreaField, TextField } from "../forms/text-field.js";
 import { useEngramMutations } from "../session/factories.js";
+import { LeechFields, leechFields, leechPatch } from "./leech-fields.js";
 import { useProfileDefaults } from "./use-deck-settings.js";
 
-const fields = ["name", "description", "new_per_day", "reviews_per_day", "is_public"] as const;
+const fields = ["name", "description", "new_per_day", "reviews_per_day", "is_public", ...leechFields] as const;
 const publicMeans =
   "Anyone can find it in Explore and copy it into their own decks. Members' study progress stays private.";
 const privateMeans = "Only its members can see it.";
@@ -43,6 +44,7 @@ export function GeneralSection({ deck }: { deck: MyDeck }) {
           <dd>{deck.is_public ? `Public. ${publicMeans}` : `Private. ${privateMeans}`}</dd>
         </dl>
       )}
+      {deck.role === "owner" ? null : <LeechFields deck={deck} readOnly />}
     </section>
   );
 }
@@ -81,6 +83,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
                 new_per_day: limitOf(form, "new_per_day"),
                 reviews_per_day: limitOf(form, "reviews_per_day"),
                 is_public: form.get("is_public") === "on",
+                ...leechPatch(form),
               },
             },
             { onSuccess: () => setStatus("Settings saved.") },
@@ -133,6 +136,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
             error={errors.fields.reviews_per_day}
           />
         </fieldset>
+        <LeechFields deck={deck} errors={errors.fields} />
         <div className="settings-check">
           <input
             type="checkbox"
