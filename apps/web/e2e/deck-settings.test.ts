@@ -22,6 +22,16 @@ async function storedDeck(deckId: string) {
   return data;
 }
 
+async function leechSettings(deckId: string) {
+  const { data, error } = await adminClient()
+    .from("decks")
+    .select("leech_threshold, leech_action")
+    .eq("id", deckId)
+    .single();
+  if (error) throw error;
+  return data;
+}
+
 async function roleOf(deckId: string, userId: string) {
   const { data, error } = await adminClient()
     .from("deck_members")
@@ -86,6 +96,42 @@ describe("deck settings", () => {
     await page.emulateMedia({ colorScheme: "light" });
     await screenshot(page, "deck-settings-owner-phone");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test("the owner sets when a card becomes a leech and what happens then; a viewer sees it read-only", async () => {
+    const { owner, member, deckId } = await sharedDeck("viewer");
+    const page = await openPage(browser());
+    await signInWithPassword(page, owner, `/decks/${deckId}/settings`);
+    await settingsHeading(page).waitFor();
+    const leeches = page.getByRole("group", { name: "Leeches", exact: true });
+    const threshold = leeches.getByRole("spinbutton", { name: "Leech threshold" });
+    expect(await threshold.inputValue()).toBe("8");
+    expect(await leeches.getByRole("radio", { name: "Suspend the card" }).isChecked()).toBe(true);
+
+    await threshold.fill("0");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await leeches.locator(".field-error").getByText("Use 1 or more.").waitFor();
+    expect(await threshold.getAttribute("aria-invalid")).toBe("true");
+    expect(await leechSettings(deckId)).toEqual({ leech_threshold: 8, leech_action: "suspend" });
+
+    await threshold.fill("5");
+    await leeches.getByRole("radio", { name: "Tag only" }).check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Settings saved." }).waitFor();
+    expect(await leechSettings(deckId)).toEqual({ leech_threshold: 5, leech_action: "tag_only" });
+    await leeches.scrollIntoViewIfNeeded();
+    await screenshot(page, "deck-settings-leeches");
+
+    const viewerPage = await openPage(browser());
+    await signInWithPassword(viewerPage, member, `/decks/${deckId}/settings`);
+    const seen = viewerPage.getByRole("group", { name: "Leeches", exact: true });
+    await seen.waitFor();
+    const seenThreshold = seen.getByRole("spinbutton", { name: "Leech threshold" });
+    expect(await seenThreshold.inputValue()).toBe("5");
+    expect(await seenThreshold.isDisabled()).toBe(true);
+    expect(await seen.getByRole("radio", { name: "Tag only" }).isChecked()).toBe(true);
+    expect(await seen.getByRole("radio", { name: "Suspend the card" }).isDisabled()).toBe(true);
+    expect(await axeViolationsInBothThemes(viewerPage)).toEqual([]);
   });
 
   test("the member's deck screen follows a role change and then their removal, without a reload", async () => {

@@ -11,7 +11,7 @@ import {
   setDue,
   showAnswer,
 } from "./study-fixtures.js";
-import { type Account, newAccount, startDayFarFromNow } from "./support/accounts.js";
+import { type Account, adminClient, newAccount, startDayFarFromNow } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { basicNotes, seedDeck } from "./support/decks.js";
@@ -243,6 +243,76 @@ test("two devices answer the same card: the one that came second is told why its
   );
   await screenshot(page, "study-answered-elsewhere");
   expect(await reviewLogs(account.id)).toEqual([expect.objectContaining({ rating: Rating.easy })]);
+});
+
+test("forgetting a card for the eighth time makes it a leech: the screen says so, it is suspended and marked in the deck", async () => {
+  const deckId = await seedDeck(account.id, "Leeches", basicNotes(2));
+  const admin = adminClient();
+  const cardOf = async (front: string) => {
+    const { data, error } = await admin
+      .from("notes")
+      .select("cards(id)")
+      .eq("deck_id", deckId)
+      .eq("fields->>front", front)
+      .single();
+    if (error) throw error;
+    return data.cards[0]?.id ?? "";
+  };
+  const [forgotten, known] = [await cardOf("Question 1"), await cardOf("Question 2")];
+  const day = 86_400_000;
+  // Both cards are reviews due since yesterday, the first one first; it was forgotten seven times already.
+  for (const [cardId, lapses, dueDaysAgo] of [
+    [forgotten, 7, 2],
+    [known, 0, 1],
+  ] as const) {
+    const updated = await admin
+      .from("card_states")
+      .update({
+        state: "review",
+        due: new Date(Date.now() - dueDaysAgo * day).toISOString(),
+        last_review: new Date(Date.now() - 10 * day).toISOString(),
+        stability: 9,
+        difficulty: 6,
+        scheduled_days: 9,
+        reps: 12,
+        lapses,
+      })
+      .eq("user_id", account.id)
+      .eq("card_id", cardId);
+    if (updated.error) throw updated.error;
+  }
+
+  await openStudy(page, account, deckId);
+  await front("Question 1").waitFor();
+  await expectCounts("0 New 0 Learning 2 Review");
+  await answer("1", "Answer 1");
+  await front("Question 2").waitFor();
+
+  const notice = page.getByRole("status").filter({ hasText: "Leech:" });
+  await notice.waitFor({ timeout: 15_000 });
+  expect(await notice.innerText()).toBe("Leech: you've forgotten “Question 1” 8 times. It's been suspended.");
+  expect(await notice.getAttribute("aria-live")).toBe("polite");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "study-leech");
+
+  // Relearning, the card would come back within the session; suspended, it does not.
+  await expectCounts("0 New 0 Learning 1 Review");
+  await answer("4", "Answer 2");
+  await page.getByRole("heading", { name: /You've finished for now/ }).waitFor();
+  const { data: state } = await admin
+    .from("card_states")
+    .select("suspended, leech_at, lapses")
+    .eq("user_id", account.id)
+    .eq("card_id", forgotten)
+    .single();
+  expect(state).toMatchObject({ suspended: true, lapses: 8, leech_at: expect.any(String) });
+
+  // The deck screen shows the card as the user's leech.
+  await page.goto(`/decks/${deckId}`);
+  await page.getByRole("button", { name: "Question 1" }).click();
+  const table = page.getByRole("table", { name: "Cards of this note" });
+  await table.getByText("leech", { exact: true }).waitFor();
+  expect(await page.getByRole("checkbox", { name: "Suspend Front → Back" }).isChecked()).toBe(true);
 });
 
 test("on a phone, taps reveal and answer; the answer buttons are big enough for a thumb", async () => {

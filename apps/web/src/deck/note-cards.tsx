@@ -32,6 +32,15 @@ function intervalText(card: CardWithSchedule): string {
   return days === 1 ? "1 day" : `${days} days`;
 }
 
+/** A card its user keeps forgetting; the mark is theirs alone (other members do not see it). */
+function LeechTag() {
+  return (
+    <span className="leech-tag" title="You keep forgetting this card: it reached the deck's leech threshold.">
+      leech
+    </span>
+  );
+}
+
 export function NoteCards({
   note,
   editable,
@@ -77,6 +86,7 @@ export function NoteCards({
                     <span className={`state state-${card.schedule?.state ?? "new"}`}>
                       {stateLabels[card.schedule?.state ?? "new"]}
                     </span>
+                    {card.schedule?.leech_at ? <LeechTag /> : null}
                   </td>
                   <td>{dueText(card)}</td>
                   <td>{intervalText(card)}</td>

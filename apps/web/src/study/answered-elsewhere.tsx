@@ -1,17 +1,5 @@
-import { renderCard } from "@engram/core";
+import { questionText } from "./question-text.js";
 import type { AnsweredElsewhere } from "./use-study-session.js";
-
-/** The card's question as plain text, to name it in a message. */
-function questionOf(notice: AnsweredElsewhere): string | null {
-  if (!notice.card) return null;
-  try {
-    const html = renderCard(notice.card.note, notice.card.ordinal).front;
-    const text = new DOMParser().parseFromString(html, "text/html").body.textContent?.trim() ?? "";
-    return text.length > 60 ? `${text.slice(0, 57)}…` : text || null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * A card answered here after another device of the same user had answered
@@ -28,7 +16,7 @@ export function AnsweredElsewhereNotices({
   return (
     <div role="status" className="answered-elsewhere">
       {notices.map((notice) => {
-        const question = questionOf(notice);
+        const question = questionText(notice.card);
         return (
           <div key={notice.id} className="notice answered-elsewhere-notice">
             <p>

@@ -7,11 +7,13 @@
  * Answers not acknowledged yet live in the review store; the session merges them.
  */
 import { createScheduler, type Scheduler } from "@engram/core";
-import { type Engram, EngramError, type ScheduledCard, type StudyCard } from "@engram/sdk";
+import { type Engram, EngramError, type LeechMark, type ScheduledCard, type StudyCard } from "@engram/sdk";
 import { createStore, delMany, entries, get, keys, set, type UseStore } from "idb-keyval";
 
 /** What the server stored for a card since the queue was read; `answered` false once the answer was undone. */
-type Stored = { card: ScheduledCard; answered: boolean };
+type Stored = { card: StoredCard; answered: boolean };
+/** A card's schedule, and whether the answer stored made it a leech (and suspended it). */
+type StoredCard = ScheduledCard & { leech?: LeechMark | null };
 
 type SavedQueue = {
   savedAt: Date;
@@ -96,11 +98,13 @@ async function readStored(key: string): Promise<Map<string, Stored>> {
 async function fromSaved(key: string, saved: SavedQueue): Promise<StudyInput> {
   const scheduler = createScheduler({ desiredRetention: saved.desiredRetention, params: saved.params });
   const acknowledged = await readStored(key);
-  const cards = saved.cards.map((card): StudyCard => {
+  const cards = saved.cards.flatMap((card): StudyCard[] => {
     const stored = acknowledged.get(card.card_id);
-    if (!stored) return card;
+    if (!stored) return [card];
+    // A leech the answer suspended has left today's queue, as on the server.
+    if (stored.answered && stored.card.leech?.suspended) return [];
     const { schedule, version } = stored.card;
-    return { ...card, schedule, version, queue: stored.answered ? "learning" : card.queue };
+    return [{ ...card, schedule, version, queue: stored.answered ? "learning" : card.queue }];
   });
   return { cards, scheduler, savedAt: saved.savedAt, fromDevice: true };
 }
@@ -125,7 +129,7 @@ export async function loadStudyInput(engram: Engram, userId: string, deckId: str
 export async function recordStored(
   userId: string,
   deckId: string | undefined,
-  card: ScheduledCard,
+  card: StoredCard,
   answered: boolean,
 ): Promise<void> {
   const stored: Stored = { card, answered };

@@ -11,6 +11,7 @@ import { useEngram } from "../session/engram-context.js";
 import { ShortcutsDialog } from "../ui/shortcuts-dialog.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
+import { LeechNotice } from "./leech-notice.js";
 import { NothingDue } from "./nothing-due.js";
 import { SessionCounts } from "./session-counts.js";
 import { SessionSummary } from "./session-summary.js";
@@ -45,15 +46,17 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
 
   const rate = useCallback(
     (rating: Rating) => {
+      events.clearLeech();
       session.answer(rating);
       tally.add(rating);
     },
-    [session, tally.add],
+    [session, tally.add, events.clearLeech],
   );
 
   const undo = useCallback(() => {
+    events.clearLeech();
     if (session.undo()) tally.undo();
-  }, [session, tally.undo]);
+  }, [session, tally.undo, events.clearLeech]);
 
   const replay = useCallback(() => {
     const side = cardArea.current?.querySelector(revealed ? ".card-view-back" : ".card-view-front");
@@ -112,6 +115,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
         <SyncStatus state={state} session={session} fromDevice={fromDevice} />
       </div>
       <AnsweredElsewhereNotices notices={events.answeredElsewhere} onDismiss={events.dismiss} />
+      <LeechNotice leech={events.leech} />
       {editError && (
         <p className="notice" role="alert">
           The note was saved, but its new text could not be loaded here. It shows next time.

@@ -83,12 +83,23 @@ export function useSessionState(session: ReviewSession): ReviewSessionState {
 /** A card whose answer here was not counted because another device answered it first. */
 export type AnsweredElsewhere = { id: string; card: StudyCard | undefined };
 
-/** Outbox events the screen explains: answers dropped as answered on another device. */
+/** A card an answer here made a leech (the server says so when it stores the answer, online or later). */
+export type NewLeech = { id: string; card: StudyCard | undefined; lapses: number; suspended: boolean };
+
+/**
+ * Outbox events the screen explains: answers dropped as answered on another
+ * device, and the latest answer that made a card a leech.
+ */
 export function useSessionEvents(session: ReviewSession, cards: ReadonlyMap<string, StudyCard>) {
   const [answeredElsewhere, setAnsweredElsewhere] = useState<AnsweredElsewhere[]>([]);
+  const [leech, setLeech] = useState<NewLeech | null>(null);
   useEffect(
     () =>
       session.subscribe((event: ReviewSessionEvent) => {
+        if (event.type === "saved" && event.result.leech) {
+          const { lapses, suspended } = event.result.leech;
+          setLeech({ id: event.entry.id, card: cards.get(event.entry.card_id), lapses, suspended });
+        }
         if (event.type !== "dropped") return;
         const { entry } = event;
         setAnsweredElsewhere((shown) => [...shown, { id: entry.id, card: cards.get(entry.card_id) }]);
@@ -96,7 +107,8 @@ export function useSessionEvents(session: ReviewSession, cards: ReadonlyMap<stri
     [session, cards],
   );
   const dismiss = useCallback((id: string) => setAnsweredElsewhere((shown) => shown.filter((n) => n.id !== id)), []);
-  return { answeredElsewhere, dismiss };
+  const clearLeech = useCallback(() => setLeech(null), []);
+  return { answeredElsewhere, dismiss, leech, clearLeech };
 }
 
 /** The answer buttons pressed this session, for the summary; undo takes the last one back. */
