@@ -116,8 +116,8 @@ describe.each(cases)("on %s", (_name, load) => {
     const ours = evaluateHistories(histories, engram.parameters);
     const theirs = evaluateHistories(histories, anki);
     const defaults = evaluateHistories(histories, null);
-    expect(ours.rmseBins).toBeLessThan(theirs.rmseBins + 0.0025);
-    expect(ours.logLoss).toBeLessThan(theirs.logLoss + 0.002);
+    expect(ours.rmseBins).toBeLessThan(theirs.rmseBins + 0.001);
+    expect(ours.logLoss).toBeLessThan(theirs.logLoss + 0.001);
     expect(ours.rmseBins).toBeLessThan(defaults.rmseBins);
     expect(engram.after).toEqual(ours);
   });
