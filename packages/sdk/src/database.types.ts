@@ -857,6 +857,7 @@ export type Database = {
         Args: { p_deck_id?: string; p_now?: string }
         Returns: Json
       }
+      workload_cards: { Args: { p_now?: string }; Returns: Json }
     }
     Enums: {
       card_state: "new" | "learning" | "review" | "relearning"
