@@ -87,3 +87,12 @@ export {
   type StudyNote,
   type StudyQueue,
 } from "./study/index.js";
+export {
+  type Recommendation,
+  recommendRetention,
+  type SimulatedDay,
+  type Simulation,
+  type SimulationInput,
+  simulateWorkload,
+  type Workload,
+} from "./workload.js";

@@ -5,6 +5,7 @@ import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import { type Workload, workloadOf } from "./workload.js";
 
 const count = z.number().int().nonnegative();
 /** A study day as `YYYY-MM-DD`, in the user's timezone and day start. */
@@ -117,6 +118,16 @@ export function createStats(supabase: EngramClient) {
         }),
       );
       return parseFigures(reviewStatsSchema, json);
+    },
+
+    /**
+     * What studying will cost: the user's cards, limits, parameters and answer
+     * times as the workload simulator takes them (`simulateWorkload(input,
+     * retention)` gives a year for any retention), and the retention from 0.70
+     * to 0.95 with the least study time per card remembered.
+     */
+    workload(options: { now?: Date } = {}): Promise<Workload> {
+      return workloadOf(supabase, options);
     },
 
     /** One row per deck the user belongs to (archived decks left out), by name. */

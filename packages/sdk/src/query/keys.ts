@@ -62,6 +62,7 @@ export const engramKeys = {
     user: (params: UserStatsParams) => [...engramKeys.stats.all, "user", params] as const,
     decks: () => [...engramKeys.stats.all, "decks"] as const,
     reviews: (params: ReviewStatsParams) => [...engramKeys.stats.all, "reviews", params] as const,
+    workload: () => [...engramKeys.stats.all, "workload"] as const,
   },
   imports: {
     all: ["imports"] as const,

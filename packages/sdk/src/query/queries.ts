@@ -81,6 +81,8 @@ export function engramQueries(engram: Engram) {
       decks: () => queryOptions({ queryKey: engramKeys.stats.decks(), queryFn: () => engram.stats.decks() }),
       reviews: (params: ReviewStatsParams = {}) =>
         queryOptions({ queryKey: engramKeys.stats.reviews(params), queryFn: () => engram.stats.reviews(params) }),
+      /** The simulator's inputs and the recommended retention; refetched when schedules, limits or parameters change. */
+      workload: () => queryOptions({ queryKey: engramKeys.stats.workload(), queryFn: () => engram.stats.workload() }),
     },
     imports: {
       list: () => queryOptions({ queryKey: engramKeys.imports.list(), queryFn: () => engram.storage.importJobs() }),

@@ -1,7 +1,8 @@
 /**
- * @engram/sdk/transfer: import, export and the FSRS optimiser. The heavy work
- * (unzipping, SQLite, zstd, training) runs where this module runs — a browser
- * Web Worker or Node — and the server only validates and commits. Kept out of
+ * @engram/sdk/transfer: import, export, the FSRS optimiser and rescheduling.
+ * The heavy work (unzipping, SQLite, zstd, training, replaying histories) runs
+ * where this module runs — a browser Web Worker or Node — and the server only
+ * validates and commits. Kept out of
  * the main entry, which stays small. None of it uses `engram.auth`, so a worker
  * may pass a client made with supabase-js's `accessToken` option.
  */
@@ -11,4 +12,5 @@ export { type AnkiPreview, type CsvPreview, type ImportOptions, importDeck, prev
 export type { ImportPhase, ImportProgress, ImportSummary, ImportTarget } from "./job.js";
 export { type Evaluation, type OptimizeOptions, type OptimizeOutcome, optimizeScheduler } from "./optimize.js";
 export { type CsvReadOptions, detectFormat, type ImportFile, type ImportFormat, type Wasm } from "./read.js";
+export { type RescheduleOptions, type RescheduleOutcome, rescheduleCards } from "./reschedule.js";
 export type { Skipped } from "./staged.js";
