@@ -32,6 +32,16 @@ async function leechSettings(deckId: string) {
   return data;
 }
 
+async function burySettings(deckId: string) {
+  const { data, error } = await adminClient()
+    .from("decks")
+    .select("bury_new, bury_reviews, bury_interday_learning")
+    .eq("id", deckId)
+    .single();
+  if (error) throw error;
+  return data;
+}
+
 async function roleOf(deckId: string, userId: string) {
   const { data, error } = await adminClient()
     .from("deck_members")
@@ -132,6 +142,36 @@ describe("deck settings", () => {
     expect(await seen.getByRole("radio", { name: "Tag only" }).isChecked()).toBe(true);
     expect(await seen.getByRole("radio", { name: "Suspend the card" }).isDisabled()).toBe(true);
     expect(await axeViolationsInBothThemes(viewerPage)).toEqual([]);
+  });
+
+  test("the owner chooses which siblings are buried; a viewer sees the choice read-only", async () => {
+    const { owner, member, deckId } = await sharedDeck("viewer");
+    const page = await openPage(browser());
+    await signInWithPassword(page, owner, `/decks/${deckId}/settings`);
+    await settingsHeading(page).waitFor();
+    const burying = page.getByRole("group", { name: "Burying", exact: true });
+    const box = (name: string) => burying.getByRole("checkbox", { name });
+    expect(await box("Bury new siblings").isChecked()).toBe(true);
+    expect(await box("Bury review siblings").isChecked()).toBe(true);
+    expect(await box("Bury interday learning siblings").isChecked()).toBe(false);
+
+    await box("Bury review siblings").uncheck();
+    await box("Bury interday learning siblings").check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").filter({ hasText: "Settings saved." }).waitFor();
+    expect(await burySettings(deckId)).toEqual({ bury_new: true, bury_reviews: false, bury_interday_learning: true });
+    await burying.scrollIntoViewIfNeeded();
+    await screenshot(page, "deck-settings-burying");
+
+    const viewerPage = await openPage(browser());
+    await signInWithPassword(viewerPage, member, `/decks/${deckId}/settings`);
+    const seen = viewerPage.getByRole("group", { name: "Burying", exact: true });
+    await seen.waitFor();
+    const seenBox = (name: string) => seen.getByRole("checkbox", { name });
+    expect(await seenBox("Bury new siblings").isChecked()).toBe(true);
+    expect(await seenBox("Bury review siblings").isChecked()).toBe(false);
+    expect(await seenBox("Bury interday learning siblings").isChecked()).toBe(true);
+    expect(await seenBox("Bury new siblings").isDisabled()).toBe(true);
   });
 
   test("the member's deck screen follows a role change and then their removal, without a reload", async () => {

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
-import { engramFor } from "./study-fixtures.js";
+import { counts, countsText, engramFor } from "./study-fixtures.js";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
@@ -141,7 +141,12 @@ test("a deck shared with the user shows their role and no owner actions", async 
 });
 
 test("each deck shows today's new, learning and review counts, leads to its screen, and Study opens its session", async () => {
-  const spanish = await seedDeck(account.id, "Spanish verbs", basicNotes(4, "Verb"));
+  // A reversed note and a cloze note give one new card each today: their siblings are buried.
+  const spanish = await seedDeck(account.id, "Spanish verbs", [
+    ...basicNotes(4, "Verb"),
+    { kind: "basic_reversed", front: "hablar", back: "to speak" },
+    { kind: "cloze", text: "{{c1::Yo}} {{c2::hablo}} español" },
+  ]);
   const resting = await seedDeck(account.id, "Resting deck", basicNotes(1, "Later"));
   const [reviewCard] = await cardIds(spanish);
   const [restingCard] = await cardIds(resting);
@@ -155,8 +160,8 @@ test("each deck shows today's new, learning and review counts, leads to its scre
   const item = deckItem("Spanish verbs");
   await item.getByRole("list", { name: "Due today" }).waitFor();
   const shown = (await item.getByRole("list", { name: "Due today" }).innerText()).replace(/\s+/g, " ").trim();
-  expect(shown).toBe(`${row?.new_today} new 0 learning ${row?.due_count} review`);
-  expect(shown).toBe("3 new 0 learning 1 review");
+  expect(shown).toBe(`${row?.new_today} new ${row?.learning_today} learning ${row?.review_today} review`);
+  expect(shown).toBe("5 new 0 learning 1 review");
   // Nothing due: no Study button that would open an empty session, but words saying so.
   expect(await deckItem("Resting deck").getByText("Nothing due").isVisible()).toBe(true);
   expect(
@@ -172,6 +177,9 @@ test("each deck shows today's new, learning and review counts, leads to its scre
   );
   await item.getByRole("link", { name: "Study Spanish verbs" }).click();
   await page.waitForURL((url) => url.pathname === `/decks/${spanish}/study`);
+  // The session gives exactly what the list said.
+  await counts(page).waitFor();
+  expect((await countsText(page)).toLowerCase()).toBe(shown);
   await page.goBack();
   await deckItem("Spanish verbs").getByRole("link", { name: "Spanish verbs", exact: true }).click();
   await page.waitForURL((url) => url.pathname === `/decks/${spanish}`);

@@ -8,10 +8,19 @@ import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextAreaField, TextField } from "../forms/text-field.js";
 import { useEngramMutations } from "../session/factories.js";
+import { BuryFields, buryFields, buryPatch } from "./bury-fields.js";
 import { LeechFields, leechFields, leechPatch } from "./leech-fields.js";
 import { useProfileDefaults } from "./use-deck-settings.js";
 
-const fields = ["name", "description", "new_per_day", "reviews_per_day", "is_public", ...leechFields] as const;
+const fields = [
+  "name",
+  "description",
+  "new_per_day",
+  "reviews_per_day",
+  "is_public",
+  ...leechFields,
+  ...buryFields,
+] as const;
 const publicMeans =
   "Anyone can find it in Explore and copy it into their own decks. Members' study progress stays private.";
 const privateMeans = "Only its members can see it.";
@@ -45,6 +54,7 @@ export function GeneralSection({ deck }: { deck: MyDeck }) {
         </dl>
       )}
       {deck.role === "owner" ? null : <LeechFields deck={deck} readOnly />}
+      {deck.role === "owner" ? null : <BuryFields deck={deck} readOnly />}
     </section>
   );
 }
@@ -84,6 +94,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
                 reviews_per_day: limitOf(form, "reviews_per_day"),
                 is_public: form.get("is_public") === "on",
                 ...leechPatch(form),
+                ...buryPatch(form),
               },
             },
             { onSuccess: () => setStatus("Settings saved.") },
@@ -137,6 +148,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
           />
         </fieldset>
         <LeechFields deck={deck} errors={errors.fields} />
+        <BuryFields deck={deck} />
         <div className="settings-check">
           <input
             type="checkbox"

@@ -9,16 +9,14 @@ export interface DueCounts {
 }
 
 /**
- * Today's counts of one deck as the study screen will show them, from
- * `deck_stats`: new cards today's limits still allow, and the cards due
- * before the study day ends. `due_count` covers learning and review cards
- * together; learning steps are minutes long, so a deck's learning cards are
- * due today and the rest of what is due are reviews.
+ * Today's counts of one deck from `deck_stats`: the new, learning and review
+ * cards a study session of the deck gives now (the database counts the same
+ * cards `study_queue` returns: within the deck's daily allowance, without
+ * buried siblings), so their sum over all decks is what "Study all" gives.
  */
 export function dueCounts(stats: DeckStats | undefined): DueCounts {
   if (!stats) return { new: 0, learning: 0, review: 0 };
-  const learning = Math.min(stats.learning_count, stats.due_count);
-  return { new: stats.new_today, learning, review: stats.due_count - learning };
+  return { new: stats.new_today, learning: stats.learning_today, review: stats.review_today };
 }
 
 export const totalDue = (counts: DueCounts) => counts.new + counts.learning + counts.review;
