@@ -1,4 +1,6 @@
-import { describe, expect, test } from "vitest";
+import { MutationObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
+import { describe, expect, test, vi } from "vitest";
+import { engramMutations, engramQueries } from "../src/query/index.js";
 import type { StudyQueue } from "../src/study/index.js";
 import { errorOf, type SignedIn, signedIn } from "./support/engram.js";
 
@@ -92,5 +94,28 @@ describe("today's counts", () => {
     expect(byDeck[siblings.id]).toEqual({ new: 2, learning: 0, review: 0 });
     expect(byDeck[own.id]).toEqual({ new: 1, learning: 0, review: 0 });
     expect(countsOf(await user.engram.study.queue())).toEqual({ new: 3, learning: 0, review: 0 });
+  });
+});
+
+describe("with React Query", () => {
+  test("changing a deck's bury settings refetches its study queue and its counts", async () => {
+    const user = await signedIn("bury-query");
+    const deck = await deckWithSiblings(user);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const queries = engramQueries(user.engram);
+    // Observers keep both queries active, as mounted components would, so invalidation refetches them.
+    const queue = new QueryObserver(queryClient, queries.study.queue({ deckId: deck.id }));
+    const stats = new QueryObserver(queryClient, queries.stats.decks());
+    const stop = [queue.subscribe(() => {}), stats.subscribe(() => {})];
+    await vi.waitFor(() => expect(queue.getCurrentResult().data).toHaveLength(3));
+    await vi.waitFor(() => expect(stats.getCurrentResult().data?.[0]?.new_today).toBe(3));
+
+    await new MutationObserver(queryClient, engramMutations(user.engram, queryClient).decks.update()).mutate({
+      deckId: deck.id,
+      patch: { bury_new: false },
+    });
+    expect(queue.getCurrentResult().data).toHaveLength(5);
+    expect(stats.getCurrentResult().data?.[0]?.new_today).toBe(5);
+    for (const unsubscribe of stop) unsubscribe();
   });
 });

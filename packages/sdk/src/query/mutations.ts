@@ -80,7 +80,8 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           onError: (_error, _variables, context) => {
             if (context?.previous) queryClient.setQueryData(engramKeys.decks.list(), context.previous);
           },
-          onSettled: () => invalidate(engramKeys.decks.all, engramKeys.stats.decks()),
+          // Limits and bury settings change what studying the deck gives, so its queue and counts.
+          onSettled: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.decks()),
         }),
       remove: () =>
         mutationOptions({
