@@ -245,7 +245,8 @@ describe("review session", () => {
 
   test("a note edited during the session shows its new content on its cards; a card the edit removed leaves", async () => {
     const user = await signedIn("session");
-    const deck = await user.engram.decks.create({ name: "Edit" });
+    // Both cloze cards in the session: their deck does not bury new siblings.
+    const deck = await user.engram.decks.create({ name: "Edit", bury_new: false });
     const note = await user.engram.notes.create(deck.id, {
       kind: "cloze",
       fields: { text: "{{c1::Paris}} is in {{c2::France}}", extra: "" },
