@@ -157,11 +157,29 @@ test("an anki21b collection with its history, then the optimiser trains on those
   const dialog = page.getByRole("dialog", { name: "Optimise my scheduler" });
   await dialog.waitFor();
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  // Rescheduling the cards with the new settings is asked for, not assumed.
+  const reschedule = dialog.getByRole("checkbox", { name: "Reschedule cards on change" });
+  expect(await reschedule.isChecked()).toBe(false);
+  await reschedule.check();
   await pressOn(page, dialog.getByRole("button", { name: "Optimise", exact: true }));
   // Either outcome ends the wait; it is saved.
   const outcome = dialog.getByRole("status").filter({ hasText: /^(Saved|Not saved)/ });
   await outcome.waitFor({ timeout: 0 });
   expect(await outcome.textContent()).toMatch(/^Saved\./);
+  // Then every studied card is rescheduled with them, and the dialog says how they moved.
+  const rescheduled = dialog.getByRole("status").filter({ hasText: /^Rescheduled: / });
+  await rescheduled.waitFor({ timeout: 0 });
+  const moves = (await rescheduled.textContent())?.match(
+    /^Rescheduled: ([\d,]+) cards? moved earlier, ([\d,]+) later, ([\d,]+) unchanged\.$/,
+  );
+  const studied = await adminClient()
+    .from("card_states")
+    .select("card_id", { count: "exact", head: true })
+    .eq("user_id", account.id)
+    .neq("state", "new");
+  const [earlier, later, unchanged] = (moves ?? []).slice(1).map((n) => Number(n.replaceAll(",", "")));
+  expect((earlier ?? 0) + (later ?? 0) + (unchanged ?? 0)).toBe(studied.count);
+  expect((earlier ?? 0) + (later ?? 0)).toBeGreaterThan(0);
   // The reviews it learns from, as Anki counts them: those of the 51 cards with an answer on a later day.
   const used = Number((await dialog.textContent())?.match(/Trained on ([\d,]+) reviews/)?.[1]?.replaceAll(",", ""));
   expect(used).toBe(173);

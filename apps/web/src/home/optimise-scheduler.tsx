@@ -1,21 +1,29 @@
 /**
  * "Optimise my scheduler": trains FSRS's parameters on the user's own reviews
- * in the transfer worker and shows whether they predict those reviews better.
+ * in the transfer worker and shows whether they predict those reviews better;
+ * when they are saved, it can reschedule every card with them.
  */
+import { engramKeys } from "@engram/sdk/query";
 import { useQueryClient } from "@tanstack/react-query";
 import { Sparkles } from "lucide-react";
-import { useRef, useState } from "react";
-import { optimiseErrorMessage } from "../errors/messages.js";
+import { useId, useRef, useState } from "react";
+import { errorMessage, optimiseErrorMessage } from "../errors/messages.js";
 import { ProgressReport } from "../import/import-progress.js";
-import type { OptimiseResult, Progress } from "../import/transfer-protocol.js";
+import type { OptimiseResult, Progress, RescheduleOutcome } from "../import/transfer-protocol.js";
 import { useTransfer } from "../import/use-transfer.js";
 import { Dialog } from "../shell/dialog.js";
 import "./optimise-scheduler.css";
 
+/** What rescheduling did after the new settings were saved, when it was asked for. */
+type Rescheduled =
+  | { status: "running" }
+  | { status: "done"; outcome: RescheduleOutcome }
+  | { status: "failed"; error: unknown };
+
 type State =
   | { status: "ready" }
   | { status: "training"; progress: Progress }
-  | { status: "done"; result: OptimiseResult }
+  | { status: "done"; result: OptimiseResult; rescheduled?: Rescheduled }
   | { status: "failed"; error: unknown };
 
 export function OptimiseScheduler() {
@@ -48,32 +56,50 @@ function OptimiseDialog({ onClose }: { onClose: () => void }) {
   const transfer = useTransfer();
   const queryClient = useQueryClient();
   const [state, setState] = useState<State>({ status: "ready" });
+  const [reschedule, setReschedule] = useState(false);
+  const rescheduleHint = useId();
   // Answers after the dialog closed have nowhere to go.
   const open = useRef(true);
+  const show = (next: State) => {
+    if (open.current) setState(next);
+  };
+
+  const rescheduleWith = (result: OptimiseResult) => {
+    show({ status: "done", result, rescheduled: { status: "running" } });
+    transfer.reschedule(result.parameters).then(
+      (outcome) => {
+        // Due dates moved: every count of what is due, and the schedules shown, are stale.
+        for (const queryKey of [
+          engramKeys.study.all,
+          engramKeys.stats.all,
+          engramKeys.cards.all,
+          engramKeys.decks.all,
+        ]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+        show({ status: "done", result, rescheduled: { status: "done", outcome } });
+      },
+      (error: unknown) => show({ status: "done", result, rescheduled: { status: "failed", error } }),
+    );
+  };
 
   const train = () => {
     setState({ status: "training", progress: { phase: "training", done: 0, total: 0 } });
-    transfer
-      .optimise({
-        onProgress: (progress) => {
-          if (open.current) setState({ status: "training", progress });
-        },
-      })
-      .then(
-        (result) => {
-          // New parameters change every next interval shown.
-          if (result.saved) void queryClient.invalidateQueries();
-          if (open.current) setState({ status: "done", result });
-        },
-        (error: unknown) => {
-          if (open.current) setState({ status: "failed", error });
-        },
-      );
+    transfer.optimise({ onProgress: (progress) => show({ status: "training", progress }) }).then(
+      (result) => {
+        // New parameters change every next interval shown.
+        if (result.saved) void queryClient.invalidateQueries();
+        if (result.saved && reschedule) rescheduleWith(result);
+        else show({ status: "done", result });
+      },
+      (error: unknown) => show({ status: "failed", error }),
+    );
   };
   const close = () => {
     open.current = false;
     onClose();
   };
+  const rescheduling = state.status === "done" && state.rescheduled?.status === "running";
 
   return (
     <Dialog title="Optimise my scheduler" onClose={close}>
@@ -83,24 +109,79 @@ function OptimiseDialog({ onClose }: { onClose: () => void }) {
           your answers better. It takes a few seconds.
         </p>
       ) : null}
+      {state.status === "ready" || state.status === "failed" ? (
+        <div className="optimise-reschedule">
+          <input
+            type="checkbox"
+            id={`${rescheduleHint}-box`}
+            checked={reschedule}
+            aria-describedby={rescheduleHint}
+            onChange={(event) => setReschedule(event.currentTarget.checked)}
+          />
+          <div>
+            <label htmlFor={`${rescheduleHint}-box`}>Reschedule cards on change</label>
+            <p id={rescheduleHint} className="field-hint">
+              If the new settings are kept, every card's next review moves to the day they give it, rather than when you
+              next answer it.
+            </p>
+          </div>
+        </div>
+      ) : null}
       {state.status === "training" ? <ProgressReport progress={state.progress} label="Training progress" /> : null}
       {state.status === "failed" ? (
         <p role="alert" className="error-summary">
           {optimiseErrorMessage(state.error)}
         </p>
       ) : null}
-      {state.status === "done" ? <OptimiseResultTable result={state.result} /> : null}
+      {state.status === "done" ? (
+        <>
+          <OptimiseResultTable result={state.result} />
+          {state.rescheduled ? <RescheduleReport rescheduled={state.rescheduled} /> : null}
+        </>
+      ) : null}
       <div className="dialog-actions">
         {state.status === "ready" || state.status === "failed" ? (
           <button type="button" className="button primary" onClick={train}>
             {state.status === "failed" ? "Try again" : "Optimise"}
           </button>
         ) : null}
-        <button type="button" className="button secondary" onClick={close}>
-          {state.status === "done" ? "Done" : "Close"}
+        {state.status === "done" && state.rescheduled?.status === "failed" ? (
+          <button type="button" className="button primary" onClick={() => rescheduleWith(state.result)}>
+            Reschedule again
+          </button>
+        ) : null}
+        <button type="button" className="button secondary" onClick={close} disabled={rescheduling}>
+          {state.status === "done" && !rescheduling ? "Done" : "Close"}
         </button>
       </div>
     </Dialog>
+  );
+}
+
+const cards = (n: number) => `${count.format(n)} ${n === 1 ? "card" : "cards"}`;
+
+/** "n cards moved earlier, m later": how the new settings moved the cards. */
+function RescheduleReport({ rescheduled }: { rescheduled: Rescheduled }) {
+  if (rescheduled.status === "running") {
+    return (
+      <p role="status" className="optimise-rescheduled">
+        Rescheduling your cards…
+      </p>
+    );
+  }
+  if (rescheduled.status === "failed") {
+    return (
+      <p role="alert" className="error-summary">
+        The new settings are saved, but your cards could not be rescheduled: {errorMessage(rescheduled.error)}
+      </p>
+    );
+  }
+  const { earlier, later, unchanged, skipped } = rescheduled.outcome;
+  return (
+    <p role="status" className="optimise-rescheduled">
+      Rescheduled: {cards(earlier)} moved earlier, {count.format(later)} later, {count.format(unchanged)} unchanged.
+      {skipped > 0 ? ` ${cards(skipped)} answered on another device meanwhile kept that answer's date.` : ""}
+    </p>
   );
 }
 

@@ -16,6 +16,7 @@ import type {
   OperationResult,
   OptimiseResult,
   Progress,
+  RescheduleOutcome,
   SerialisedError,
   ToWorker,
 } from "./transfer-protocol.js";
@@ -30,6 +31,8 @@ export interface TransferClient {
   importDeck(file: File, options: ImportChoices, run?: RunOptions): Promise<ImportSummary>;
   exportDeck(deckId: string, options: ExportChoices): Promise<ExportedFile>;
   optimise(run?: RunOptions): Promise<OptimiseResult>;
+  /** Reschedules every studied card with these FSRS parameters (null: the defaults). */
+  reschedule(parameters: number[] | null): Promise<RescheduleOutcome>;
 }
 
 type Pending = {
@@ -111,6 +114,7 @@ function createTransferClient(getToken: () => Promise<string | null>): TransferC
     importDeck: (file, options, runOptions) => run({ kind: "import", file, options }, runOptions),
     exportDeck: (deckId, options) => run({ kind: "export", deckId, options }),
     optimise: (runOptions) => run({ kind: "optimise" }, runOptions),
+    reschedule: (parameters) => run({ kind: "reschedule", parameters }),
   };
 }
 

@@ -9,9 +9,10 @@ import type {
   Evaluation,
   ImportOptions,
   ImportSummary,
+  RescheduleOutcome,
 } from "@engram/sdk/transfer";
 
-export type { AnkiPreview, ColumnMapping, CsvPreview, Evaluation, ImportSummary };
+export type { AnkiPreview, ColumnMapping, CsvPreview, Evaluation, ImportSummary, RescheduleOutcome };
 export type ImportPreview = AnkiPreview | CsvPreview;
 export type ImportProgress = Parameters<NonNullable<ImportOptions["onProgress"]>>[0];
 export type CsvOptions = { delimiter?: string; hasHeader?: boolean };
@@ -36,13 +37,15 @@ export type Operation =
   | { kind: "preview"; file: File; csv?: CsvOptions }
   | { kind: "import"; file: File; options: ImportChoices }
   | { kind: "export"; deckId: string; options: ExportChoices }
-  | { kind: "optimise" };
+  | { kind: "optimise" }
+  | { kind: "reschedule"; parameters: number[] | null };
 
 export type OperationResult = {
   preview: ImportPreview;
   import: ImportSummary;
   export: ExportedFile;
   optimise: OptimiseResult;
+  reschedule: RescheduleOutcome;
 };
 
 export type Progress = { phase: ImportProgress["phase"] | "training"; done: number; total: number };

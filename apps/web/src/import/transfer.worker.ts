@@ -1,13 +1,21 @@
 /**
- * Import, export and the scheduler's optimiser, off the page's thread: reading
- * a package of thousands of notes, zipping one and training FSRS take seconds
- * of CPU that would otherwise freeze the screen.
+ * Import, export, the scheduler's optimiser and rescheduling, off the page's
+ * thread: reading a package of thousands of notes, zipping one, training FSRS
+ * and replaying every card's answers take seconds of CPU that would otherwise
+ * freeze the screen.
  *
  * The worker cannot read the session cookie, so its client asks the page for
  * the current access token before each request (supabase-js's `accessToken`).
  */
 import { createEngram, type Database, EngramError } from "@engram/sdk";
-import { exportDeck, importDeck, optimizeScheduler, previewImport, type Wasm } from "@engram/sdk/transfer";
+import {
+  exportDeck,
+  importDeck,
+  optimizeScheduler,
+  previewImport,
+  rescheduleCards,
+  type Wasm,
+} from "@engram/sdk/transfer";
 import { createClient } from "@supabase/supabase-js";
 import fsrsWasmUrl from "fsrs-browser/fsrs_browser_bg.wasm?url";
 import sqlWasmUrl from "sql.js/dist/sql-wasm.wasm?url";
@@ -68,6 +76,8 @@ async function run(
         wasm,
         onProgress: (done, total) => report({ phase: "training", done, total }),
       });
+    case "reschedule":
+      return rescheduleCards(engram, { parameters: operation.parameters });
   }
 }
 
