@@ -10,7 +10,7 @@ import { addMember, noteList, setDisplayName } from "./deck-fixtures.js";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
-import { seedDeck } from "./support/decks.js";
+import { basicNotes, seedDeck } from "./support/decks.js";
 import { redPng } from "./support/media.js";
 import { signInWithPassword, signOut } from "./support/screens.js";
 
@@ -176,6 +176,59 @@ test("bad input gets a message beside its field and changes nothing", async () =
   expect(await profileOf(account.id)).toEqual(before);
   const { data: files } = await adminClient().storage.from("avatars").list(account.id);
   expect(files ?? []).toEqual([]);
+});
+
+test("the workload chart simulates the year for the retention being chosen and names the one that costs least", async () => {
+  const account = await newAccount("workload");
+  const deckId = await seedDeck(account.id, "Verbs", basicNotes(60, "Verb"));
+  // Forty of the sixty cards studied, last answered over the past weeks; twenty still new.
+  const { data: cards, error } = await adminClient().from("cards").select("id").eq("deck_id", deckId).order("id");
+  if (error) throw error;
+  for (const [i, card] of cards.slice(0, 40).entries()) {
+    const lastReview = Date.now() - (1 + (i % 20)) * 24 * hour;
+    const stability = 2 + i;
+    const { error: scheduled } = await adminClient()
+      .from("card_states")
+      .update({
+        state: "review",
+        stability,
+        difficulty: 3 + (i % 6),
+        scheduled_days: stability,
+        last_review: new Date(lastReview).toISOString(),
+        due: new Date(lastReview + stability * 24 * hour).toISOString(),
+        reps: 3,
+      })
+      .eq("user_id", account.id)
+      .eq("card_id", card.id);
+    if (scheduled) throw scheduled;
+  }
+
+  const page = await openPage(browser());
+  await openSettings(page, account);
+  const workload = section(page, "Workload");
+  await workload
+    .getByRole("img", {
+      name: /^Bar chart of reviews per day over the next year\. At 0\.90, about [\d.,]+ reviews? a day/,
+    })
+    .waitFor();
+  await workload.getByText(/^At 0\.90, about [\d.,]+ reviews? a day over the next year/).waitFor();
+  const recommendation = workload.getByText(/^Least work per card remembered: 0\.\d\d$/);
+  await recommendation.waitFor();
+  const recommended = (((await recommendation.textContent()) ?? "").match(/0\.\d\d/) ?? [""])[0];
+  expect(Number(recommended)).toBeGreaterThanOrEqual(0.7);
+  expect(Number(recommended)).toBeLessThanOrEqual(0.95);
+  expect(await workload.getByRole("table").getByRole("row").count()).toBeGreaterThanOrEqual(13);
+  await screenshot(page, "settings-workload");
+
+  // Typing another retention simulates again; the button puts the recommended one in the field.
+  const retention = section(page, "Scheduling").getByLabel("Desired retention");
+  await retention.fill("0.99");
+  await workload.getByText(/^At 0\.99, about [\d.,]+ reviews? a day/).waitFor();
+  await workload.getByRole("button", { name: `Use ${recommended}` }).click();
+  expect(await retention.inputValue()).toBe(recommended);
+  await workload
+    .getByText(new RegExp(`^At ${recommended.replace(".", "\\.")}, about [\\d.,]+ reviews? a day`))
+    .waitFor();
 });
 
 test("the settings screen passes axe in light and dark, and fits a phone", async () => {

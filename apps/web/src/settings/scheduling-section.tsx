@@ -1,7 +1,7 @@
 /** How hard the scheduler works: desired retention, daily limits, and training it on the user's reviews. */
 import { limits } from "@engram/core";
 import type { Profile } from "@engram/sdk";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { formErrors, textOf } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextField } from "../forms/text-field.js";
@@ -9,6 +9,8 @@ import { OptimiseButton } from "../home/optimise-scheduler.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 import { useUpdateProfile } from "./use-settings.js";
 import { describeWorkload } from "./workload.js";
+
+const WorkloadChart = lazy(() => import("./workload-chart.js"));
 
 const fields = ["desired_retention", "new_per_day", "reviews_per_day"] as const;
 
@@ -64,6 +66,12 @@ export function SchedulingSection({ profile }: { profile: Profile }) {
             ? describeWorkload(value, profile.fsrs_params)
             : "Higher retention means more reviews a day; lower means fewer reviews and more forgotten cards."}
         </p>
+        <Suspense fallback={<p className="workload-status">Simulating your next year…</p>}>
+          <WorkloadChart
+            retention={inRange ? value : profile.desired_retention}
+            onUseRetention={(recommended) => setRetention(recommended.toFixed(2))}
+          />
+        </Suspense>
         <div className="settings-pair">
           <TextField
             name="new_per_day"
