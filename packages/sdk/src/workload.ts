@@ -1,7 +1,7 @@
 /**
  * The workload simulator's inputs, gathered from the caller's cards, profile
  * and answer times, and the simulation itself (@engram/core/simulator, which
- * runs here: about a tenth of a second for a year of 10,000 cards).
+ * runs here: a few tenths of a second for a year of 10,000 cards).
  */
 import {
   type AnswerCosts,
