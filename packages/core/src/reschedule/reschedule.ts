@@ -123,7 +123,8 @@ function fuzzSeed(cardId: string, lastReview: Date): string {
 
 /**
  * Per card, the interval it had before its last answer (the one the answer
- * before it set), or 0 when that answer was Again: Anki's `previous_interval`.
+ * before it set), or 0 when that answer was Again or the card's first:
+ * Anki's `previous_interval`.
  */
 function intervalsBeforeLastAnswer(logs: readonly RescheduleLog[]): Map<string, number> {
   const lastTwo = new Map<string, [RescheduleLog | undefined, RescheduleLog]>();
@@ -135,7 +136,8 @@ function intervalsBeforeLastAnswer(logs: readonly RescheduleLog[]): Map<string, 
   }
   const intervals = new Map<string, number>();
   for (const [cardId, [before, last]] of lastTwo) {
-    intervals.set(cardId, before && last.rating > 1 ? before.scheduledDays : 0);
+    // A first answer (as new, after a reset too) has no interval before it.
+    intervals.set(cardId, before && last.rating > 1 && last.state !== "new" ? before.scheduledDays : 0);
   }
   return intervals;
 }

@@ -33,6 +33,16 @@ describe("simulateWorkload", () => {
     for (let i = 1; i < reviews.length; i++) expect(reviews[i]).toBeLessThan(reviews[i - 1] as number);
   });
 
+  it("can count the cards remembered on the last day only, with the same year otherwise", () => {
+    const input = collection();
+    const full = simulateWorkload(input, 0.9);
+    const light = simulateWorkload(input, 0.9, { memorisedEveryDay: false });
+    expect(light.memorised).toBe(full.memorised);
+    expect(light.days.map(({ memorised, ...day }) => day)).toEqual(full.days.map(({ memorised, ...day }) => day));
+    expect(light.days[100]?.memorised).toBe(0);
+    expect(full.days[100]?.memorised).toBeGreaterThan(0);
+  });
+
   it("introduces new cards at the daily limit until none are left, and keeps reviews within theirs", () => {
     const input = { ...collection(), reviewsPerDay: 30 };
     const { days } = simulateWorkload(input, 0.9);
