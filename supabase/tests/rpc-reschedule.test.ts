@@ -60,7 +60,13 @@ const daysAfterLastReview = (days: number) => new Date(Date.parse(lastReview) + 
 
 describe("reschedule_cards", () => {
   test("moves review cards to their new interval after the last answer, updates memory states, and counts the moves", async () => {
-    const [sooner, later, same, memoryOnly, identical] = await reviewCards(5);
+    const [sooner, later, same, memoryOnly, identical] = (await reviewCards(5)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const counts = await actAs(db, alice, (tx) =>
       reschedule(tx, [
         [sooner, 3, 6.5, 5.1, 7],
