@@ -1,18 +1,7 @@
 /** Review histories whose outcomes follow a known FSRS model, for the optimiser's tests and benchmark. */
 import { default_w, FSRSAlgorithm, generatorParameters } from "ts-fsrs";
+import { seededRandom } from "../seeded-random";
 import type { TrainingLog } from "./items";
-
-/** mulberry32: a small seeded PRNG, so a simulation is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type SimulationOptions = {
   cards: number;

@@ -6,6 +6,7 @@
  * A seeded random source makes every run with the same inputs the same.
  */
 import { limits } from "../limits";
+import { seededRandom } from "../seeded-random";
 import { fsrsModel, type Memory, type Model } from "./model";
 
 /** A studied card, its days counted from today's study day (0 today, negative in the past). */
@@ -84,18 +85,6 @@ export type Simulation = {
   /** Cards remembered on the last day. */
   memorised: number;
 };
-
-/** mulberry32: small, fast and seedable. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sample(random: () => number, weights: readonly number[]): number {
   let total = 0;
