@@ -72,6 +72,12 @@ function ratingMix(times: readonly AnswerTime[], state: AnswerTime["state"], rat
   return total >= minimumForRatings ? counts.map((count) => count / total) : undefined;
 }
 
+type DeckLimits = { new_per_day: number | null; reviews_per_day: number | null };
+
+function sum(memberships: readonly { decks: DeckLimits }[], limit: (deck: DeckLimits) => number): number {
+  return memberships.reduce((total, { decks }) => total + limit(decks), 0);
+}
+
 const optionsSchema = z.object({ now: z.date({ error: "Now must be a date." }).optional() });
 
 /** The caller's collection as the simulator takes it, with the recommended retention for it. */
@@ -81,11 +87,18 @@ export async function workloadOf(
 ): Promise<Workload> {
   const { now } = validate(optionsSchema, options);
   const userId = await currentUserId(supabase);
-  const [cardsJson, times, profiles] = await Promise.all([
+  const [cardsJson, times, profiles, memberships] = await Promise.all([
     run(supabase.rpc("workload_cards", now ? { p_now: now.toISOString() } : {})),
     run(supabase.rpc("answer_times")),
     run(
       supabase.from("profiles").select("desired_retention, fsrs_params, new_per_day, reviews_per_day").eq("id", userId),
+    ),
+    run(
+      supabase
+        .from("deck_members")
+        .select("decks!inner(new_per_day, reviews_per_day)")
+        .eq("user_id", userId)
+        .is("decks.archived_at", null),
     ),
   ]);
   const profile = profiles[0];
@@ -107,8 +120,9 @@ export async function workloadOf(
       lastDay,
     })),
     newCards: parsedCards.data.new,
-    newPerDay: profile.new_per_day,
-    reviewsPerDay: profile.reviews_per_day,
+    // Every deck has its own daily allowance (its limits, or the profile's), so a day gives their sum.
+    newPerDay: sum(memberships, (deck) => deck.new_per_day ?? profile.new_per_day),
+    reviewsPerDay: sum(memberships, (deck) => deck.reviews_per_day ?? profile.reviews_per_day),
     parameters: profile.fsrs_params,
     costs: answerCostsOf(parsedTimes.data),
     ...(firstRatings ? { firstRatings: firstRatings as Four } : {}),

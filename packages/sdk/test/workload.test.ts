@@ -34,11 +34,13 @@ describe("stats.workload", () => {
       includeSchedule: true,
     });
     await user.engram.profile.update({ new_per_day: 7, reviews_per_day: 55, desired_retention: 0.87 });
+    // Each deck has its own allowance: the imported one the profile's, this one its own.
+    await user.engram.decks.create({ name: "Limited", new_per_day: 3, reviews_per_day: 40 });
     const workload = await user.engram.stats.workload();
 
     expect(workload.input.cards).toHaveLength(await count(user.account.id, "studied"));
     expect(workload.input.newCards).toBe(await count(user.account.id, "new"));
-    expect(workload.input).toMatchObject({ newPerDay: 7, reviewsPerDay: 55, parameters: null });
+    expect(workload.input).toMatchObject({ newPerDay: 7 + 3, reviewsPerDay: 55 + 40, parameters: null });
     expect(workload.desiredRetention).toBe(0.87);
     for (const card of workload.input.cards) {
       expect(card.lastDay).toBeLessThanOrEqual(0);
@@ -52,8 +54,8 @@ describe("stats.workload", () => {
 
     const year = simulateWorkload(workload.input, 0.87);
     expect(year.days).toHaveLength(365);
-    expect(Math.max(...year.days.map((day) => day.reviews))).toBeLessThanOrEqual(55);
-    expect(Math.max(...year.days.map((day) => day.learned))).toBeLessThanOrEqual(7);
+    expect(Math.max(...year.days.map((day) => day.reviews))).toBeLessThanOrEqual(95);
+    expect(Math.max(...year.days.map((day) => day.learned))).toBeLessThanOrEqual(10);
   });
 
   it("has nothing to recommend for someone without cards", async () => {
