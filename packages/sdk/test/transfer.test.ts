@@ -319,12 +319,17 @@ describe("export", () => {
 });
 
 describe("the optimiser", () => {
-  it("trains on the user's history, saves 21 parameters, and keeps them when training again fits no better", async () => {
-    const user = await signedIn("optimiser");
+  // One imported history for the tests that train (an import takes seconds on a busy machine).
+  let user: SignedIn;
+  beforeAll(async () => {
+    user = await signedIn("optimiser");
     await importDeck(user.engram, fixture("collection.apkg"), {
       target: { newDeckName: "History" },
       includeSchedule: true,
     });
+  });
+
+  it("trains on the user's history, saves 21 parameters, and keeps them when training again fits no better", async () => {
     const outcome = await optimizeScheduler(user.engram);
     expect(outcome.parameters).toHaveLength(21);
     expect(outcome.parameters.every(Number.isFinite)).toBe(true);
@@ -343,12 +348,10 @@ describe("the optimiser", () => {
   });
 
   it("counts study days in the profile's time zone from its day-start hour", async () => {
-    const user = await signedIn("optimiser-zone");
-    await importDeck(user.engram, fixture("collection.apkg"), {
-      target: { newDeckName: "History" },
-      includeSchedule: true,
+    const { fsrs_params: current } = await user.engram.profile.update({
+      timezone: "Pacific/Kiritimati",
+      day_starts_at: 0,
     });
-    await user.engram.profile.update({ timezone: "Pacific/Kiritimati", day_starts_at: 0 });
     const rows = [];
     for (let from = 0; ; from += 1000) {
       const { data } = await admin
@@ -367,8 +370,8 @@ describe("the optimiser", () => {
       reviewedAt: new Date(row.reviewed_at),
       state: row.state,
     }));
-    const inZone = evaluateParameters(logs, null, { timeZone: "Pacific/Kiritimati", dayStartHour: 0 });
-    const inUtc = evaluateParameters(logs, null, { timeZone: "UTC", dayStartHour: 4 });
+    const inZone = evaluateParameters(logs, current, { timeZone: "Pacific/Kiritimati", dayStartHour: 0 });
+    const inUtc = evaluateParameters(logs, current, { timeZone: "UTC", dayStartHour: 4 });
     expect(inZone).not.toEqual(inUtc);
     const outcome = await optimizeScheduler(user.engram, { save: false });
     expect(outcome.before).toEqual(inZone);
