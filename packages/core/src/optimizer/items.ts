@@ -116,11 +116,11 @@ export function itemEnds(histories: readonly CardHistory[]): ItemEnd[] {
 
 /** The flat arrays fsrs-rs's `computeParameters` takes. */
 export function trainingItems(logs: readonly TrainingLog[], options: StudyDayOptions = {}): TrainingItems {
-  return itemsOf(cardHistories(logs, options));
+  return itemsOf(itemEnds(cardHistories(logs, options)));
 }
 
-export function itemsOf(histories: readonly CardHistory[]): TrainingItems {
-  const ends = itemEnds(histories);
+/** The flat arrays of items already in order (`itemEnds`). */
+export function itemsOf(ends: readonly ItemEnd[]): TrainingItems {
   let pairs = 0;
   for (const end of ends) pairs += end.last + 1;
   const ratings = new Uint32Array(pairs);

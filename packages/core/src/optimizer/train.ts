@@ -10,8 +10,8 @@ import type { InitInput } from "fsrs-browser";
 import { clipParameters, default_w } from "ts-fsrs";
 import { defaults } from "../limits";
 import { schedulerSettings } from "../scheduler";
-import { type Evaluation, evaluateHistories } from "./evaluate";
-import { cardHistories, itemsOf, type StudyDayOptions, type TrainingLog } from "./items";
+import { type Evaluation, evaluateItems } from "./evaluate";
+import { cardHistories, itemEnds, itemsOf, type StudyDayOptions, type TrainingLog } from "./items";
 
 /** The wasm bytes (BufferSource), a compiled WebAssembly.Module, a Response, or a URL to fetch. */
 export type OptimizerWasm = InitInput;
@@ -64,11 +64,13 @@ export async function optimizeParameters(
     );
   }
   const histories = cardHistories(logs, options);
-  const items = itemsOf(histories);
+  // One ordering of the items serves training and both evaluations.
+  const ends = itemEnds(histories);
+  const items = itemsOf(ends);
   if (items.lengths.length === 0) {
     throw new OptimizerError("not-enough-reviews", "None of these reviews follows a card's first answer.");
   }
-  const before = evaluateHistories(histories, options.current ?? null);
+  const before = evaluateItems(ends, options.current ?? null);
   const fsrs = await loadFsrs(options.wasm);
   options.onProgress?.(0, items.lengths.length);
   let trained: Float32Array;
@@ -86,7 +88,7 @@ export async function optimizeParameters(
   options.onProgress?.(items.lengths.length, items.lengths.length);
   // float32 out of the wasm; ts-fsrs's bounds for Engram's relearning steps keep them schedulable.
   const parameters = clipParameters(raw, schedulerSettings.relearningSteps.length, true);
-  const after = evaluateHistories(histories, parameters);
+  const after = evaluateItems(ends, parameters);
   return {
     parameters,
     before,
