@@ -1,5 +1,5 @@
 /**
- * Business limits and defaults (PRODUCT §5, §9). The database enforces the
+ * Business limits and defaults (docs/product.md §5, §9). The database enforces the
  * same numbers; change them here and in the migrations together.
  */
 export const limits = {

@@ -1,4 +1,4 @@
-/** Note kinds and the cards each note produces (PRODUCT §3). */
+/** Note kinds and the cards each note produces (docs/product.md §3). */
 import { clozeOrdinals } from "./cloze";
 
 export const noteKinds = ["basic", "basic_reversed", "cloze"] as const;

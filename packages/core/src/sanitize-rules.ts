@@ -1,5 +1,5 @@
 /**
- * What card HTML and media SVGs may contain (PRODUCT §5), in one place for both
+ * What card HTML and media SVGs may contain (docs/product.md §5), in one place for both
  * sanitisers: sanitize-node.ts (sanitize-html, for Node and the SDK's build)
  * and sanitize-dom.ts (DOMPurify over the browser's own parser). The shared
  * tests run every case through both, so the two cannot drift.

@@ -1,5 +1,5 @@
 /**
- * Card HTML sanitising (PRODUCT §5): imported and typed HTML may format text
+ * Card HTML sanitising (docs/product.md §5): imported and typed HTML may format text
  * and show the deck's own media, but never run code or load from elsewhere.
  * `#sanitizer` is DOMPurify over the browser's parser in browsers
  * (sanitize-dom.ts) and sanitize-html elsewhere (sanitize-node.ts), both

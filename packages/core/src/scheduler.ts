@@ -1,5 +1,5 @@
 /**
- * FSRS-6 scheduling through ts-fsrs with Engram's fixed settings (PRODUCT §4,
+ * FSRS-6 scheduling through ts-fsrs with Engram's fixed settings (docs/product.md §4,
  * §9), translated to and from the `card_states` row shape.
  */
 import { type Card, type FSRS, fsrs, State } from "ts-fsrs";

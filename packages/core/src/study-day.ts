@@ -1,5 +1,5 @@
 /**
- * The user's "today" (PRODUCT §4), computed exactly as the database does:
+ * The user's "today" (docs/product.md §4), computed exactly as the database does:
  *
  *   local := date_trunc('day', (now at time zone tz) - make_interval(hours => h))
  *   start := (local + make_interval(hours => h)) at time zone tz

@@ -1,5 +1,5 @@
 /**
- * Shared examples for the §5 rules. The zod schemas and the database
+ * Shared examples for the rules of docs/product.md §5. The zod schemas and the database
  * constraints must both accept every `valid` value and reject every
  * `invalid` one; each invalid case names the rule it breaks.
  */

@@ -1,5 +1,5 @@
 /**
- * Input rules of PRODUCT §5 as zod schemas, shared by the SDK and the UI.
+ * Input rules of docs/product.md §5 as zod schemas, shared by the SDK and the UI.
  * The database enforces the same rules; `validationCases` keeps them equal.
  *
  * Lengths count Unicode code points, like Postgres `char_length`, not UTF-16

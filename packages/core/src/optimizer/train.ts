@@ -49,7 +49,7 @@ export class OptimizerError extends Error {
 }
 
 /**
- * PRODUCT §9 asks for 400 reviews. fsrs-rs would answer with the defaults under 8
+ * docs/product.md §9 asks for 400 reviews. fsrs-rs would answer with the defaults under 8
  * items and only fit the first stabilities on small sets, which is not worth a
  * button press.
  */

@@ -1,5 +1,5 @@
 /**
- * Maps Anki notes to Engram's three kinds (PRODUCT §3). Stock note types map field to
+ * Maps Anki notes to Engram's three kinds (docs/product.md §3). Stock note types map field to
  * field; any other normal note type is rendered through its templates into one basic
  * note per card, because a custom type often shows several fields on a face (a word,
  * its part of speech, a definition and a sentence) and taking two fields would lose the

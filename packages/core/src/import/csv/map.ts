@@ -1,4 +1,4 @@
-/** Turns parsed rows into Engram notes through a column mapping, validating each note (PRODUCT §3, §5). */
+/** Turns parsed rows into Engram notes through a column mapping, validating each note (docs/product.md §3, §5). */
 import { clozeOrdinals } from "../../cloze";
 import { isNoteKind, type NoteKind } from "../../notes";
 import { type NoteInput, noteInputSchema } from "../../validation";
