@@ -1,6 +1,6 @@
 /**
  * The one error type every SDK call throws, with a stable `code` the UI maps
- * to a message (PRODUCT.md §8). The original error is kept as `cause`.
+ * to a message (docs/product.md §8). The original error is kept as `cause`.
  */
 export const engramErrorCodes = [
   "auth/invalid-credentials",

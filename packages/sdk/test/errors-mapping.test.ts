@@ -1,5 +1,5 @@
 /**
- * Every error code of PRODUCT.md §8 the backend can produce today, each reached
+ * Every error code of docs/product.md §8 the backend can produce today, each reached
  * through real SDK calls against the local stack. (`import/*` come with the
  * import function; `internal` is what an unexpected failure maps to, so no
  * well-behaved call produces it.)
