@@ -15,7 +15,7 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
-// The triggers that keep cards in step with their note (PRODUCT §3 cards:
+// The triggers that keep cards in step with their note (docs/product.md §3 cards:
 // "Editing a note adds/removes cards to match, keeping the schedule of cards
 // that survive") and give every member a schedule row per card.
 

@@ -13,7 +13,7 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
-// Two-factor sign-in (PRODUCT §1): once a user has verified an authenticator
+// Two-factor sign-in (docs/product.md §1): once a user has verified an authenticator
 // app, the database answers them only when their token is aal2. Users without
 // a factor, or with an enrolment they never finished, are not affected.
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createUser, openTestDatabase } from "./support/database.js";
 import { addMember, createDeck, type User } from "./support/study-fixtures.js";
 
-// Deck rooms (PRODUCT §7): presence and "being edited" broadcasts on the private
+// Deck rooms (docs/product.md §7): presence and "being edited" broadcasts on the private
 // topic deck:<id>. Realtime authorises a private channel with the policies on
 // realtime.messages (SELECT = may receive, INSERT = may send), checked here the
 // way the server checks them.

@@ -1,4 +1,4 @@
-// Who may read and write what in `public`, cell by cell, as PRODUCT.md §6
+// Who may read and write what in `public`, cell by cell, as docs/product.md §6
 // (with §3 and §7) says. Every cell runs in its own rolled-back transaction,
 // so cells are independent and share one set of fixtures.
 
@@ -92,7 +92,7 @@ function cellName(table: Table, operation: Operation, target: Target, actor: Act
 }
 
 // The matrix. Columns: anon, signed-in non-member, viewer, editor, owner.
-// Sources: §6's table; "Nobody ever reads another user's card_states,
+// Sources: docs/product.md §6's table; "Nobody ever reads another user's card_states,
 // review_logs, profiles settings, import_jobs"; §3 (profiles created by
 // trigger, cards generated from notes); §7 (card_states and import_jobs are
 // read-only tables, writes go through RPCs and functions; invites are created

@@ -18,7 +18,7 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
-// clone_deck, move_notes and set_suspended (PRODUCT §2 explore and deck
+// clone_deck, move_notes and set_suspended (docs/product.md §2 explore and deck
 // screens, §6 roles, §7).
 
 let db: Database;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, anon, createUser, openTestDatabase, probeAs } from "./support/database.js";
 import { addMember, createDeck, failure, logsOf, only, stateOf, type User } from "./support/study-fixtures.js";
 
-// Imports (PRODUCT §4 import job, §5, §7): notes staged in batches under an
+// Imports (docs/product.md §4 import job, §5, §7): notes staged in batches under an
 // import_jobs row land all or nothing in finish_import; abandon_import gives up.
 
 let db: Database;

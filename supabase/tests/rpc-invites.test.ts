@@ -12,7 +12,7 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
-// create_invite and accept_invite (PRODUCT §3 deck_invites, §4 invite states,
+// create_invite and accept_invite (docs/product.md §3 deck_invites, §4 invite states,
 // §6 only owners invite, §9 expiry 7 days; README: PT410 and PT413).
 
 let db: Database;

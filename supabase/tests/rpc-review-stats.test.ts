@@ -14,7 +14,7 @@ import {
   updateProfile,
 } from "./support/study-fixtures.js";
 
-// review_stats and the rollup behind it (PRODUCT /stats) on a small known
+// review_stats and the rollup behind it (docs/product.md §2 /stats) on a small known
 // history. Rosa studies in Kolkata (UTC+05:30) and her day starts at 05:00,
 // so "today" at NOW is Tuesday 2026-03-10, from 2026-03-09T23:30Z to
 // 2026-03-10T23:30Z: a day boundary on the half hour in UTC.

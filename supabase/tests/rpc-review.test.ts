@@ -18,7 +18,7 @@ import {
   undoReview,
 } from "./support/study-fixtures.js";
 
-// record_review and undo_review (PRODUCT §2 study screen, §5, §7): answers are
+// record_review and undo_review (docs/product.md §2 study screen, §5, §7): answers are
 // stored atomically and idempotently, a device that missed another device's
 // answer is refused, and undo puts back exactly what was there.
 

@@ -4,7 +4,7 @@ import { type Actor, actAs, anon, createUser, openTestDatabase, probeAs } from "
 import { addMember, addNotes, basic, createDeck, failure, only, type User } from "./support/study-fixtures.js";
 
 // transfer_deck_ownership, invite_preview, explore_decks and the clone
-// counter clone_deck keeps (PRODUCT §2 /explore, /invite/:token and deck
+// counter clone_deck keeps (docs/product.md §2 /explore, /invite/:token and deck
 // settings, §4 invite states, §6 roles).
 
 let db: Database;

@@ -13,7 +13,7 @@ import {
   updateProfile,
 } from "./support/study-fixtures.js";
 
-// study_queue (PRODUCT §2 study screen, §4 "today", §7): learning, then
+// study_queue (docs/product.md §2 study screen, §4 "today", §7): learning, then
 // reviews, then new cards; each deck's daily limits, all decks giving their
 // sum; the day
 // follows the profile's timezone and day-start hour; suspended, buried,

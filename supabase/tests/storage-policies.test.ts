@@ -1,5 +1,5 @@
 // Who may read and write which storage objects, as the storage policies in
-// the migrations and PRODUCT.md §6 say. The storage API runs every request as
+// the migrations and docs/product.md §6 say. The storage API runs every request as
 // the caller against storage.objects, so these rows are the whole permission
 // system for uploads and downloads. Paths: media/<deck_id>/<file>,
 // avatars/<user_id>/<file>, imports/<user_id>/<file>, exports/<user_id>/<file>.
@@ -93,7 +93,7 @@ function cellName(bucket: Bucket, operation: Operation, target: Target, actor: A
 }
 
 // Columns: anon, non-member / another user, viewer, editor, owner, the user.
-// Sources: §6 "see … media: members, or anyone if public", "upload media:
+// Sources: docs/product.md §6 "see … media: members, or anyone if public", "upload media:
 // owner and editor"; "display names and avatars of co-members are visible to
 // members of the same deck"; "nobody ever reads another user's … imports or
 // exports"; §7: exports are produced by the export-deck function (service

@@ -3,7 +3,7 @@ import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, actAs, createUser, openTestDatabase, probeAs } from "./support/database.js";
 
-// Every validation rule of PRODUCT.md §5 that the database enforces: a bad
+// Every validation rule of docs/product.md §5 that the database enforces: a bad
 // value is refused with the named constraint (or argument) and changes nothing.
 
 let db: Database;
@@ -244,7 +244,7 @@ describe("answers", () => {
 });
 
 describe("storage limits", () => {
-  test("buckets carry the size limits and file types of §5", async () => {
+  test("buckets carry the size limits and file types of docs/product.md §5", async () => {
     const buckets = await db.query(
       "select id, public, file_size_limit::int as limit, allowed_mime_types from storage.buckets order by id",
     );

@@ -16,7 +16,7 @@ export type User = Actor & { kind: "user" };
  *   import job, avatar, imports, exports) everyone else tries to reach; she
  *   shares the private deck with Olivia, Eddie and Vera.
  * - Sam belongs to no deck of Olivia's; he has cloned the public deck, which
- *   is how a non-member studies it (§6), so he has a schedule of his own.
+ *   is how a non-member studies it (docs/product.md §6), so he has a schedule of his own.
  * - Nina has an account and nothing else: the person members try to add.
  */
 export interface World {
