@@ -1,7 +1,7 @@
 /** The account itself: deleting it (an edge function, since it needs the service role). */
 import type { createAuth } from "./auth.js";
-import type { EngramClient } from "./client.js";
 import { fromFunctionsError, toEngramError } from "./errors.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export function createAccount(supabase: EngramClient, auth: ReturnType<typeof createAuth>) {
   return {

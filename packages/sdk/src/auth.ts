@@ -7,10 +7,10 @@
 import { emailSchema, passwordSchema } from "@engram/core";
 import type { AuthError, Session, User } from "@supabase/supabase-js";
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import { EngramError, fromAuthError, toEngramError } from "./errors.js";
 import { type ManagedChannel, openChannel } from "./realtime/channel.js";
 import { validate } from "./request.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type { Session, User };
 

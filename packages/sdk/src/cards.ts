@@ -1,11 +1,11 @@
 /** Cards (generated from notes) and the user's own schedule for them: read, suspend, unsuspend. */
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { maxBulkNotes } from "./notes.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type Card = Tables<"cards">;
 /** The user's FSRS schedule for one card (nobody reads anyone else's). */

@@ -2,11 +2,9 @@
  * `createEngram(supabase)`: Engram's typed API over one Supabase client, composed
  * of one sub-client per resource (as supabase-js composes its own).
  */
-import type { SupabaseClient } from "@supabase/supabase-js";
 import { createAccount } from "./account.js";
 import { createAuth } from "./auth.js";
 import { createCards } from "./cards.js";
-import type { Database } from "./database.types.js";
 import { createDecks } from "./decks.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
@@ -17,9 +15,9 @@ import { createRealtime } from "./realtime.js";
 import { createStats } from "./stats.js";
 import { createStorage } from "./storage.js";
 import { createStudy } from "./study/index.js";
+import type { EngramClient } from "./supabase-client.js";
 
-/** A supabase-js client typed with Engram's schema (`createClient<Database>` or `createBrowserClient<Database>`). */
-export type EngramClient = SupabaseClient<Database>;
+export type { EngramClient };
 
 export function createEngram(supabase: EngramClient) {
   const auth = Object.assign(createAuth(supabase), { mfa: createMfa(supabase) });

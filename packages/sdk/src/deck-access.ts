@@ -1,11 +1,16 @@
 /** Who may do what in a deck, asked the way RLS answers it. */
-import type { EngramClient } from "./client.js";
-import type { DeckRole } from "./decks.js";
+
+import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run } from "./request.js";
+import type { EngramClient } from "./supabase-client.js";
 
 /** The role a user has in a deck, as far as the caller can see (members see co-members). */
-export async function memberRole(supabase: EngramClient, deckId: string, userId: string): Promise<DeckRole | null> {
+export async function memberRole(
+  supabase: EngramClient,
+  deckId: string,
+  userId: string,
+): Promise<Database["public"]["Enums"]["deck_role"] | null> {
   const rows = await run(
     supabase.from("deck_members").select("role").eq("deck_id", deckId).eq("user_id", userId).limit(1),
   );

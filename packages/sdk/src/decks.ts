@@ -1,13 +1,13 @@
 /** Decks: the user's own and shared decks, public decks to explore, create/update/delete, clone, hand over. */
 import { deckInputSchema, deckNameSchema } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Database, Tables } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { toEngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import { storageRun } from "./storage/files.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type Deck = Tables<"decks">;
 export type DeckRole = Database["public"]["Enums"]["deck_role"];

@@ -4,12 +4,12 @@
  */
 import { inviteInputSchema } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type InviteStatus = "active" | "revoked" | "expired" | "used_up";
 /** An invite row with what it can still do. The link to share is built from `token`. */

@@ -1,12 +1,12 @@
 /** Who belongs to a deck and with which role: list, change roles, remove, leave. */
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Database } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import type { DeckRole } from "./decks.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 type MemberProfileRow = Database["public"]["Functions"]["deck_member_profiles"]["Returns"][number];
 /** A member of a deck with the name and avatar co-members may see (the avatar path is null until one is set). */

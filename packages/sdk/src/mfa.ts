@@ -4,8 +4,8 @@
  * code) before the database lets them read or change their data.
  */
 import type { AuthError } from "@supabase/supabase-js";
-import type { EngramClient } from "./client.js";
 import { EngramError, fromAuthError, toEngramError } from "./errors.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type AssuranceLevel = "aal1" | "aal2";
 

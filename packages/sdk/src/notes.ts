@@ -4,16 +4,15 @@
  */
 import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema } from "@engram/core";
 import { z } from "zod";
-import type { Card } from "./cards.js";
-import type { EngramClient } from "./client.js";
 import type { Tables, TablesUpdate } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type Note = Tables<"notes">;
-export type NoteWithCards = Note & { cards: Card[] };
+export type NoteWithCards = Note & { cards: Tables<"cards">[] };
 export type NoteInput = z.input<typeof noteInputSchema>;
 export interface NotePage {
   notes: Note[];
@@ -186,7 +185,7 @@ function ordered<Q extends { order: any }>(query: Q, sort: NoteSort): Q {
   }
 }
 
-async function cardsOf(supabase: EngramClient, noteId: string): Promise<Card[]> {
+async function cardsOf(supabase: EngramClient, noteId: string): Promise<Tables<"cards">[]> {
   return run(supabase.from("cards").select("*").eq("note_id", noteId).order("ordinal"));
 }
 

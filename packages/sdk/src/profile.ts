@@ -1,10 +1,10 @@
 /** The signed-in user's own profile and study settings (profiles are self-only under RLS). */
 import { profileSettingsSchema } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Tables } from "./database.types.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type Profile = Tables<"profiles">;
 

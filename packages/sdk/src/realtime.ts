@@ -5,10 +5,10 @@
  * EngramError instead of throwing.
  */
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import { type DeckRoom, type JoinDeckOptions, joinDeckRoom } from "./realtime/deck-room.js";
 import { createSubscriptions } from "./realtime/subscriptions.js";
 import { validate } from "./request.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type { ResyncEvent, Row, RowChange, SubscriptionOptions, TableName, Unsubscribe } from "./realtime/changes.js";
 export type { DeckActivity, DeckPresence, DeckRoom, EditingSignal, JoinDeckOptions } from "./realtime/deck-room.js";

@@ -1,6 +1,7 @@
 /** The signed-in user, read from the client's stored session (no request). */
-import type { EngramClient } from "./client.js";
+
 import { EngramError, fromAuthError } from "./errors.js";
+import type { EngramClient } from "./supabase-client.js";
 
 /** The current user's id; throws `auth/session-expired` when nobody is signed in. */
 export async function currentUserId(supabase: EngramClient): Promise<string> {

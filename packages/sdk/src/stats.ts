@@ -1,10 +1,10 @@
 /** Study figures for the dashboard and the stats screen, counted by the user's own study day. */
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 import { type Workload, workloadOf } from "./workload.js";
 
 const count = z.number().int().nonnegative();

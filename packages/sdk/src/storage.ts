@@ -3,10 +3,11 @@
  * private, so files are read through signed links. Sizes and types are checked
  * before upload, so an oversized file fails as `quota-exceeded` without a request.
  */
-import type { EngramClient } from "./client.js";
+
 import { createAvatars } from "./storage/avatars.js";
 import { createMedia } from "./storage/media.js";
 import { createTransfers } from "./storage/transfers.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export { avatarTypes, mediaTypes } from "@engram/core";
 export type { FileInput, SignedUrlOptions, UploadOptions } from "./storage/files.js";

@@ -12,10 +12,10 @@ import {
   simulateWorkload,
 } from "@engram/core/simulator";
 import { z } from "zod";
-import type { EngramClient } from "./client.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
 
 export type { Recommendation, SimulatedDay, Simulation, SimulationInput } from "@engram/core/simulator";
 export { recommendRetention, simulateWorkload };

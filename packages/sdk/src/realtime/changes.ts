@@ -4,9 +4,9 @@
  * RLS before delivering an insert or update.
  */
 import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
-import type { EngramClient } from "../client.js";
 import type { Database } from "../database.types.js";
 import type { EngramError } from "../errors.js";
+import type { EngramClient } from "../supabase-client.js";
 import { openChannel, uniqueTopic } from "./channel.js";
 
 type PublicTables = Database["public"]["Tables"];

@@ -5,8 +5,8 @@
  * after the first reported as a rejoin so the subscriber can resync.
  */
 import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel, type RealtimeChannelOptions } from "@supabase/supabase-js";
-import type { EngramClient } from "../client.js";
 import { type EngramError, fromChannelError, toEngramError } from "../errors.js";
+import type { EngramClient } from "../supabase-client.js";
 
 export interface ChannelSpec {
   supabase: EngramClient;

@@ -5,9 +5,9 @@
  * it cannot be made unique); every `joinDeck` on it is a handle sharing it.
  */
 import type { RealtimeChannel } from "@supabase/supabase-js";
-import type { EngramClient } from "../client.js";
 import { type EngramError, fromSendStatus, toEngramError } from "../errors.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type ManagedChannel, openChannel } from "./channel.js";
 
 export type DeckActivity = "viewing" | "editing" | "studying";

@@ -1,9 +1,9 @@
 /** The row-change streams the app listens to: own schedule and memberships, deck content, import progress. */
 import { z } from "zod";
-import type { EngramClient } from "../client.js";
 import { toEngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import {
   type ChangeBinding,
   type ResyncEvent,

@@ -1,8 +1,8 @@
 /** Profile pictures in the `avatars` bucket: `<user_id>/<file>`, readable by the user's co-members. */
 import { avatarTypes, limits } from "@engram/core";
-import type { EngramClient } from "../client.js";
 import { run, validate } from "../request.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import {
   checkFile,
   type FileInput,

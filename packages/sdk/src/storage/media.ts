@@ -1,11 +1,11 @@
 /** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
 import { limits, mediaTypes, sanitizeSvg } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "../client.js";
 import { memberRole, refuseDeck } from "../deck-access.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import {
   checkFile,
   type FileInput,

@@ -4,11 +4,11 @@
  */
 import { limits } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "../client.js";
 import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import {
   checkFile,
   type FileInput,

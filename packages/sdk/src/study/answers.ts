@@ -5,10 +5,10 @@
  */
 import { type CardSchedule, nextSchedule, type Rating, reviewInputSchema, type Scheduler } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "../client.js";
 import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type ScheduledCard, type StoredSchedule, scheduledCardFromRow, scheduleToStored } from "./cards.js";
 
 /** An answer ready to send: the rating and the schedule computed from `expected_version`. */

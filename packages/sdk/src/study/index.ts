@@ -1,6 +1,6 @@
 /** Studying: today's queue, answers recorded and undone, and the offline-safe review session. */
 import type { Scheduler } from "@engram/core";
-import type { EngramClient } from "../client.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type AnswerInput, checkAnswer, computeAnswer, type RecordedReview, sendAnswer, sendUndo } from "./answers.js";
 import type { ScheduledCard, StudyCard } from "./cards.js";
 import { fetchQueue, loadScheduler, type QueueOptions } from "./queue.js";

@@ -7,8 +7,8 @@
  * failed, and reported.
  */
 import type { Scheduler } from "@engram/core";
-import type { EngramClient } from "../client.js";
 import { EngramError, toEngramError } from "../errors.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type RecordedReview, readScheduledCard, rebaseAnswer, sendAnswer, sendUndo } from "./answers.js";
 import type { ScheduledCard } from "./cards.js";
 import type { PendingAnswer, PendingEntry, PendingUndo, ReviewStore } from "./store.js";

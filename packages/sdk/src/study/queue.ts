@@ -1,10 +1,10 @@
 /** Reading what to study: today's queue, and the user's scheduler settings. */
 import { createScheduler, type Scheduler } from "@engram/core";
 import { z } from "zod";
-import type { EngramClient } from "../client.js";
 import type { Tables } from "../database.types.js";
 import { run, validate } from "../request.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type StudyCard, studyCardFromRow } from "./cards.js";
 
 const queueOptionsSchema = z.object({

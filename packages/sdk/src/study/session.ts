@@ -21,9 +21,9 @@ import {
   type Rating,
   type Scheduler,
 } from "@engram/core";
-import type { EngramClient } from "../client.js";
 import { EngramError } from "../errors.js";
 import { currentUserId } from "../session.js";
+import type { EngramClient } from "../supabase-client.js";
 import { computeAnswer, learnAheadMs } from "./answers.js";
 import {
   isLearning,

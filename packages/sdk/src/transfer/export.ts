@@ -5,9 +5,10 @@
 import type { CardState } from "@engram/core";
 import { type ExportNote, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
 import { z } from "zod";
-import type { Engram, EngramClient } from "../client.js";
+import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { run, runAllPages, validate } from "../request.js";
+import type { EngramClient } from "../supabase-client.js";
 import type { Wasm } from "./read.js";
 import { mediaNamesIn } from "./references.js";
 

@@ -6,10 +6,11 @@
  * and removes the media it uploaded. A retry with the same `jobId` reuses the
  * job: staged batches are idempotent and a finished job is returned as it is.
  */
-import type { EngramClient } from "../client.js";
+
 import type { Json, Tables } from "../database.types.js";
 import { EngramError, toEngramError } from "../errors.js";
 import { run } from "../request.js";
+import type { EngramClient } from "../supabase-client.js";
 import { type PackageMedia, removeUploaded, uploadMedia } from "./media.js";
 import { batches, type SkipTally, type StagedNote } from "./staged.js";
 

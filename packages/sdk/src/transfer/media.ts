@@ -6,8 +6,8 @@
  * fails can take it away again.
  */
 import { limits, mediaTypeOf, mediaTypes, sanitizeSvg } from "@engram/core";
-import type { EngramClient } from "../client.js";
 import { storageRun } from "../storage/files.js";
+import type { EngramClient } from "../supabase-client.js";
 import { decodeName, mediaNamesIn, sourcePattern } from "./references.js";
 import type { SkipTally, StagedNote } from "./staged.js";
 

@@ -8,9 +8,10 @@
  */
 import type { CardState } from "@engram/core";
 import { type Evaluation, OptimizerError, optimizeParameters, type TrainingLog } from "@engram/core/optimizer";
-import type { Engram, EngramClient } from "../client.js";
+import type { Engram } from "../client.js";
 import { EngramError, toEngramError } from "../errors.js";
 import { run, runAllPages } from "../request.js";
+import type { EngramClient } from "../supabase-client.js";
 import type { Wasm } from "./read.js";
 
 export type { Evaluation } from "@engram/core/optimizer";

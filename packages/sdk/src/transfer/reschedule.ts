@@ -7,9 +7,10 @@
  */
 import type { CardState } from "@engram/core";
 import { type CurrentSchedule, type RescheduleLog, rescheduleCards as replay } from "@engram/core/reschedule";
-import type { Engram, EngramClient } from "../client.js";
+import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { run, runAllPages } from "../request.js";
+import type { EngramClient } from "../supabase-client.js";
 
 export type RescheduleOptions = {
   /** The 21 FSRS-6 weights to schedule with (the ones just saved), or null for the defaults. */
