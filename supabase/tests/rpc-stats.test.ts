@@ -14,7 +14,7 @@ import {
   updateProfile,
 } from "./support/study-fixtures.js";
 
-// user_stats and deck_stats (PRODUCT §2 dashboard and /stats, §4 "today")
+// user_stats and deck_stats (docs/product.md §2 dashboard and /stats, §4 "today")
 // on a small known history. Stella studies in New York (UTC-5 in February)
 // and her day starts at 04:00, so "today" at NOW is Friday 2026-02-20,
 // from 2026-02-20T09:00Z to 2026-02-21T09:00Z.
