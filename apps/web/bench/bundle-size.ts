@@ -19,13 +19,21 @@ const sdk = "src/session/engram.ts";
 
 /** Each route and the modules its first visit loads beyond the entry (the router's and screens' lazy imports). */
 const routes: { name: string; path: string; modules: string[] }[] = [
-  { name: "landing (signed out)", path: "/", modules: ["src/home/home-page.tsx", "src/home/landing.tsx"] },
-  { name: "dashboard", path: "/", modules: ["src/home/home-page.tsx", "src/home/dashboard.tsx", sdk] },
-  { name: "decks", path: "/decks", modules: ["src/decks/decks-page.tsx", sdk] },
-  { name: "deck screen", path: "/decks/:deckId", modules: ["src/deck/deck-page.tsx", sdk] },
-  { name: "study", path: "/study", modules: ["src/study/study-page.tsx", sdk] },
-  { name: "import", path: "/import", modules: ["src/import/import-page.tsx", sdk] },
-  { name: "statistics", path: "/stats", modules: ["src/stats/stats-page.tsx", sdk] },
+  {
+    name: "landing (signed out)",
+    path: "/",
+    modules: ["src/features/home/home-page.tsx", "src/features/home/landing.tsx"],
+  },
+  {
+    name: "dashboard",
+    path: "/",
+    modules: ["src/features/home/home-page.tsx", "src/features/home/dashboard.tsx", sdk],
+  },
+  { name: "decks", path: "/decks", modules: ["src/features/decks/decks-page.tsx", sdk] },
+  { name: "deck screen", path: "/decks/:deckId", modules: ["src/features/note-browser/deck-page.tsx", sdk] },
+  { name: "study", path: "/study", modules: ["src/features/study/study-page.tsx", sdk] },
+  { name: "import", path: "/import", modules: ["src/features/import/import-page.tsx", sdk] },
+  { name: "statistics", path: "/stats", modules: ["src/features/stats/stats-page.tsx", sdk] },
 ];
 
 /** Loaded by the import screen, Export and the optimiser once they start: the transfer worker and its wasm. */

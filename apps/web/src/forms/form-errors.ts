@@ -1,4 +1,4 @@
-import { errorMessage, fieldErrors } from "../errors/messages.js";
+import { errorMessage, fieldErrors } from "../lib/error-messages.js";
 
 export interface FormErrors {
   /** Messages by field name, shown beside each field. */

@@ -4,7 +4,7 @@
  */
 import { cardOrdinals, type Note } from "@engram/core";
 import { useEffect, useId, useMemo, useState } from "react";
-import { CardView } from "../card-view/card-view.js";
+import { CardView } from "../ui/card-view/card-view.js";
 import { describeKeys, noteEditorShortcuts } from "./shortcuts.js";
 
 const previewDelayMs = 200;

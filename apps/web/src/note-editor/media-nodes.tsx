@@ -6,7 +6,7 @@
  */
 import Image from "@tiptap/extension-image";
 import { mergeAttributes, Node, NodeViewWrapper, type ReactNodeViewProps, ReactNodeViewRenderer } from "@tiptap/react";
-import { useMediaUrl } from "../card-view/card-view.js";
+import { useMediaUrl } from "../ui/card-view/card-view.js";
 
 export interface MediaOptions {
   deckId: string;

@@ -1,7 +1,7 @@
 /** The note being written, the input it becomes, and what core's rules (or the server) say is wrong with it. */
 import { type Note, type NoteKind, noteInputSchema } from "@engram/core";
-import { errorMessage, fieldErrors } from "../errors/messages.js";
 import type { FormErrors } from "../forms/form-errors.js";
+import { errorMessage, fieldErrors } from "../lib/error-messages.js";
 import { splitTags } from "./tags-input.js";
 
 export interface NoteDraft {

@@ -5,7 +5,7 @@
  */
 import type { Editor } from "@tiptap/react";
 import { useCallback, useState } from "react";
-import { mediaUploadMessage } from "../errors/messages.js";
+import { mediaUploadMessage } from "../lib/error-messages.js";
 import { useEngram } from "../session/engram-context.js";
 
 export interface MediaUploadState {

@@ -4,7 +4,7 @@
  */
 import { createEngram, type Database, type Engram } from "@engram/sdk";
 import { createBrowserClient } from "@supabase/ssr";
-import { env } from "../env.js";
+import { env } from "../lib/env.js";
 
 export function createAppEngram(): Engram {
   // @supabase/ssr's defaults: PKCE, session in cookies (400-day max-age, chunked),

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from "react-router";
-import { Loading } from "../shell/loading.js";
+import { Loading } from "../ui/loading.js";
 import { LiveUpdates } from "./live-updates.js";
 import { placeOf, type SignInState } from "./places.js";
 import { useSecondFactor } from "./second-factor.js";

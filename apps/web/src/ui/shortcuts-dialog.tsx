@@ -1,5 +1,5 @@
 /** The `?` help of a screen: its shortcut table, the same one its key handler reads (STYLE 25). */
-import { Dialog } from "../shell/dialog.js";
+import { Dialog } from "./dialog.js";
 import "./shortcuts-dialog.css";
 
 export interface ShortcutRow {

@@ -1,0 +1,181 @@
+/** Name, description, daily limits and the public switch: a form for the owner, a summary for everyone else. */
+import type { MyDeck } from "@engram/sdk";
+import { useMutation } from "@tanstack/react-query";
+import { Globe, Lock } from "lucide-react";
+import { useRef, useState } from "react";
+import { ErrorSummary } from "../../forms/error-summary.js";
+import { formErrors, textOf } from "../../forms/form-errors.js";
+import { SubmitButton } from "../../forms/submit-button.js";
+import { TextAreaField, TextField } from "../../forms/text-field.js";
+import { useEngramMutations } from "../../session/factories.js";
+import { BuryFields, buryFields, buryPatch } from "./bury-fields.js";
+import { LeechFields, leechFields, leechPatch } from "./leech-fields.js";
+import { useProfileDefaults } from "./use-deck-settings.js";
+
+const fields = [
+  "name",
+  "description",
+  "new_per_day",
+  "reviews_per_day",
+  "is_public",
+  ...leechFields,
+  ...buryFields,
+] as const;
+const publicMeans =
+  "Anyone can find it in Explore and copy it into their own decks. Members' study progress stays private.";
+const privateMeans = "Only its members can see it.";
+
+/** An empty box means "no limit of the deck's own"; anything else goes to the SDK to be checked as typed. */
+function limitOf(form: FormData, name: string): number | null {
+  const value = textOf(form, name).trim();
+  return value === "" ? null : Number(value);
+}
+
+export function GeneralSection({ deck }: { deck: MyDeck }) {
+  const profile = useProfileDefaults();
+  const mine = { new: profile.data?.new_per_day, reviews: profile.data?.reviews_per_day };
+  return (
+    <section className="settings-section" aria-labelledby="general-heading">
+      <h2 id="general-heading">General</h2>
+      {deck.role === "owner" ? (
+        <GeneralForm deck={deck} mine={mine} />
+      ) : (
+        <dl className="settings-facts">
+          <dt>Name</dt>
+          <dd>{deck.name}</dd>
+          <dt>Description</dt>
+          <dd>{deck.description || <span className="settings-muted">No description</span>}</dd>
+          <dt>New cards per day</dt>
+          <dd>{limitText(deck.new_per_day, mine.new)}</dd>
+          <dt>Reviews per day</dt>
+          <dd>{limitText(deck.reviews_per_day, mine.reviews)}</dd>
+          <dt>Visibility</dt>
+          <dd>{deck.is_public ? `Public. ${publicMeans}` : `Private. ${privateMeans}`}</dd>
+        </dl>
+      )}
+      {deck.role === "owner" ? null : <LeechFields deck={deck} readOnly />}
+      {deck.role === "owner" ? null : <BuryFields deck={deck} readOnly />}
+    </section>
+  );
+}
+
+function limitText(deckLimit: number | null, yours: number | undefined): string {
+  if (deckLimit !== null) return `${deckLimit} (this deck's limit)`;
+  return yours === undefined ? "Your own daily limit" : `${yours} (your own daily limit)`;
+}
+
+function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undefined; reviews: number | undefined } }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const update = useMutation(useEngramMutations().decks.update());
+  const [status, setStatus] = useState("");
+  const errors = formErrors(update.error, fields);
+  const defaultHint = (yours: number | undefined) =>
+    `Leave empty to use each member's own limit${yours === undefined ? "" : ` (yours is ${yours})`}. 0 to 9,999.`;
+
+  return (
+    <>
+      <form
+        ref={formRef}
+        // A save by anyone (here or elsewhere) starts the form again from what is stored.
+        key={deck.updated_at}
+        noValidate
+        className="settings-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          setStatus("");
+          update.mutate(
+            {
+              deckId: deck.id,
+              patch: {
+                name: textOf(form, "name"),
+                description: textOf(form, "description"),
+                new_per_day: limitOf(form, "new_per_day"),
+                reviews_per_day: limitOf(form, "reviews_per_day"),
+                is_public: form.get("is_public") === "on",
+                ...leechPatch(form),
+                ...buryPatch(form),
+              },
+            },
+            { onSuccess: () => setStatus("Settings saved.") },
+          );
+        }}
+      >
+        <ErrorSummary errors={errors} formRef={formRef} />
+        <TextField
+          name="name"
+          label="Deck name"
+          defaultValue={deck.name}
+          autoComplete="off"
+          required
+          error={errors.fields.name}
+        />
+        <TextAreaField
+          name="description"
+          label="Description"
+          hint="What the deck covers, for its members and, if it is public, for Explore. Up to 2,000 characters."
+          defaultValue={deck.description}
+          rows={3}
+          error={errors.fields.description}
+        />
+        <fieldset className="settings-limits">
+          <legend>Daily limits</legend>
+          <TextField
+            name="new_per_day"
+            label="New cards per day"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={9999}
+            step={1}
+            defaultValue={deck.new_per_day ?? ""}
+            placeholder={mine.new === undefined ? "" : String(mine.new)}
+            hint={defaultHint(mine.new)}
+            error={errors.fields.new_per_day}
+          />
+          <TextField
+            name="reviews_per_day"
+            label="Reviews per day"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={9999}
+            step={1}
+            defaultValue={deck.reviews_per_day ?? ""}
+            placeholder={mine.reviews === undefined ? "" : String(mine.reviews)}
+            hint={defaultHint(mine.reviews)}
+            error={errors.fields.reviews_per_day}
+          />
+        </fieldset>
+        <LeechFields deck={deck} errors={errors.fields} />
+        <BuryFields deck={deck} />
+        <div className="settings-check">
+          <input
+            type="checkbox"
+            id="deck-public"
+            name="is_public"
+            data-field="is_public"
+            defaultChecked={deck.is_public}
+            aria-describedby="deck-public-hint"
+          />
+          <div>
+            <label htmlFor="deck-public">
+              {deck.is_public ? <Globe aria-hidden="true" /> : <Lock aria-hidden="true" />} Public deck
+            </label>
+            <p id="deck-public-hint" className="field-hint">
+              {publicMeans} Off: {privateMeans.toLowerCase()}
+            </p>
+          </div>
+        </div>
+        <div className="form-actions">
+          <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+            Save changes
+          </SubmitButton>
+        </div>
+      </form>
+      <p role="status" className="settings-status">
+        {status}
+      </p>
+    </>
+  );
+}

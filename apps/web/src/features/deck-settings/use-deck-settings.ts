@@ -1,0 +1,63 @@
+/** The settings screen's server state, through the SDK's query and mutation factories. */
+import type { MyDeck } from "@engram/sdk";
+import { engramKeys } from "@engram/sdk/query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRef } from "react";
+import { useEngram } from "../../session/engram-context.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useSession } from "../../session/session-context.js";
+
+export type SettingsAccess =
+  | { status: "loading" }
+  | { status: "error"; error: unknown; retry: () => void }
+  /** Never a member, or the deck does not exist. */
+  | { status: "not-found" }
+  /** Was a member while this screen was open, and no longer is (removed, or the deck was deleted). */
+  | { status: "lost" }
+  | { status: "ready"; deck: MyDeck; userId: string };
+
+/** The deck as one of the user's decks (with their role); settings are for members only. */
+export function useSettingsAccess(deckId: string): SettingsAccess {
+  const decks = useQuery(useEngramQueries().decks.list());
+  const session = useSession();
+  const hadAccess = useRef(false);
+  if (decks.isPending) return { status: "loading" };
+  if (decks.isError) return { status: "error", error: decks.error, retry: () => void decks.refetch() };
+  const deck = decks.data.find((candidate) => candidate.id === deckId);
+  if (!deck || session.status !== "signed-in") return { status: hadAccess.current ? "lost" : "not-found" };
+  hadAccess.current = true;
+  return { status: "ready", deck, userId: session.session.user.id };
+}
+
+export function useProfileDefaults() {
+  return useQuery(useEngramQueries().profile.get());
+}
+
+export function useMembers(deckId: string) {
+  return useQuery(useEngramQueries().members.list(deckId));
+}
+
+/**
+ * Owners only. Nothing pushes invite changes to this screen, so the list is
+ * asked for again whenever the window regains focus (stale at once).
+ */
+export function useInvites(deckId: string, enabled: boolean) {
+  return useQuery({ ...useEngramQueries().invites.list(deckId), enabled, staleTime: 0 });
+}
+
+/** Hands the deck to another member; they become owner and the user an editor. */
+export function useTransferOwnership() {
+  const engram = useEngram();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ deckId, userId }: { deckId: string; userId: string }) =>
+      engram.decks.transferOwnership(deckId, userId),
+    // Both roles changed: the old owner's own role is in the deck list, the new one's in the members list.
+    onSuccess: (_result, { deckId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: engramKeys.decks.all }),
+        queryClient.invalidateQueries({ queryKey: engramKeys.members.list(deckId) }),
+        queryClient.invalidateQueries({ queryKey: engramKeys.invites.list(deckId) }),
+      ]),
+  });
+}

@@ -1,0 +1,67 @@
+import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
+import { ArrowLeft, GraduationCap, Keyboard, Plus, Settings } from "lucide-react";
+import { Link } from "react-router";
+import { ExportMenu } from "../../export/export-menu.js";
+import { PresenceAvatars } from "./presence-avatars.js";
+
+const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };
+const numberFormat = new Intl.NumberFormat();
+
+export function DeckHeader({
+  deck,
+  role,
+  noteCount,
+  others,
+  onAdd,
+  onHelp,
+}: {
+  deck: Deck;
+  role: DeckRole | null;
+  noteCount: number | undefined;
+  others: DeckPresence[];
+  /** Absent for people who cannot add notes. */
+  onAdd: (() => void) | undefined;
+  onHelp: () => void;
+}) {
+  return (
+    <header className="deck-header">
+      <Link to="/decks" className="back-link">
+        <ArrowLeft aria-hidden="true" /> Back to decks
+      </Link>
+      <div className="deck-title-row">
+        <div className="deck-title">
+          <h1>{deck.name}</h1>
+          <p className="deck-facts">
+            <span className={`role role-${role ?? "viewer"}`}>{role ? roleLabels[role] : "Public deck"}</span>
+            <span>
+              {noteCount === undefined
+                ? "Counting notes…"
+                : `${numberFormat.format(noteCount)} ${noteCount === 1 ? "note" : "notes"}`}
+            </span>
+          </p>
+        </div>
+        <PresenceAvatars others={others} />
+      </div>
+      {deck.description ? <p className="deck-description">{deck.description}</p> : null}
+      <div className="deck-toolbar">
+        <Link to={`/decks/${deck.id}/study`} className="button primary">
+          <GraduationCap aria-hidden="true" /> Study
+        </Link>
+        {onAdd ? (
+          <button type="button" className="button secondary" onClick={onAdd} aria-keyshortcuts="a">
+            <Plus aria-hidden="true" /> Add note
+          </button>
+        ) : null}
+        <button type="button" className="button secondary" onClick={onHelp} aria-keyshortcuts="?">
+          <Keyboard aria-hidden="true" /> Shortcuts
+        </button>
+        <ExportMenu deckId={deck.id} />
+        {role ? (
+          <Link to={`/decks/${deck.id}/settings`} className="button secondary">
+            <Settings aria-hidden="true" /> Settings
+          </Link>
+        ) : null}
+      </div>
+    </header>
+  );
+}

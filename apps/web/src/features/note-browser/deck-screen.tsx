@@ -1,0 +1,249 @@
+/**
+ * The deck screen once the deck is known: header with presence, the note
+ * browser (filters in the URL, a virtualised list), bulk actions for people
+ * who edit, and the shared editor dialog.
+ */
+import type { Deck, DeckRole, Note } from "@engram/sdk";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { errorMessage } from "../../lib/error-messages.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { isTypingTarget } from "../../ui/keys.js";
+import { usePageTitle } from "../../ui/page-title.js";
+import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
+import { listOptions, useBrowserParams } from "./browser-params.js";
+import { BulkBar } from "./bulk-bar.js";
+import { DeleteNotesDialog } from "./bulk-dialogs.js";
+import { DeckHeader } from "./deck-header.js";
+import { NoteEditorSlot } from "./note-editor-slot.js";
+import { NoteFilters } from "./note-filters.js";
+import { NoteList } from "./note-list.js";
+import { firstFieldText } from "./plain-text.js";
+import { shortcutFor, shortcuts } from "./shortcuts.js";
+import { canEdit, useDeckMutations, useNotePages, useProfile } from "./use-deck.js";
+import { useDeckRoom } from "./use-deck-room.js";
+import { useSelection } from "./use-selection.js";
+
+type Editor = { noteId?: string } | null;
+const numberFormat = new Intl.NumberFormat();
+
+export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }) {
+  usePageTitle(deck.name);
+  const queries = useEngramQueries();
+  const queryClient = useQueryClient();
+  const editable = canEdit(role);
+  const [params, setParams] = useBrowserParams();
+  const options = useMemo(() => listOptions(params), [params]);
+  const { sort: _sort, ...filter } = options;
+  const pages = useNotePages(deck.id, options);
+  const filtered = Boolean(options.search || options.tags || options.kind);
+  // Unfiltered, the list's own total is the deck's; a filtered view asks for the count apart.
+  const countAll = useQuery({ ...queries.notes.list(deck.id, { limit: 1 }), enabled: filtered });
+  const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.notes) ?? [], [pages.data]);
+  const noteIds = useMemo(() => notes.map((note) => note.id), [notes]);
+  const total = pages.data?.pages[0]?.total ?? 0;
+  const deckTotal = filtered || pages.isPlaceholderData ? countAll.data?.total : pages.data?.pages[0]?.total;
+
+  const profile = useProfile();
+  const room = useDeckRoom(deck.id, role !== null && profile.isSuccess, {
+    displayName: profile.data?.display_name ?? undefined,
+    avatarPath: profile.data?.avatar_path ?? undefined,
+  });
+
+  const selection = useSelection(noteIds);
+  const [selectingAll, setSelectingAll] = useState(false);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const [activeIndex, setActiveIndex] = useState(0);
+  const [editor, setEditor] = useState<Editor>(null);
+  const [deleting, setDeleting] = useState<Note | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [status, setStatus] = useState("");
+  const searchRef = useRef<HTMLInputElement>(null);
+  const { remove } = useDeckMutations();
+
+  // A new search or filter starts a new selection: the old one may hold notes no longer shown.
+  const filterKey = JSON.stringify(filter);
+  const clearSelection = selection.clear;
+  useEffect(() => {
+    void filterKey;
+    clearSelection();
+    setActiveIndex(0);
+  }, [filterKey, clearSelection]);
+
+  // Made a viewer while here: the editor and a selection for bulk edits close with the rights they needed.
+  useEffect(() => {
+    if (editable) return;
+    setEditor(null);
+    setDeleting(null);
+    clearSelection();
+  }, [editable, clearSelection]);
+
+  const openEditor = useCallback(
+    (noteId?: string) => {
+      setEditor(noteId ? { noteId } : {});
+      if (noteId) room.startEditing(noteId);
+    },
+    [room.startEditing],
+  );
+  const closeEditor = () => {
+    if (editor?.noteId) room.stopEditing();
+    setEditor(null);
+  };
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isTypingTarget(event.target)) return;
+      const action = shortcutFor(event, editable);
+      if (action === "search") {
+        event.preventDefault();
+        searchRef.current?.focus();
+      } else if (action === "add") {
+        event.preventDefault();
+        openEditor();
+      } else if (action === "help") {
+        event.preventDefault();
+        setHelpOpen(true);
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [editable, openEditor]);
+
+  const selectAll = async () => {
+    setSelectingAll(true);
+    try {
+      const { ids } = await queryClient.fetchQuery(queries.notes.ids(deck.id, filter));
+      selection.replace(ids);
+      setStatus(`Selected all ${numberFormat.format(ids.length)} matching notes.`);
+    } catch (error) {
+      setStatus(errorMessage(error));
+    } finally {
+      setSelectingAll(false);
+    }
+  };
+
+  const toggleExpanded = useCallback((noteId: string) => {
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(noteId)) next.add(noteId);
+      return next;
+    });
+  }, []);
+
+  const loadMore = useCallback(() => {
+    if (!pages.isFetchingNextPage) void pages.fetchNextPage();
+  }, [pages.isFetchingNextPage, pages.fetchNextPage]);
+
+  const selected = [...selection.selected];
+  return (
+    <div className="page deck-page">
+      <DeckHeader
+        deck={deck}
+        role={role}
+        noteCount={deckTotal}
+        others={room.others}
+        onAdd={editable ? () => openEditor() : undefined}
+        onHelp={() => setHelpOpen(true)}
+      />
+
+      <section aria-labelledby="notes-heading" className="browser">
+        <h2 id="notes-heading" className="visually-hidden">
+          Notes
+        </h2>
+        <NoteFilters params={params} onChange={setParams} searchRef={searchRef} />
+        <p className="list-summary" aria-live="polite">
+          {pages.isPending
+            ? "Loading notes…"
+            : `${numberFormat.format(total)} ${total === 1 ? "note" : "notes"}${filtered ? " match" : ""}`}
+        </p>
+        {editable && selected.length > 0 ? (
+          <BulkBar
+            deckId={deck.id}
+            selected={selected}
+            total={total}
+            selectingAll={selectingAll}
+            onSelectAll={selectAll}
+            onClear={selection.clear}
+            onDone={(message, clear) => {
+              setStatus(message);
+              if (clear) selection.clear();
+            }}
+          />
+        ) : null}
+        <p role="status" className="bulk-status">
+          {status}
+        </p>
+
+        {pages.isError ? (
+          <div role="alert" className="notice">
+            <p>{errorMessage(pages.error)}</p>
+            <button type="button" className="button secondary" onClick={() => pages.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : pages.isPending ? null : notes.length === 0 ? (
+          <p className="empty">
+            {filtered
+              ? "No notes match. Try other words or clear the filters."
+              : editable
+                ? "No notes yet. Add the first one with “Add note” (or press A)."
+                : "This deck has no notes yet."}
+          </p>
+        ) : (
+          <NoteList
+            notes={notes}
+            total={total}
+            hasMore={pages.hasNextPage}
+            loadMore={loadMore}
+            editable={editable}
+            selected={selection.selected}
+            expanded={expanded}
+            activeIndex={Math.min(activeIndex, Math.max(0, notes.length - 1))}
+            editing={room.editing}
+            onActiveIndex={setActiveIndex}
+            onSelect={selection.toggle}
+            onToggle={toggleExpanded}
+            onEdit={(noteId: string) => openEditor(noteId)}
+            onDelete={setDeleting}
+          />
+        )}
+      </section>
+
+      {editor ? (
+        <NoteEditorSlot
+          deckId={deck.id}
+          {...(editor.noteId ? { noteId: editor.noteId } : {})}
+          onClose={closeEditor}
+          onSaved={() => setStatus(editor.noteId ? "Note saved." : "Note added.")}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteNotesDialog
+          count={1}
+          label={firstFieldText(deleting)}
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => setDeleting(null)}
+          onConfirm={() =>
+            remove.mutate(
+              { deckId: deck.id, noteIds: [deleting.id] },
+              {
+                onSuccess: () => {
+                  setStatus(`Deleted “${firstFieldText(deleting)}”.`);
+                  setDeleting(null);
+                },
+              },
+            )
+          }
+        />
+      ) : null}
+      {helpOpen ? (
+        <ShortcutsDialog
+          shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
+          caption="Keys and what they do on this screen"
+          onClose={() => setHelpOpen(false)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+/** An opened note: its cards with the user's schedule and a suspend switch each, and the note's own actions. */
+import type { CardWithSchedule, Note } from "@engram/sdk";
+import { Pencil, Trash2 } from "lucide-react";
+import { errorMessage } from "../../lib/error-messages.js";
+import { useDeckMutations, useNoteCards } from "./use-deck.js";
+
+const stateLabels: Record<string, string> = {
+  new: "New",
+  learning: "Learning",
+  review: "Review",
+  relearning: "Relearning",
+};
+
+function cardName(note: Note, card: CardWithSchedule): string {
+  if (note.kind === "cloze") return `Cloze ${card.ordinal}`;
+  if (note.kind === "basic_reversed") return card.ordinal === 1 ? "Front → Back" : "Back → Front";
+  return "Front → Back";
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+function dueText(card: CardWithSchedule): string {
+  const schedule = card.schedule;
+  if (!schedule || schedule.state === "new") return "Not studied yet";
+  return dateFormat.format(new Date(schedule.due));
+}
+
+function intervalText(card: CardWithSchedule): string {
+  const days = card.schedule?.scheduled_days ?? 0;
+  if (!card.schedule || card.schedule.state === "new") return "—";
+  if (days < 1) return "Under a day";
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+/** A card its user keeps forgetting; the mark is theirs alone (other members do not see it). */
+function LeechTag() {
+  return (
+    <span className="leech-tag" title="You keep forgetting this card: it reached the deck's leech threshold.">
+      leech
+    </span>
+  );
+}
+
+export function NoteCards({
+  note,
+  editable,
+  onEdit,
+  onDelete,
+}: {
+  note: Note;
+  editable: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const cards = useNoteCards(note.id);
+  const { suspendCards } = useDeckMutations();
+
+  return (
+    <div className="note-cards">
+      {cards.isPending ? (
+        <p className="muted">Loading cards…</p>
+      ) : cards.isError ? (
+        <p role="alert">{errorMessage(cards.error)}</p>
+      ) : (
+        <table className="card-table">
+          <caption className="visually-hidden">Cards of this note</caption>
+          <thead>
+            <tr>
+              <th scope="col">Card</th>
+              <th scope="col">State</th>
+              <th scope="col">Due</th>
+              <th scope="col">Interval</th>
+              <th scope="col">Suspended</th>
+            </tr>
+          </thead>
+          <tbody>
+            {cards.data.map((card) => {
+              // While the change is on its way, the box shows what was asked for.
+              const asked = suspendCards.isPending && suspendCards.variables.cardIds.includes(card.id);
+              const suspended = asked ? suspendCards.variables.suspended : (card.schedule?.suspended ?? false);
+              const name = cardName(note, card);
+              return (
+                <tr key={card.id}>
+                  <th scope="row">{name}</th>
+                  <td>
+                    <span className={`state state-${card.schedule?.state ?? "new"}`}>
+                      {stateLabels[card.schedule?.state ?? "new"]}
+                    </span>
+                    {card.schedule?.leech_at ? <LeechTag /> : null}
+                  </td>
+                  <td>{dueText(card)}</td>
+                  <td>{intervalText(card)}</td>
+                  <td>
+                    {card.schedule ? (
+                      <label className="switch">
+                        <input
+                          type="checkbox"
+                          checked={suspended}
+                          disabled={suspendCards.isPending}
+                          onChange={() => suspendCards.mutate({ cardIds: [card.id], suspended: !suspended })}
+                        />
+                        <span className="visually-hidden">Suspend {name}</span>
+                        <span aria-hidden="true">{suspended ? "Suspended" : "Active"}</span>
+                      </label>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {suspendCards.isError ? <p role="alert">{errorMessage(suspendCards.error)}</p> : null}
+      {editable ? (
+        <div className="note-actions">
+          <button type="button" className="button secondary small" onClick={onEdit}>
+            <Pencil aria-hidden="true" /> Edit
+          </button>
+          <button type="button" className="button danger-outline small" onClick={onDelete}>
+            <Trash2 aria-hidden="true" /> Delete
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

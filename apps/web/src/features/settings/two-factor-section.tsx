@@ -1,0 +1,247 @@
+/**
+ * Two-factor sign-in with an authenticator app: enrol (scan the QR code or
+ * type the key, then confirm with a code), see the app that is set up, and
+ * remove it. A lost device is recovered from here while still signed in:
+ * remove the app, then set up the new one.
+ */
+import type { TotpEnrollment, TotpFactor } from "@engram/sdk";
+import { engramKeys } from "@engram/sdk/query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ShieldCheck } from "lucide-react";
+import { useState } from "react";
+import { textOf } from "../../forms/form-errors.js";
+import { SubmitButton } from "../../forms/submit-button.js";
+import { TextField } from "../../forms/text-field.js";
+import { errorMessage, totpCodeMessage } from "../../lib/error-messages.js";
+import { useEngram } from "../../session/engram-context.js";
+import { Dialog } from "../../ui/dialog.js";
+import { SavedStatus, SettingsSection } from "./settings-section.js";
+
+const factorsKey = [...engramKeys.auth.all, "factors"] as const;
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+/**
+ * GoTrue's QR code comes as `data:image/svg+xml;utf-8,<svg…>` with the markup
+ * unescaped, and a `#` in it (a colour) would end the URL there and leave a
+ * broken picture: the markup is percent-encoded again.
+ */
+function qrCodeSource(qrCode: string): string {
+  const comma = qrCode.indexOf(",");
+  const markup = qrCode.slice(comma + 1);
+  if (!qrCode.startsWith("data:image/svg+xml") || qrCode.slice(0, comma).includes("base64")) return qrCode;
+  const decoded = /%[0-9a-f]{2}/i.test(markup) && !markup.includes("<") ? decodeURIComponent(markup) : markup;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(decoded)}`;
+}
+
+function useFactors() {
+  const engram = useEngram();
+  return useQuery({ queryKey: factorsKey, queryFn: () => engram.auth.mfa.listFactors() });
+}
+
+/** Factors and the session's level change together. */
+function useRefreshAuth() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: engramKeys.auth.all });
+}
+
+export function TwoFactorSection() {
+  const factors = useFactors();
+  const [status, setStatus] = useState("");
+  const verified = factors.data?.filter((factor) => factor.status === "verified") ?? [];
+
+  return (
+    <SettingsSection
+      id="two-factor"
+      title="Two-factor sign-in"
+      intro="After your password, Engram also asks for a code from an authenticator app on your phone, so a stolen password alone cannot open your account."
+    >
+      {factors.isPending ? <p className="muted">Checking…</p> : null}
+      {factors.isError ? (
+        <p role="alert" className="field-error">
+          {errorMessage(factors.error)}
+        </p>
+      ) : null}
+      {factors.isSuccess && verified.length > 0 ? (
+        <ul className="factor-list" aria-label="Authenticator apps">
+          {verified.map((factor) => (
+            <FactorItem key={factor.id} factor={factor} onRemoved={() => setStatus("Two-factor sign-in is off.")} />
+          ))}
+        </ul>
+      ) : null}
+      {factors.isSuccess && verified.length === 0 ? (
+        <Enrol onEnabled={() => setStatus("Two-factor sign-in is on. Engram asks for a code at your next sign-in.")} />
+      ) : null}
+      {verified.length > 0 ? (
+        <p className="settings-intro factor-recovery">
+          Lost your device? Remove the app here while you are still signed in, then set up two-factor sign-in again on
+          your new device.
+        </p>
+      ) : null}
+      <SavedStatus message={status} />
+    </SettingsSection>
+  );
+}
+
+function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <li className="factor">
+      <ShieldCheck aria-hidden="true" className="factor-icon" />
+      <span className="factor-text">
+        <strong>{factor.friendlyName ?? "Authenticator app"}</strong>
+        <span className="muted">Added {dateFormat.format(new Date(factor.createdAt))}</span>
+      </span>
+      <button type="button" className="button danger-outline small" onClick={() => setConfirming(true)}>
+        Remove
+      </button>
+      {confirming ? (
+        <RemoveFactor
+          factor={factor}
+          onClose={() => setConfirming(false)}
+          onRemoved={() => {
+            setConfirming(false);
+            onRemoved();
+          }}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+function RemoveFactor({
+  factor,
+  onClose,
+  onRemoved,
+}: {
+  factor: TotpFactor;
+  onClose: () => void;
+  onRemoved: () => void;
+}) {
+  const engram = useEngram();
+  const refresh = useRefreshAuth();
+  const remove = useMutation({
+    mutationFn: () => engram.auth.mfa.unenroll(factor.id),
+    onSuccess: () => refresh(),
+  });
+  return (
+    <Dialog title="Remove the authenticator app?" onClose={onClose}>
+      <p>Signing in will need only your password until you set up two-factor sign-in again.</p>
+      {remove.error ? (
+        <p role="alert" className="field-error">
+          {errorMessage(remove.error)}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="button secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button danger"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate(undefined, { onSuccess: onRemoved })}
+        >
+          {remove.isPending ? "Removing…" : "Remove"}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function Enrol({ onEnabled }: { onEnabled: () => void }) {
+  const engram = useEngram();
+  const refresh = useRefreshAuth();
+  const start = useMutation({ mutationFn: () => engram.auth.mfa.enrollTotp({ friendlyName: "Authenticator app" }) });
+  const [enrolment, setEnrolment] = useState<TotpEnrollment | null>(null);
+
+  if (!enrolment) {
+    return (
+      <div className="settings-actions">
+        <button
+          type="button"
+          className="button secondary"
+          disabled={start.isPending}
+          onClick={() => start.mutate(undefined, { onSuccess: setEnrolment })}
+        >
+          <ShieldCheck aria-hidden="true" /> {start.isPending ? "Starting…" : "Set up two-factor sign-in"}
+        </button>
+        {start.error ? (
+          <p role="alert" className="field-error">
+            {errorMessage(start.error)}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <ConfirmEnrolment
+      enrolment={enrolment}
+      onCancel={() => setEnrolment(null)}
+      onEnabled={() => {
+        setEnrolment(null);
+        onEnabled();
+        void refresh();
+      }}
+    />
+  );
+}
+
+function ConfirmEnrolment({
+  enrolment,
+  onCancel,
+  onEnabled,
+}: {
+  enrolment: TotpEnrollment;
+  onCancel: () => void;
+  onEnabled: () => void;
+}) {
+  const engram = useEngram();
+  const verify = useMutation({ mutationFn: (code: string) => engram.auth.mfa.verifyTotp(enrolment.factorId, code) });
+
+  return (
+    <div className="enrol">
+      <ol className="enrol-steps">
+        <li>
+          <p>Scan this QR code with your authenticator app (1Password, Google Authenticator, Authy…).</p>
+          <img
+            className="enrol-qr"
+            src={qrCodeSource(enrolment.qrCode)}
+            alt="QR code to add Engram to your authenticator app"
+          />
+          <p className="enrol-secret">
+            Can't scan it? Enter this key in the app instead:{" "}
+            <code className="setup-key" translate="no">
+              {enrolment.secret}
+            </code>
+          </p>
+        </li>
+        <li>
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              verify.mutate(textOf(new FormData(event.currentTarget), "code"), { onSuccess: onEnabled });
+            }}
+          >
+            <TextField
+              name="code"
+              label="Enter the 6-digit code the app shows"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              error={verify.error ? totpCodeMessage(verify.error) : undefined}
+            />
+            <div className="settings-actions">
+              <SubmitButton pending={verify.isPending} pendingLabel="Checking…">
+                Turn on
+              </SubmitButton>
+              <button type="button" className="button secondary" onClick={onCancel}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </li>
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
+import { formatCount, formatDay, formatShortDay, plural } from "../../lib/stats-format.js";
+import { ChartSection } from "./chart-section.js";
+import { forecastColor } from "./colors.js";
+import type { UserStats } from "./stats-types.js";
+
+type ForecastDay = UserStats["forecast"][number];
+
+/** Cards coming due on each of the next 30 days; today's bar holds the overdue ones too (Anki's "Future due"). */
+export function ForecastChart({ user }: { user: UserStats }) {
+  const total = user.forecast.reduce((sum, day) => sum + day.due, 0);
+  const tomorrow = user.forecast.find((day) => day.date > user.today)?.due ?? 0;
+  const busiest = user.forecast.reduce<ForecastDay | null>(
+    (best, day) => (day.due > (best?.due ?? 0) ? day : best),
+    null,
+  );
+  const summary =
+    total === 0
+      ? "Nothing comes due in the next 30 days."
+      : `${plural(total, "card")} due in the next 30 days, ${formatCount(tomorrow)} tomorrow.${busiest ? ` Busiest: ${formatDay(busiest.date)}, ${plural(busiest.due, "card")}.` : ""}`;
+  const label = (date: string) => (date === user.today ? "Today" : formatShortDay(date));
+
+  return (
+    <ChartSection
+      id="forecast"
+      title="Due forecast"
+      summary={summary}
+      label={`Bar chart of cards due per day over the next 30 days. ${summary}`}
+      table={
+        <table className="stats-table">
+          <caption>Cards due per day, next 30 days</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Cards due</th>
+            </tr>
+          </thead>
+          <tbody>
+            {user.forecast.map((day) => (
+              <tr key={day.date}>
+                <th scope="row">{day.date === user.today ? "Today (with overdue)" : formatDay(day.date)}</th>
+                <td>{formatCount(day.due)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Next 30 days</th>
+              <td>{formatCount(total)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      }
+    >
+      <BarChart {...chartProps} data={user.forecast} barCategoryGap="15%">
+        <CartesianGrid {...gridProps} />
+        <XAxis dataKey="date" {...axisProps} tickFormatter={label} minTickGap={24} interval="preserveStartEnd" />
+        <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
+        <Tooltip
+          cursor={cursorProps}
+          isAnimationActive={false}
+          content={(props) => {
+            const day = hovered<ForecastDay>(props);
+            if (!day) return null;
+            return (
+              <TooltipCard
+                title={day.date === user.today ? "Today, with overdue cards" : formatDay(day.date)}
+                rows={[{ name: "Due", value: plural(day.due, "card") }]}
+              />
+            );
+          }}
+        />
+        <Bar dataKey="due" name="Cards due" fill={forecastColor} isAnimationActive={false} />
+      </BarChart>
+    </ChartSection>
+  );
+}

@@ -1,0 +1,142 @@
+import { useMemo } from "react";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  axisProps,
+  chartProps,
+  cursorProps,
+  gridProps,
+  hovered,
+  Legend,
+  TooltipCard,
+} from "../../charts/chart-parts.js";
+import {
+  daysEnding,
+  formatCount,
+  formatDay,
+  formatShortDay,
+  formatShortMonth,
+  plural,
+} from "../../lib/stats-format.js";
+import { ChartSection } from "./chart-section.js";
+import { stateColors } from "./colors.js";
+import { type Period, periodLabels } from "./stats-params.js";
+import type { DayAnswers, ReviewStats } from "./stats-types.js";
+
+export const answerStates = ["new", "learning", "relearning", "review"] as const;
+export const stateLabels = { new: "New", learning: "Learning", relearning: "Relearning", review: "Review" } as const;
+
+const totalOf = (day: Pick<DayAnswers, (typeof answerStates)[number]>) =>
+  day.new + day.learning + day.relearning + day.review;
+
+/** Every day of the period, days without answers as zeros, so the bars keep their places in time. */
+export function periodDays(reviews: ReviewStats): DayAnswers[] {
+  const byDate = new Map(reviews.per_day.map((day) => [day.date, day]));
+  return daysEnding(reviews.today, reviews.days).map(
+    (date) => byDate.get(date) ?? { date, new: 0, learning: 0, relearning: 0, review: 0, duration_ms: 0 },
+  );
+}
+
+/** Tick labels: days over a month or three, months over a year. */
+export const dateTick = (days: number) => (date: string) => (days > 90 ? formatShortMonth(date) : formatShortDay(date));
+
+/** Answers per day over the period, stacked by the card's state before the answer (Anki's "Reviews" graph). */
+export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period: Period }) {
+  const days = useMemo(() => periodDays(reviews), [reviews]);
+  const studied = reviews.per_day.filter((day) => totalOf(day) > 0);
+  const totals = answerStates.map((state) => studied.reduce((sum, day) => sum + day[state], 0));
+  const total = totals.reduce((sum, count) => sum + count, 0);
+  const average = total / reviews.days;
+  const span = periodLabels[period];
+  const summary =
+    total === 0
+      ? `No reviews in the past ${span}.`
+      : `${plural(total, "review")} in the past ${span}: ${average.toFixed(1)} a day on average, on ${studied.length} of ${reviews.days} days.`;
+  const breakdown = answerStates.map((state, index) => `${totals[index]} ${stateLabels[state].toLowerCase()}`);
+
+  return (
+    <ChartSection
+      id="reviews"
+      title="Reviews"
+      wide
+      summary={summary}
+      label={`Bar chart of reviews per day over the past ${span}, by card state. ${summary} ${total === 0 ? "" : `In all: ${breakdown.join(", ")}.`}`}
+      table={
+        <table className="stats-table">
+          <caption>Reviews per day by card state, past {span}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {answerStates.map((state) => (
+                <th key={state} scope="col">
+                  {stateLabels[state]}
+                </th>
+              ))}
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...studied].reverse().map((day) => (
+              <tr key={day.date}>
+                <th scope="row">{formatDay(day.date)}</th>
+                {answerStates.map((state) => (
+                  <td key={state}>{formatCount(day[state])}</td>
+                ))}
+                <td>{formatCount(totalOf(day))}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">All days</th>
+              {totals.map((count, index) => (
+                <td key={answerStates[index]}>{formatCount(count)}</td>
+              ))}
+              <td>{formatCount(total)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      }
+    >
+      <BarChart {...chartProps} data={days} barCategoryGap={reviews.days > 90 ? 0 : "15%"}>
+        <CartesianGrid {...gridProps} />
+        <XAxis
+          dataKey="date"
+          {...axisProps}
+          tickFormatter={dateTick(reviews.days)}
+          minTickGap={24}
+          interval="preserveStartEnd"
+        />
+        <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
+        <Tooltip
+          cursor={cursorProps}
+          isAnimationActive={false}
+          content={(props) => {
+            const day = hovered<DayAnswers>(props);
+            if (!day) return null;
+            return (
+              <TooltipCard
+                title={`${formatDay(day.date)}: ${plural(totalOf(day), "review")}`}
+                rows={answerStates.map((state) => ({
+                  name: stateLabels[state],
+                  value: day[state],
+                  color: stateColors[state],
+                }))}
+              />
+            );
+          }}
+        />
+        {answerStates.map((state) => (
+          <Bar
+            key={state}
+            dataKey={state}
+            name={stateLabels[state]}
+            stackId="answers"
+            fill={stateColors[state]}
+            isAnimationActive={false}
+          />
+        ))}
+      </BarChart>
+      <Legend items={answerStates.map((state) => ({ name: stateLabels[state], color: stateColors[state] }))} />
+    </ChartSection>
+  );
+}

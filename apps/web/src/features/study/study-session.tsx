@@ -1,0 +1,184 @@
+/**
+ * The study screen's session: the card, Show answer, the four answer buttons
+ * with their intervals, undo, edit in place, replay, and the states around
+ * them (waiting for learning cards, the summary, nothing due).
+ */
+import type { Rating } from "@engram/core";
+import type { ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useEngram } from "../../session/engram-context.js";
+import { CardView } from "../../ui/card-view/card-view.js";
+import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
+import { AnswerButtons, RevealButton } from "./answer-buttons.js";
+import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
+import { LeechNotice } from "./leech-notice.js";
+import { NothingDue } from "./nothing-due.js";
+import { SessionCounts } from "./session-counts.js";
+import { SessionSummary } from "./session-summary.js";
+import { isRatingAction, ratingOf, type StudyAction, shortcuts } from "./shortcuts.js";
+import { SyncStatus } from "./sync-status.js";
+import { useStudyKeys } from "./use-study-keys.js";
+import { useSessionEvents, useSessionState, useTally } from "./use-study-session.js";
+import { WaitingForLearning } from "./waiting.js";
+
+const NoteEditorDialog = lazy(() =>
+  import("../../note-editor/note-editor-dialog.js").then((m) => ({ default: m.NoteEditorDialog })),
+);
+
+type Props = {
+  session: ReviewSession;
+  cards: ReadonlyMap<string, StudyCard>;
+  fromDevice: boolean;
+  deckId: string | undefined;
+};
+
+export function StudySession({ session, cards, fromDevice, deckId }: Props) {
+  const engram = useEngram();
+  const state = useSessionState(session);
+  const events = useSessionEvents(session, cards);
+  const tally = useTally();
+  const [revealedAt, setRevealedAt] = useState<Date | null>(null);
+  const [dialog, setDialog] = useState<"help" | "edit" | null>(null);
+  const [editError, setEditError] = useState(false);
+  const cardArea = useRef<HTMLDivElement>(null);
+  const current = state.current;
+  const revealed = current !== null && revealedAt === current.shownAt;
+
+  const rate = useCallback(
+    (rating: Rating) => {
+      events.clearLeech();
+      session.answer(rating);
+      tally.add(rating);
+    },
+    [session, tally.add, events.clearLeech],
+  );
+
+  const undo = useCallback(() => {
+    events.clearLeech();
+    if (session.undo()) tally.undo();
+  }, [session, tally.undo, events.clearLeech]);
+
+  const replay = useCallback(() => {
+    const side = cardArea.current?.querySelector(revealed ? ".card-view-back" : ".card-view-front");
+    const audio =
+      side?.querySelector<HTMLAudioElement>("audio[src]") ??
+      cardArea.current?.querySelector<HTMLAudioElement>("audio[src]");
+    if (!audio) return false;
+    audio.currentTime = 0;
+    void audio.play().catch(() => {});
+    return true;
+  }, [revealed]);
+
+  const act = (action: StudyAction): boolean => {
+    if (action === "help") setDialog("help");
+    else if (action === "undo") {
+      if (!session.canUndo) return false;
+      undo();
+    } else if (!current) return false;
+    else if (action === "reveal") {
+      if (revealed) return false;
+      setRevealedAt(current.shownAt);
+    } else if (isRatingAction(action)) {
+      if (!revealed) return false;
+      rate(ratingOf[action]);
+    } else if (action === "edit") setDialog("edit");
+    else if (action === "replay") return replay();
+    return true;
+  };
+  useStudyKeys(act);
+
+  // The control for the next step has the focus, so Space and Enter keep working for screen-reader users too.
+  const shownAt = current?.shownAt;
+  useEffect(() => {
+    if (!shownAt || dialog) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !cardArea.current?.parentElement?.contains(active)) return;
+    const next = document.querySelector<HTMLButtonElement>(revealed ? ".answer-button.good" : ".reveal-button");
+    next?.focus({ preventScroll: true });
+  }, [shownAt, revealed, dialog]);
+
+  const noteSaved = async (noteId: string) => {
+    try {
+      const note = await engram.notes.get(noteId);
+      // notes.fields is jsonb; the notes_fields_shape constraint makes it match the kind.
+      session.updateNote({ id: note.id, kind: note.kind, fields: note.fields, tags: note.tags } as StudyNote);
+      setEditError(false);
+    } catch {
+      setEditError(true);
+    }
+  };
+
+  return (
+    <div className="study-session">
+      <div className="study-status">
+        <SessionCounts counts={state.counts} currentQueue={current?.card.queue} />
+        <SyncStatus state={state} session={session} fromDevice={fromDevice} />
+      </div>
+      <AnsweredElsewhereNotices notices={events.answeredElsewhere} onDismiss={events.dismiss} />
+      <LeechNotice leech={events.leech} />
+      {editError && (
+        <p className="notice" role="alert">
+          The note was saved, but its new text could not be loaded here. It shows next time.
+        </p>
+      )}
+      {current ? (
+        <>
+          <section className="study-card" aria-label={revealed ? "Card, answer shown" : "Card"} ref={cardArea}>
+            <CardView
+              deckId={current.card.deck_id}
+              note={current.card.note}
+              ordinal={current.card.ordinal}
+              revealed={revealed}
+              autoplay
+            />
+          </section>
+          <div className="study-actions">
+            {revealed ? (
+              <AnswerButtons intervals={current.intervals} onRate={rate} />
+            ) : (
+              <RevealButton onReveal={() => setRevealedAt(current.shownAt)} />
+            )}
+          </div>
+        </>
+      ) : state.nextAt ? (
+        <WaitingForLearning nextAt={state.nextAt} learning={state.counts.learning} />
+      ) : tally.ratings.length > 0 ? (
+        <SessionSummary ratings={tally.ratings} startedAt={tally.startedAt} deckId={deckId} />
+      ) : (
+        <NothingDue deckId={deckId} />
+      )}
+      <div className="study-tools">
+        {state.canUndo && (
+          <button type="button" className="button secondary small" onClick={undo}>
+            Undo <kbd>U</kbd>
+          </button>
+        )}
+        {current && (
+          <button type="button" className="button secondary small" onClick={() => setDialog("edit")}>
+            Edit <kbd>E</kbd>
+          </button>
+        )}
+        <button type="button" className="button secondary small" onClick={() => setDialog("help")}>
+          Shortcuts <kbd>?</kbd>
+        </button>
+      </div>
+      {dialog === "help" && (
+        <ShortcutsDialog
+          shortcuts={shortcuts}
+          caption="Keys and what they do while studying"
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "edit" && current && (
+        <Suspense fallback={null}>
+          <NoteEditorDialog
+            deckId={current.card.deck_id}
+            noteId={current.card.note.id}
+            onClose={() => setDialog(null)}
+            onSaved={(noteId) => void noteSaved(noteId)}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

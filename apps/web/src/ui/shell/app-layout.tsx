@@ -1,0 +1,50 @@
+import { Suspense } from "react";
+import { NavLink, Outlet } from "react-router";
+import { useSession } from "../../session/session-context.js";
+import { useExpiryRedirect } from "../../session/use-expiry-redirect.js";
+import { Loading } from "../loading.js";
+import { useFocusOnNavigate } from "./focus-on-navigate.js";
+import { Logo } from "./logo.js";
+import { ThemeToggle } from "./theme-toggle.js";
+import { UserMenu } from "./user-menu.js";
+
+/** Every screen: skip link, header with the logo, navigation and account, then the page. */
+export function AppLayout() {
+  const session = useSession();
+  useExpiryRedirect();
+  useFocusOnNavigate("main");
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="header">
+        <Logo />
+        <nav aria-label="Main" className="nav">
+          {session.status === "signed-in" ? (
+            <>
+              <NavLink to="/decks">Decks</NavLink>
+              <NavLink to="/explore">Explore</NavLink>
+            </>
+          ) : session.status === "signed-out" ? (
+            <>
+              <NavLink to="/explore">Explore</NavLink>
+              <NavLink to="/sign-in">Sign in</NavLink>
+              <NavLink to="/sign-up">Sign up</NavLink>
+            </>
+          ) : null}
+        </nav>
+        <div className="header-actions">
+          <ThemeToggle />
+          {session.status === "signed-in" ? <UserMenu email={session.session.user.email ?? "Account"} /> : null}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="main">
+        {/* A screen opened before the SDK has loaded waits here for it (session/engram-context.tsx). */}
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
