@@ -81,7 +81,7 @@ export function createMedia(supabase: EngramClient) {
   };
 }
 
-/** An SVG opened on its own can run script; only its drawing is stored (PRODUCT §5). */
+/** An SVG opened on its own can run script; only its drawing is stored (docs/product.md §5). */
 async function drawingOnly(file: Blob | Uint8Array): Promise<Blob> {
   const text = file instanceof Blob ? await file.text() : new TextDecoder().decode(file);
   const clean = sanitizeSvg(text);
