@@ -1,0 +1,219 @@
+-- Helpers that policies, triggers and RPCs share. They live in a schema the
+-- API does not expose; the security definer ones read membership without
+-- recursing through the policies of the tables they read.
+create schema if not exists private;
+grant usage on schema private to anon, authenticated, service_role;
+
+-- Who may call the functions created from here on (by the role running this
+-- file: postgres on the platform). No function is executable by every role
+-- unless granted; helpers in private are callable by the API roles, whose
+-- policies and RPCs use them, and a function that must not be says so with a
+-- revoke beside it. Default privileges per schema can only add to the
+-- global ones, so the revoke from public is global; every RPC in public
+-- grants execute to whom it serves.
+alter default privileges revoke execute on functions from public;
+alter default privileges in schema private grant execute on functions to anon, authenticated, service_role;
+
+create type public.deck_role as enum ('owner', 'editor', 'viewer');
+create type public.note_kind as enum ('basic', 'basic_reversed', 'cloze');
+create type public.card_state as enum ('new', 'learning', 'review', 'relearning');
+create type public.import_status as enum ('queued', 'running', 'done', 'failed');
+create type public.import_source as enum ('apkg', 'csv');
+
+create function private.touch_updated_at() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+-- Text of a field with markup removed, as the "non-empty" rule sees it
+-- (mirrored by stripMarkup in @engram/core).
+create function private.strip_markup(p_html text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select btrim(replace(regexp_replace(coalesce(p_html, ''), '<[^>]*>', '', 'g'), '&nbsp;', ' '))
+$$;
+
+-- Whether a field shows anything: text once markup is stripped, or an image,
+-- audio or video (mirrored by hasContent in @engram/core).
+create function private.has_content(p_html text) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select private.strip_markup(p_html) <> '' or coalesce(p_html, '') ~* '<(img|audio|video)\M'
+$$;
+
+-- The numbers and nesting depth of a text's well-formed deletions (mirrored
+-- by clozeOrdinals and clozeNesting in @engram/core; see cloze_ordinals in
+-- 20261122090000 for the syntax). Every token costs O(1): the stack is
+-- written in place by index instead of being copied by slicing, and the
+-- numbers are collected once and sorted at the end.
+create function private.cloze_scan(p_text text, out ordinals int[], out depth int)
+language plpgsql immutable parallel safe
+set search_path = ''
+as $$
+declare
+  token text[];
+  -- the open deletions, innermost at open_count
+  open_number numeric[] := '{}';
+  -- depth of the deepest deletion closed inside each open one so far
+  open_inside int[] := '{}';
+  open_count int := 0;
+  closed numeric[] := '{}';
+  closed_count int := 0;
+  height int;
+begin
+  depth := 0;
+  for token in select m from regexp_matches(coalesce(p_text, ''), '\{\{c([0-9]+)::|\}\}', 'g') as m loop
+    if token[1] is not null then
+      -- number 0 (any run of zeros) is not an opening
+      if token[1] ~ '[1-9]' then
+        open_count := open_count + 1;
+        open_number[open_count] := token[1]::numeric;
+        open_inside[open_count] := 0;
+      end if;
+    elsif open_count > 0 then
+      height := open_inside[open_count] + 1;
+      closed_count := closed_count + 1;
+      closed[closed_count] := open_number[open_count];
+      open_count := open_count - 1;
+      -- an opening below that never closes never counts: only closed ones report a height
+      if open_count > 0 and open_inside[open_count] < height then
+        open_inside[open_count] := height;
+      end if;
+      if height > depth then
+        depth := height;
+      end if;
+    end if;
+  end loop;
+  ordinals := coalesce(
+    (select array_agg(distinct c order by c) from unnest(closed) as c where c <= 2147483647),
+    '{}'
+  )::int[];
+end
+$$;
+
+create function private.cloze_ordinals(p_text text) returns int[]
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select (private.cloze_scan(p_text)).ordinals
+$$;
+
+create function private.cloze_nesting(p_text text) returns int
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select (private.cloze_scan(p_text)).depth
+$$;
+
+-- Card ordinals a note produces: basic 1, basic_reversed 1 and 2, cloze its numbers.
+create function private.note_ordinals(p_kind public.note_kind, p_fields jsonb) returns int[]
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select case p_kind
+    when 'basic' then array[1]
+    when 'basic_reversed' then array[1, 2]
+    else private.cloze_ordinals(p_fields ->> 'text')
+  end
+$$;
+
+-- White space as JavaScript's trim() and \s see it, spelled out so the
+-- result does not depend on the database's locale (@engram/core uses those).
+create function private.trim_space(p_text text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select regexp_replace(p_text,
+    '^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
+    '', 'g')
+$$;
+
+-- Each tag 1-64 characters without white space, no duplicates.
+create function private.tags_valid(p_tags text[]) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select coalesce(bool_and(t ~ '^[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]{1,64}$'), true)
+     and count(*) = count(distinct t)
+  from unnest(p_tags) as t
+$$;
+
+create function private.is_valid_timezone(p_name text) returns boolean
+language sql stable
+set search_path = ''
+as $$
+  select exists (select 1 from pg_catalog.pg_timezone_names where name = p_name)
+$$;
+
+-- Start and end of the user's study day containing p_at: from p_day_start
+-- o'clock local time to the same hour the next local day (mirrored by
+-- studyDay in @engram/core).
+create function private.study_day(p_timezone text, p_day_start int, p_at timestamptz,
+  out day_start timestamptz, out day_end timestamptz)
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select (d + make_interval(hours => p_day_start)) at time zone p_timezone,
+         (d + interval '1 day' + make_interval(hours => p_day_start)) at time zone p_timezone
+  from (select date_trunc('day', (p_at at time zone p_timezone) - make_interval(hours => p_day_start)) as d) as local_day
+$$;
+
+-- The study day (a date) a moment falls in for a user's timezone and day start.
+create function private.study_date(p_at timestamptz, p_timezone text, p_day_start integer) returns date
+language sql stable parallel safe
+set search_path = ''
+as $$
+  select ((p_at at time zone p_timezone) - make_interval(hours => p_day_start))::date
+$$;
+
+-- Raises one of the error codes the SDK maps (see supabase/README.md).
+create function private.fail(p_code text, p_message text, p_detail text default null) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  raise exception using errcode = p_code, message = p_message, detail = coalesce(p_detail, '');
+end
+$$;
+
+-- True when the caller's token is aal2 or the caller has no verified factor
+-- (anon and service_role have none). Security definer: the API roles cannot
+-- read auth.mfa_factors. Policies call it as `(select private.aal_satisfied())`,
+-- so it runs once per statement (an initplan), not once per row.
+create function private.aal_satisfied() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
+    or not exists (
+      select 1 from auth.mfa_factors f
+      where f.user_id = auth.uid() and f.status = 'verified'
+    )
+$$;
+
+-- Every RPC that acts for the caller starts here; it now also refuses a
+-- session that still owes its second factor.
+create function private.require_user() returns uuid
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is null then
+    raise exception using errcode = '42501', message = 'sign in required';
+  end if;
+  if not private.aal_satisfied() then
+    raise exception using errcode = '42501',
+      message = 'two-factor sign-in required: enter the code from your authenticator app';
+  end if;
+  return uid;
+end
+$$;

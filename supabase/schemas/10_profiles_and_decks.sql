@@ -1,0 +1,277 @@
+-- Profiles, decks and who belongs to them.
+--
+-- Privileges: new hosted projects no longer grant new tables to anon,
+-- authenticated and service_role by default, and older ones grant them
+-- everything; revoking first and then granting makes both end the same.
+-- Row-level security still decides which rows; the grants decide which
+-- statements (and, for INSERT and UPDATE, which columns) are possible at
+-- all. The service role (edge functions, administration) bypasses RLS and
+-- may write everything.
+--
+-- Two-factor sign-in is enforced by the database, as Supabase documents it:
+-- every table in public has the restrictive policy "two-factor sessions
+-- only", so whatever the permissive policies allow, a signed-in user also
+-- needs private.aal_satisfied() (an aal2 session, or no verified factor).
+-- A new table needs the same policy.
+
+-- profiles: each user reads and edits only their own; created by the sign-up trigger.
+create table public.profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  display_name text not null default '' constraint profiles_display_name_length check (char_length(display_name) <= 80),
+  avatar_path text,
+  timezone text not null default 'UTC' constraint profiles_timezone_valid check (private.is_valid_timezone(timezone)),
+  day_starts_at smallint not null default 4 constraint profiles_day_starts_at_range check (day_starts_at between 0 and 23),
+  desired_retention double precision not null default 0.9
+    constraint profiles_desired_retention_range check (desired_retention between 0.70 and 0.99),
+  fsrs_params double precision[] constraint profiles_fsrs_params_shape
+    check (fsrs_params is null or (array_ndims(fsrs_params) = 1 and cardinality(fsrs_params) = 21)),
+  new_per_day integer not null default 20 constraint profiles_new_per_day_range check (new_per_day between 0 and 9999),
+  reviews_per_day integer not null default 200 constraint profiles_reviews_per_day_range check (reviews_per_day between 0 and 9999),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+alter table public.profiles enable row level security;
+
+create trigger profiles_touch before update on public.profiles
+  for each row execute function private.touch_updated_at();
+
+-- A profile for every new user; the sign-up form may pass display_name and timezone.
+create function private.create_profile_for_user() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  tz text := new.raw_user_meta_data ->> 'timezone';
+begin
+  insert into public.profiles (id, display_name, timezone)
+  values (
+    new.id,
+    left(coalesce(nullif(btrim(new.raw_user_meta_data ->> 'display_name'), ''), split_part(coalesce(new.email, ''), '@', 1)), 80),
+    case when tz is not null and private.is_valid_timezone(tz) then tz else 'UTC' end
+  );
+  return new;
+end
+$$;
+
+create trigger on_auth_user_created after insert on auth.users
+  for each row execute function private.create_profile_for_user();
+
+create policy "users read their own profile" on public.profiles
+  for select to authenticated using (id = (select auth.uid()));
+create policy "users update their own profile" on public.profiles
+  for update to authenticated using (id = (select auth.uid())) with check (id = (select auth.uid()));
+create policy "two-factor sessions only" on public.profiles as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+revoke all on public.profiles from anon, authenticated, service_role;
+grant select, insert, update, delete on public.profiles to service_role;
+grant select on public.profiles to anon, authenticated;
+grant update (display_name, avatar_path, timezone, day_starts_at, desired_retention, fsrs_params,
+  new_per_day, reviews_per_day)
+  on public.profiles to authenticated;
+
+-- decks: created and deleted by their owner; owner_id is fixed.
+create type public.leech_action as enum ('suspend', 'tag_only');
+
+create table public.decks (
+  id uuid primary key default gen_random_uuid(),
+  owner_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  name text not null constraint decks_name_length
+    check (char_length(private.trim_space(name)) between 1 and 120),
+  description text not null default '' constraint decks_description_length check (char_length(description) <= 2000),
+  is_public boolean not null default false,
+  cover_path text,
+  new_per_day integer constraint decks_new_per_day_range check (new_per_day between 0 and 9999),
+  reviews_per_day integer constraint decks_reviews_per_day_range check (reviews_per_day between 0 and 9999),
+  archived_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  -- Where a copy came from, and how many copies of a deck exist. Only
+  -- clone_deck sets cloned_from; the counter follows copies being made and
+  -- deleted (a copy whose media failed to copy is deleted again, so it leaves
+  -- no count behind).
+  clone_count integer not null default 0 constraint decks_clone_count_range check (clone_count >= 0),
+  cloned_from uuid references public.decks (id) on delete set null,
+  -- Leeches (see record_review), set by the owner like the daily limits.
+  leech_threshold integer not null default 8
+    constraint decks_leech_threshold_range check (leech_threshold between 1 and 99),
+  leech_action public.leech_action not null default 'suspend',
+  -- Siblings buried in the study queue (see private.session_cards). Learning
+  -- cards on steps of a day or more are buried only when asked, as in Anki;
+  -- those due within the day never are.
+  bury_new boolean not null default true,
+  bury_reviews boolean not null default true,
+  bury_interday_learning boolean not null default false
+);
+alter table public.decks enable row level security;
+create index decks_owner_id_idx on public.decks (owner_id);
+create index decks_public_idx on public.decks (created_at desc) where is_public;
+create index decks_cloned_from_idx on public.decks (cloned_from) where cloned_from is not null;
+
+-- Someone copying a deck, or its source going away, is not an edit of the
+-- deck: its updated_at stays. Clients cannot write either column.
+create trigger decks_touch before update on public.decks
+  for each row when (old.clone_count = new.clone_count and old.cloned_from is not distinct from new.cloned_from)
+  execute function private.touch_updated_at();
+
+-- deck_members: nobody is made a member of a deck without their consent: a
+-- user joins only by accepting an invite (accept_invite) or by creating the
+-- deck (the owner trigger), both security definer. Owners still change roles
+-- and remove members through the update and delete policies.
+create table public.deck_members (
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  role public.deck_role not null,
+  created_at timestamptz not null default now(),
+  primary key (deck_id, user_id)
+);
+alter table public.deck_members enable row level security;
+create index deck_members_user_id_idx on public.deck_members (user_id);
+create unique index deck_members_one_owner on public.deck_members (deck_id) where role = 'owner';
+
+-- The creator of a deck becomes its owner member.
+create function private.add_deck_owner() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  insert into public.deck_members (deck_id, user_id, role) values (new.id, new.owner_id, 'owner');
+  return new;
+end
+$$;
+
+create trigger decks_add_owner after insert on public.decks
+  for each row execute function private.add_deck_owner();
+
+-- deck_invites: only owners see and revoke them; they are created by create_invite
+-- (which applies the per-deck quota) and accepted by token with accept_invite.
+create table public.deck_invites (
+  id uuid primary key default gen_random_uuid(),
+  token text not null unique
+    default translate(encode(extensions.gen_random_bytes(24), 'base64'), '+/', '-_'),
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  role public.deck_role not null default 'viewer' constraint deck_invites_role_not_owner check (role <> 'owner'),
+  expires_at timestamptz not null default now() + interval '7 days',
+  max_uses integer constraint deck_invites_max_uses_range check (max_uses between 1 and 1000),
+  uses integer not null default 0 constraint deck_invites_uses_range check (uses >= 0 and (max_uses is null or uses <= max_uses)),
+  created_by uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  revoked_at timestamptz,
+  created_at timestamptz not null default now()
+);
+alter table public.deck_invites enable row level security;
+create index deck_invites_deck_id_idx on public.deck_invites (deck_id);
+
+-- Membership lookups for policies. Security definer so that a policy on
+-- deck_members (or decks) can call them without recursing into itself.
+create function private.deck_role(p_deck_id uuid) returns public.deck_role
+language sql stable security definer
+set search_path = ''
+as $$
+  select role from public.deck_members where deck_id = p_deck_id and user_id = auth.uid()
+$$;
+
+create function private.member_deck_ids() returns setof uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select deck_id from public.deck_members where user_id = auth.uid()
+$$;
+
+create function private.readable_deck_ids() returns setof uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select deck_id from public.deck_members where user_id = auth.uid()
+  union
+  select id from public.decks where is_public
+$$;
+
+create function private.can_read_deck(p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.deck_members where deck_id = p_deck_id and user_id = auth.uid())
+      or exists (select 1 from public.decks where id = p_deck_id and is_public)
+$$;
+
+create function private.can_edit_deck(p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.deck_members
+    where deck_id = p_deck_id and user_id = auth.uid() and role in ('owner', 'editor')
+  )
+$$;
+
+create function private.is_deck_owner(p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.deck_members where deck_id = p_deck_id and user_id = auth.uid() and role = 'owner'
+  )
+$$;
+
+create policy "anyone reads public decks" on public.decks
+  for select to anon, authenticated using (is_public);
+create policy "members read their decks" on public.decks
+  for select to authenticated using (id in (select private.member_deck_ids()));
+-- Also by owner_id: INSERT ... RETURNING checks the new row before the trigger adds the owner member.
+create policy "owners read their decks" on public.decks
+  for select to authenticated using (owner_id = (select auth.uid()));
+create policy "users create decks they own" on public.decks
+  for insert to authenticated with check (owner_id = (select auth.uid()));
+create policy "owners update their decks" on public.decks
+  for update to authenticated using (private.is_deck_owner(id)) with check (private.is_deck_owner(id));
+create policy "owners delete their decks" on public.decks
+  for delete to authenticated using (private.is_deck_owner(id));
+create policy "two-factor sessions only" on public.decks as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+-- Inserts and updates name their columns, so clone_count and cloned_from stay out of clients' reach.
+revoke all on public.decks from anon, authenticated, service_role;
+grant select, insert, update, delete on public.decks to service_role;
+grant select on public.decks to anon;
+grant select, delete on public.decks to authenticated;
+grant insert (id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
+    created_at, updated_at, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning),
+  update (name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
+    leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning)
+  on public.decks to authenticated;
+
+create policy "members read co-members" on public.deck_members
+  for select to authenticated using (deck_id in (select private.member_deck_ids()));
+create policy "owners change member roles" on public.deck_members
+  for update to authenticated
+  using (private.is_deck_owner(deck_id) and role <> 'owner')
+  with check (role <> 'owner');
+create policy "owners remove members" on public.deck_members
+  for delete to authenticated using (private.is_deck_owner(deck_id) and role <> 'owner');
+create policy "members leave decks they do not own" on public.deck_members
+  for delete to authenticated using (user_id = (select auth.uid()) and role <> 'owner');
+create policy "two-factor sessions only" on public.deck_members as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+revoke all on public.deck_members from anon, authenticated, service_role;
+grant select, insert, update, delete on public.deck_members to service_role;
+grant select on public.deck_members to anon;
+grant select, delete on public.deck_members to authenticated;
+grant update (role) on public.deck_members to authenticated;
+
+create policy "owners read invites" on public.deck_invites
+  for select to authenticated using (private.is_deck_owner(deck_id));
+-- Revoking is final: revoked_at can be set but never cleared.
+create policy "owners revoke invites" on public.deck_invites
+  for update to authenticated
+  using (private.is_deck_owner(deck_id) and revoked_at is null)
+  with check (private.is_deck_owner(deck_id) and revoked_at is not null);
+create policy "owners delete invites" on public.deck_invites
+  for delete to authenticated using (private.is_deck_owner(deck_id));
+create policy "two-factor sessions only" on public.deck_invites as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+revoke all on public.deck_invites from anon, authenticated, service_role;
+grant select, insert, update, delete on public.deck_invites to service_role;
+grant select, delete on public.deck_invites to authenticated;
+grant update (revoked_at) on public.deck_invites to authenticated;

@@ -1,0 +1,345 @@
+-- Sharing and reorganising decks: invites (and previewing one before
+-- accepting it, signed out too), copying, handing a deck over, moving notes,
+-- members, and exploring public decks by how often they were copied.
+
+-- Creates an invite link for a deck (owners only). At most 20 active invites per deck.
+create function public.create_invite(
+  p_deck_id uuid,
+  p_role public.deck_role default 'viewer',
+  p_expires_in_days integer default 7,
+  p_max_uses integer default null
+) returns public.deck_invites
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  invite public.deck_invites;
+begin
+  if not private.can_read_deck(p_deck_id) then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  elsif not private.is_deck_owner(p_deck_id) then
+    perform private.fail('42501', 'only the owner of a deck can invite');
+  elsif p_role is null or p_role = 'owner' then
+    perform private.fail('22023', 'an invite gives the editor or viewer role', 'role');
+  elsif p_expires_in_days is null or p_expires_in_days not between 1 and 30 then
+    perform private.fail('22023', 'an invite expires after 1 to 30 days', 'expires_in_days');
+  elsif p_max_uses is not null and p_max_uses not between 1 and 1000 then
+    perform private.fail('22023', 'an invite can be used 1 to 1000 times', 'max_uses');
+  end if;
+  perform 1 from public.decks where id = p_deck_id for update;
+  if (
+    select count(*) from public.deck_invites
+    where deck_id = p_deck_id and revoked_at is null and expires_at > now()
+      and (max_uses is null or uses < max_uses)
+  ) >= 20 then
+    perform private.fail('PT413', 'a deck can have at most 20 active invites', 'invites');
+  end if;
+  insert into public.deck_invites (deck_id, role, expires_at, max_uses, created_by)
+  values (p_deck_id, p_role, now() + make_interval(days => p_expires_in_days), p_max_uses, uid)
+  returning * into invite;
+  return invite;
+end
+$$;
+
+-- Joins the deck an invite is for and returns its id. Accepting again as a
+-- member changes nothing and uses nothing up.
+create function public.accept_invite(p_token text) returns uuid
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  invite public.deck_invites;
+begin
+  select * into invite from public.deck_invites where token = p_token for update;
+  if invite.id is null then
+    perform private.fail('PT404', 'invite not found', 'token');
+  end if;
+  if exists (select 1 from public.deck_members where deck_id = invite.deck_id and user_id = uid) then
+    return invite.deck_id;
+  end if;
+  if invite.revoked_at is not null then
+    perform private.fail('PT410', 'this invite was revoked', 'revoked');
+  elsif invite.expires_at <= now() then
+    perform private.fail('PT410', 'this invite has expired', 'expired');
+  elsif invite.max_uses is not null and invite.uses >= invite.max_uses then
+    perform private.fail('PT410', 'this invite has been used up', 'used_up');
+  end if;
+  insert into public.deck_members (deck_id, user_id, role) values (invite.deck_id, uid, invite.role);
+  update public.deck_invites set uses = uses + 1 where id = invite.id;
+  return invite.deck_id;
+end
+$$;
+
+-- A link that no longer works (revoked, expired or used up) shows whoever
+-- holds it only what they need to ask for a new one: the deck's name and
+-- its owner. What the deck holds (its id, description and notes) stays with
+-- its members and holders of a working link. Same columns as before, so the
+-- function keeps its grants.
+create function public.invite_preview(p_token text)
+returns table (
+  deck_id uuid,
+  deck_name text,
+  description text,
+  owner_name text,
+  note_count integer,
+  role public.deck_role,
+  status text,
+  expires_at timestamptz,
+  is_member boolean
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  invite public.deck_invites;
+  invite_status text;
+  member boolean;
+  shows_deck boolean;
+begin
+  select * into invite from public.deck_invites i where i.token = p_token;
+  if invite.id is null then
+    perform private.fail('PT404', 'invite not found', 'token');
+  end if;
+  -- The same order as accept_invite.
+  invite_status := case
+    when invite.revoked_at is not null then 'revoked'
+    when invite.expires_at <= now() then 'expired'
+    when invite.max_uses is not null and invite.uses >= invite.max_uses then 'used_up'
+    else 'active'
+  end;
+  member := exists (
+    select 1 from public.deck_members m where m.deck_id = invite.deck_id and m.user_id = auth.uid()
+  );
+  shows_deck := invite_status = 'active' or member;
+  return query
+    select
+      case when shows_deck then d.id end,
+      d.name,
+      case when shows_deck then d.description end,
+      nullif(p.display_name, ''),
+      case when shows_deck then (select count(*)::integer from public.notes n where n.deck_id = d.id) end,
+      invite.role,
+      invite_status,
+      invite.expires_at,
+      member
+    from public.decks d
+    left join public.profiles p on p.id = d.owner_id
+    where d.id = invite.deck_id;
+end
+$$;
+
+-- A copy keeps the deck's leech settings with its limits. Otherwise as in 20261125090000.
+create function public.clone_deck(p_deck_id uuid, p_name text default null) returns uuid
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  source public.decks;
+  new_id uuid;
+begin
+  select * into source from public.decks where id = p_deck_id;
+  if source.id is null or not private.can_read_deck(p_deck_id) then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  end if;
+  -- The cover stays behind: it lives in the source deck's media folder.
+  insert into public.decks (
+    owner_id, name, description, new_per_day, reviews_per_day, leech_threshold, leech_action, cloned_from
+  )
+  values (
+    uid,
+    coalesce(p_name, left(source.name, 113) || ' (copy)'),
+    source.description, source.new_per_day, source.reviews_per_day, source.leech_threshold, source.leech_action,
+    source.id
+  )
+  returning id into new_id;
+  insert into public.notes (deck_id, kind, fields, tags, created_by, created_at, source_guid)
+  select new_id, n.kind, n.fields, n.tags, uid, n.created_at, n.source_guid
+  from public.notes n where n.deck_id = p_deck_id
+  order by n.created_at, n.id;
+  return new_id;
+end
+$$;
+
+create function private.count_clones() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    update public.decks set clone_count = clone_count + 1 where id = new.cloned_from;
+  else
+    update public.decks set clone_count = greatest(clone_count - 1, 0) where id = old.cloned_from;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.count_clones() from anon;
+
+create trigger decks_count_new_clone after insert on public.decks
+  for each row when (new.cloned_from is not null) execute function private.count_clones();
+create trigger decks_count_deleted_clone after delete on public.decks
+  for each row when (old.cloned_from is not null) execute function private.count_clones();
+
+-- The owner hands the deck to another member, who becomes its owner; the
+-- old owner stays on as an editor (and may then leave). One owner at a
+-- time (deck_members_one_owner): the old owner steps down first.
+create function public.transfer_deck_ownership(p_deck_id uuid, p_user_id uuid) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+begin
+  if not private.can_read_deck(p_deck_id) then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  end if;
+  -- Two transfers (or a transfer and an invite) of one deck run one after the other.
+  perform 1 from public.decks where id = p_deck_id for update;
+  if not private.is_deck_owner(p_deck_id) then
+    perform private.fail('42501', 'only the owner of a deck can hand it over');
+  elsif p_user_id is null or p_user_id = uid then
+    perform private.fail('22023', 'hand the deck to another member', 'user_id');
+  end if;
+  perform 1 from public.deck_members where deck_id = p_deck_id and user_id = p_user_id for update;
+  if not found then
+    perform private.fail('PT404', 'this person is not a member of the deck', 'user_id');
+  end if;
+  update public.deck_members set role = 'editor' where deck_id = p_deck_id and user_id = uid;
+  update public.deck_members set role = 'owner' where deck_id = p_deck_id and user_id = p_user_id;
+  update public.decks set owner_id = p_user_id where id = p_deck_id;
+end
+$$;
+
+-- Moves notes (with their cards and everyone's schedules) to another deck.
+-- The caller must be able to edit both the notes' decks and the target.
+create function public.move_notes(p_note_ids uuid[], p_deck_id uuid) returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  moved integer;
+begin
+  perform private.require_user();
+  if not private.can_read_deck(p_deck_id) then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  elsif not private.can_edit_deck(p_deck_id) then
+    perform private.fail('42501', 'you cannot add notes to this deck');
+  end if;
+  if exists (
+    select 1 from unnest(p_note_ids) as wanted(id)
+    left join public.notes n on n.id = wanted.id
+    where n.id is null or not private.can_read_deck(n.deck_id)
+  ) then
+    perform private.fail('PT404', 'note not found', 'note_ids');
+  end if;
+  if exists (select 1 from public.notes n where n.id = any (p_note_ids) and not private.can_edit_deck(n.deck_id)) then
+    perform private.fail('42501', 'you cannot move notes out of a deck you do not edit');
+  end if;
+  update public.notes set deck_id = p_deck_id, updated_at = now()
+  where id = any (p_note_ids) and deck_id <> p_deck_id;
+  get diagnostics moved = row_count;
+  return moved;
+end
+$$;
+
+-- Names and avatars of a deck's members, for members of that deck.
+create function public.deck_member_profiles(p_deck_id uuid)
+returns table (user_id uuid, role public.deck_role, display_name text, avatar_path text, joined_at timestamptz)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_user();
+  if private.deck_role(p_deck_id) is null then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  end if;
+  return query
+    select m.user_id, m.role, p.display_name, p.avatar_path, m.created_at
+    from public.deck_members m
+    join public.profiles p on p.id = m.user_id
+    where m.deck_id = p_deck_id
+    order by m.role, p.display_name, m.user_id;
+end
+$$;
+
+-- Public decks for the explore page, newest or most copied first, matching
+-- a search in name or description (case-insensitive, the text as typed: `%`
+-- and `_` match themselves). Archived decks are left out.
+create function public.explore_decks(
+  p_search text default null,
+  p_sort text default 'newest',
+  p_limit integer default 30,
+  p_offset integer default 0
+)
+returns table (
+  id uuid,
+  owner_id uuid,
+  name text,
+  description text,
+  is_public boolean,
+  cover_path text,
+  new_per_day integer,
+  reviews_per_day integer,
+  archived_at timestamptz,
+  created_at timestamptz,
+  updated_at timestamptz,
+  clone_count integer,
+  cloned_from uuid,
+  note_count integer,
+  owner_name text
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  search text := nullif(btrim(p_search), '');
+  pattern text;
+  most_cloned boolean;
+begin
+  if p_sort is null or p_sort not in ('newest', 'most_cloned') then
+    perform private.fail('22023', 'sort by newest or most_cloned', 'sort');
+  elsif p_limit is null or p_limit not between 1 and 100 then
+    perform private.fail('22023', 'a page holds 1 to 100 decks', 'limit');
+  elsif p_offset is null or p_offset < 0 then
+    perform private.fail('22023', 'offset must be 0 or more', 'offset');
+  elsif char_length(search) > 200 then
+    perform private.fail('22023', 'a search has at most 200 characters', 'search');
+  end if;
+  most_cloned := p_sort = 'most_cloned';
+  pattern := '%' || replace(replace(replace(search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  -- Public decks are few next to notes: a substring match and a top-N sort
+  -- over them are cheap, and find parts of words that full-text search would
+  -- not. (An index on clone_count would make every clone a non-HOT update of
+  -- the source's row.)
+  return query
+    select d.id, d.owner_id, d.name, d.description, d.is_public, d.cover_path, d.new_per_day, d.reviews_per_day,
+      d.archived_at, d.created_at, d.updated_at, d.clone_count, d.cloned_from,
+      (select count(*)::integer from public.notes n where n.deck_id = d.id),
+      nullif(p.display_name, '')
+    from (
+      select * from public.decks d0
+      where d0.is_public and d0.archived_at is null
+        and (search is null or d0.name ilike pattern or d0.description ilike pattern)
+      order by case when most_cloned then d0.clone_count end desc nulls last, d0.created_at desc, d0.id desc
+      limit p_limit offset p_offset
+    ) d
+    left join public.profiles p on p.id = d.owner_id
+    order by case when most_cloned then d.clone_count end desc nulls last, d.created_at desc, d.id desc;
+end
+$$;
+
+revoke execute on function public.create_invite, public.accept_invite, public.clone_deck,
+  public.move_notes, public.deck_member_profiles from public, anon;
+grant execute on function public.create_invite, public.accept_invite, public.clone_deck,
+  public.move_notes, public.deck_member_profiles to authenticated, service_role;
+
+revoke execute on function public.transfer_deck_ownership(uuid, uuid) from public, anon, service_role;
+grant execute on function public.transfer_deck_ownership(uuid, uuid) to authenticated;
+
+revoke execute on function public.invite_preview(text), public.explore_decks(text, text, integer, integer) from public;
+grant execute on function public.invite_preview(text), public.explore_decks(text, text, integer, integer)
+  to anon, authenticated, service_role;
