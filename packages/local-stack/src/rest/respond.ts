@@ -2,7 +2,7 @@
 
 import { toCsv } from "./csv.js";
 import { ApiError, type ErrorBody } from "./errors.js";
-import { contentTypeOf, isPlan, type MediaType } from "./preferences.js";
+import { contentTypeOf, isPlan, type MediaType, type Preferences } from "./preferences.js";
 
 export interface QueryResult {
   total: number | null;
@@ -33,6 +33,10 @@ export function contentRange(lower: number, pageCount: number, total: number | n
   const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : "*";
   return `${range}/${total ?? "*"}`;
 }
+
+/** `Preference-Applied`: the preferences the request asked for and got. */
+export const preferenceApplied = (prefs: Preferences): Record<string, string> =>
+  prefs.applied.length ? { "Preference-Applied": prefs.applied.join(", ") } : {};
 
 /** 200, 206 when the page is partial, 416 past the end (RangeQuery.hs `rangeStatus`). */
 export function readStatus(lower: number, pageCount: number, total: number | null): number {

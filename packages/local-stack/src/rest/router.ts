@@ -2,11 +2,11 @@
 import { type Context, Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
+import type { ApiRequest } from "./api-request.js";
 import { authenticate, type Caller, requestSchema } from "./context.js";
 import { ApiError, toApiError } from "./errors.js";
 import { headerRecord } from "./headers.js";
 import { isPlan, negotiate, parsePrefer, planOptions, stripsNulls } from "./preferences.js";
-import type { ApiRequest } from "./request.js";
 import { errorResponse } from "./respond.js";
 import { rpc } from "./rpc-handler.js";
 import { type SchemaCache, SchemaCacheLoader } from "./schema-cache.js";

@@ -1,19 +1,15 @@
 /** `/rpc/<fn>`: calls a function by GET (query arguments) or POST (JSON body). */
+import type { ApiRequest } from "./api-request.js";
 import { ApiError } from "./errors.js";
 import { operators } from "./filters.js";
+import { isObject, parseBody } from "./json-body.js";
 import { isPlan } from "./preferences.js";
 import { Aliases, buildReadPlan, reserved } from "./read-plan.js";
-import {
-  type ApiRequest,
-  isObject,
-  maxAffectedCheck,
-  parseBody,
-  preferenceApplied,
-  readResponse,
-  run,
-} from "./request.js";
-import { contentRange, formatBody, respond } from "./respond.js";
+import { readResponse } from "./read-response.js";
+import { contentRange, formatBody, preferenceApplied, respond } from "./respond.js";
+import { maxAffectedCheck } from "./result-checks.js";
 import { type BodyType, callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
+import { run } from "./run-statement.js";
 import { Params } from "./sql.js";
 
 export async function rpc(request: ApiRequest, name: string): Promise<Response> {

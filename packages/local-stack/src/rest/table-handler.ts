@@ -1,22 +1,15 @@
 /** Tables and views: GET/HEAD reads, POST inserts and upserts, PATCH, PUT and DELETE. */
+import { type ApiRequest, relationOf } from "./api-request.js";
 import { parseCsv } from "./csv.js";
 import { ApiError } from "./errors.js";
+import { isObject, parseBody } from "./json-body.js";
 import { isPlan } from "./preferences.js";
 import { Aliases, buildReadPlan, qualifiedFrom, type ReadNode } from "./read-plan.js";
 import { readSql } from "./read-query.js";
-import {
-  type ApiRequest,
-  allChecks,
-  applyRangeHeader,
-  isObject,
-  maxAffectedCheck,
-  parseBody,
-  preferenceApplied,
-  readResponse,
-  relationOf,
-  run,
-} from "./request.js";
-import { contentRange, formatBody, type QueryResult, respond } from "./respond.js";
+import { applyRangeHeader, readResponse } from "./read-response.js";
+import { contentRange, formatBody, preferenceApplied, type QueryResult, respond } from "./respond.js";
+import { allChecks, maxAffectedCheck } from "./result-checks.js";
+import { run } from "./run-statement.js";
 import type { Relation } from "./schema-cache.js";
 import { Params, quoteIdent } from "./sql.js";
 import { checkColumns, deleteSql, insertSql, payloadColumns, updateSql } from "./write-query.js";
