@@ -48,11 +48,14 @@ as $$
   select private.strip_markup(p_html) <> '' or coalesce(p_html, '') ~* '<(img|audio|video)\M'
 $$;
 
--- The numbers and nesting depth of a text's well-formed deletions (mirrored
--- by clozeOrdinals and clozeNesting in @engram/core; see cloze_ordinals in
--- 20261122090000 for the syntax). Every token costs O(1): the stack is
--- written in place by index instead of being copied by slicing, and the
--- numbers are collected once and sorted at the end.
+-- The numbers and nesting depth of a text's well-formed cloze deletions
+-- (mirrored by clozeOrdinals and clozeNesting in @engram/core): `{{cN::`
+-- opens (N >= 1), `}}` closes the innermost open deletion, unclosed openings
+-- are plain text; a number past cards.ordinal's integer range nests and
+-- closes but makes no card. One pass, linear in the text's length: one regex
+-- tokenises it, every token costs O(1) (the stack is written in place by
+-- index instead of being copied by slicing), and the numbers are collected
+-- once and sorted at the end.
 create function private.cloze_scan(p_text text, out ordinals int[], out depth int)
 language plpgsql immutable parallel safe
 set search_path = ''
@@ -98,6 +101,7 @@ begin
 end
 $$;
 
+-- Distinct numbers of a text's well-formed cloze deletions, ascending.
 create function private.cloze_ordinals(p_text text) returns int[]
 language sql immutable parallel safe
 set search_path = ''
@@ -105,6 +109,7 @@ as $$
   select (private.cloze_scan(p_text)).ordinals
 $$;
 
+-- How deep a text's well-formed cloze deletions nest (0 without any).
 create function private.cloze_nesting(p_text text) returns int
 language sql immutable parallel safe
 set search_path = ''
@@ -198,8 +203,8 @@ as $$
     )
 $$;
 
--- Every RPC that acts for the caller starts here; it now also refuses a
--- session that still owes its second factor.
+-- Every RPC that acts for the caller starts here: it refuses the signed-out,
+-- and a session that still owes its second factor.
 create function private.require_user() returns uuid
 language plpgsql stable
 set search_path = ''

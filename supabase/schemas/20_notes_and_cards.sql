@@ -108,9 +108,11 @@ create table public.cards (
 alter table public.cards enable row level security;
 create index cards_deck_id_idx on public.cards (deck_id);
 
+-- Cards follow their note: one per ordinal the note produces; surviving cards
+-- (and so their schedules) are kept, vanished ones deleted, new ones added.
 -- finish_import adds the cards of the notes it inserts in one statement of
 -- its own; the setting it raises for that insert is not reachable through
--- the API. Otherwise as in 20261122090200.
+-- the API.
 create function private.sync_note_cards() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -186,12 +188,12 @@ create index card_states_due_idx on public.card_states (user_id, due) where stat
 -- suspended) the stats count a user's cards by state from indexes alone.
 create index card_states_suspended_idx on public.card_states (user_id, deck_id) where suspended;
 
--- New cards get their members' 'new' schedule rows in one insert per
--- statement instead of one per card: a note's cards arrive in one statement
--- (private.sync_note_cards), and a cloze note of 500 numbers in a deck of
--- many members made 500 separate inserts. Moving a card to another deck
--- stays per row (private.add_card_states), since a trigger with a column
--- list cannot see transition tables.
+-- New cards get a 'new' schedule row for every member of their deck, in one
+-- insert per statement rather than one per card: a note's cards arrive in one
+-- statement (private.sync_note_cards), and a cloze note of 500 numbers in a
+-- deck of many members would make 500 separate inserts. Moving a card to
+-- another deck stays per row (private.add_card_states), since a trigger with
+-- a column list cannot see transition tables.
 create function private.add_new_cards_states() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -212,8 +214,8 @@ create trigger cards_add_states after insert on public.cards
   referencing new table as added_cards
   for each statement execute function private.add_new_cards_states();
 
--- New cards get a 'new' schedule row for every member of their deck; a card
--- that moves deck takes its schedules along and gains rows for the new deck's members.
+-- A card that moves deck takes its schedules along and gains 'new' rows for
+-- the new deck's members.
 create function private.add_card_states() returns trigger
 language plpgsql security definer
 set search_path = ''

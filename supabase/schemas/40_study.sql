@@ -278,8 +278,14 @@ $$;
 
 revoke execute on function private.is_leech_lapse(integer, integer) from anon;
 
--- Marks the card a leech (and suspends it when the deck says so) when the
--- answer is a lapse that reaches the threshold. Otherwise as in 20261123100100.
+-- Stores one answer: the review log and the card's new schedule, in one
+-- transaction. Retrying with the same client_review_id returns the stored
+-- result and changes nothing. An answer computed from an older schedule than
+-- the stored one (another device answered first) is refused with PT409 and
+-- the current schedule in the error detail, so the client can recompute.
+-- It names the argument at fault (22023) before the schedule constraints
+-- would refuse it (23514). A lapse that reaches the deck's leech threshold
+-- marks the card a leech, and suspends it when the deck says so.
 create function public.record_review(
   p_card_id uuid,
   p_client_review_id uuid,
@@ -405,8 +411,12 @@ begin
 end
 $$;
 
--- Undoing the answer that marked a leech takes the mark back and puts the
--- suspension as it was before that answer. Otherwise as in 20261124090000.
+-- Takes back an answer: restores the schedule from before it and deletes its
+-- log. Only the latest answer of a card can be undone (PT409 otherwise); an
+-- imported answer has no schedule stored from before it, so it is refused
+-- instead of restoring an empty one. Undoing the answer that marked a leech
+-- takes the mark back and puts the suspension as it was before that answer.
+-- The restored schedule meets the constraints like any other write.
 create function public.undo_review(p_client_review_id uuid) returns public.card_states
 language plpgsql security definer
 set search_path = ''
@@ -635,9 +645,10 @@ $$;
 
 revoke execute on function private.session_cards(uuid, uuid, timestamptz) from anon, authenticated, service_role;
 
--- study_queue as in 20261125090100 (private since 20261125090300, behind the
--- public wrapper that checks the session first): the session's cards with
--- their notes.
+-- The caller's study session (private.session_cards) with each card's note.
+-- It reads the caller's rows as their owner (security definer, keyed on
+-- auth.uid()), so no policy sees them: public.study_queue checks the session
+-- first.
 create function private.study_queue_for_caller(p_deck_id uuid default null, p_now timestamptz default null)
 returns table (
   "position" integer,
@@ -676,6 +687,9 @@ $$;
 
 revoke execute on function private.study_queue_for_caller(uuid, timestamptz) from anon, authenticated;
 
+-- The cards to study today, in study order: learning cards due today, then
+-- reviews due today, then new cards, each deck within its own allowance.
+-- Refuses a session that still owes its second factor, as the policies do.
 create function public.study_queue(p_deck_id uuid default null, p_now timestamptz default null)
 returns table (
   "position" integer,
@@ -726,12 +740,13 @@ grant execute on function public.study_queue(uuid, timestamptz) to authenticated
 -- null keeps the card's due date (learning, relearning and suspended cards),
 -- otherwise the card comes due that many days after its last answer, as
 -- record_review's schedules do (24-hour days: ts-fsrs counts in UTC).
--- reschedule_cards as in 20261127090300, in fewer passes over 100,000 rows:
--- the JSON is checked once and parsed once into arrays (a uuid regex per row
--- cost as much as the update), and the cards the batch may not name (not the
--- caller's, never studied) are counted by the update's own join and refused
--- after it, which rolls it back, instead of being looked up first. The update
--- finds each row again by its ctid, not through the index a second time.
+--
+-- Few passes over 100,000 rows: the JSON is checked once and parsed once into
+-- arrays (a uuid regex per row costs as much as the update), and the cards
+-- the batch may not name (not the caller's, never studied) are counted by the
+-- update's own join and refused after it, which rolls it back, instead of
+-- being looked up first. The update finds each row again by its ctid, not
+-- through the index a second time.
 create function public.reschedule_cards(p_schedules jsonb) returns jsonb
 language plpgsql security definer
 set search_path = ''

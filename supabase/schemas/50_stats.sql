@@ -147,7 +147,10 @@ $$;
 
 revoke execute on function private.answers_by_day(uuid, uuid, text, integer, date, date) from anon;
 
--- user_stats as in 20261125090100, its card counts from the counts table.
+-- The caller's study figures, for all their decks or one: streak, today's
+-- counts, a 365-day heatmap, answers per day for 30 days, true retention over
+-- 30 days, the 30-day due forecast and card counts by state. Answers come
+-- from the review rollups, card counts from private.card_state_counts.
 create function public.user_stats(p_deck_id uuid default null, p_now timestamptz default null) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
@@ -351,6 +354,12 @@ revoke execute on function public.user_stats(uuid, timestamptz), public.review_s
 grant execute on function public.user_stats(uuid, timestamptz), public.review_stats(uuid, integer, timestamptz)
   to authenticated, service_role;
 
+-- One row per deck the caller belongs to: contents, the caller's card counts
+-- by state, what is due today, and the new, learning and review cards a study
+-- session gives today (new_today, learning_today, review_today), so the deck
+-- list and the dashboard show what studying gives. It reads the caller's rows
+-- as their owner, so no policy sees them: public.deck_stats checks the
+-- session first.
 create function private.deck_stats_for_caller(p_now timestamptz default null)
 returns table (
   deck_id uuid,
@@ -439,6 +448,8 @@ $$;
 
 revoke execute on function private.deck_stats_for_caller(timestamptz) from anon, authenticated, service_role;
 
+-- The deck list's figures (private.deck_stats_for_caller), for a session
+-- that has passed two-factor sign-in where it is required.
 create function public.deck_stats(p_now timestamptz default null)
 returns table (
   deck_id uuid,

@@ -72,11 +72,13 @@ begin
 end
 $$;
 
--- A link that no longer works (revoked, expired or used up) shows whoever
--- holds it only what they need to ask for a new one: the deck's name and
--- its owner. What the deck holds (its id, description and notes) stays with
--- its members and holders of a working link. Same columns as before, so the
--- function keeps its grants.
+-- What an invite link leads to, for the page that asks whether to accept
+-- it: anyone holding the token (signed in or not) may ask. The token is the
+-- secret (192 random bits); an unknown one is PT404. The status is decided
+-- in the same order as accept_invite. A link that no longer works (revoked,
+-- expired or used up) shows whoever holds it only what they need to ask for
+-- a new one: the deck's name and its owner. What the deck holds (its id,
+-- description and notes) stays with its members and holders of a working link.
 create function public.invite_preview(p_token text)
 returns table (
   deck_id uuid,
@@ -130,7 +132,11 @@ begin
 end
 $$;
 
--- A copy keeps the deck's leech settings with its limits. Otherwise as in 20261125090000.
+-- Copies a deck the caller can see (their own, shared with them, or public)
+-- into a new private deck they own: the notes and so the cards, but nobody's
+-- schedule. The copy keeps the deck's limits and leech settings, each note's
+-- origin (so importing the same file into the copy matches them), and where
+-- it came from (cloned_from, which counts it). Returns the new deck's id.
 create function public.clone_deck(p_deck_id uuid, p_name text default null) returns uuid
 language plpgsql security definer
 set search_path = ''
@@ -163,6 +169,7 @@ begin
 end
 $$;
 
+-- Keeps decks.clone_count in step with the copies that exist.
 create function private.count_clones() returns trigger
 language plpgsql security definer
 set search_path = ''

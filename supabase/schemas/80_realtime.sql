@@ -6,8 +6,6 @@ alter publication supabase_realtime add table
 
 -- Deck rooms: the members of a deck receive and send presence and broadcasts
 -- on the private Realtime topic `deck:<id>`.
--- Deck rooms: the members of a deck receive and send presence and broadcasts
--- on the private Realtime topic `deck:<id>`.
 create function private.deck_id_of_topic(p_topic text) returns uuid
 language sql immutable
 set search_path = ''
