@@ -1,6 +1,7 @@
 /** Axes, grid and tooltip set up once, so every chart on the screen reads the same. */
 import type { ReactNode } from "react";
 import type { TooltipContentProps } from "recharts";
+import "./chart-parts.css";
 
 export const chartHeight = 208;
 

@@ -11,8 +11,6 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
-// The tooltip reads as the statistics screen's.
-import "../stats/stats.css";
 import "./workload-chart.css";
 
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
