@@ -4,7 +4,8 @@
  * where this module runs — a browser Web Worker or Node — and the server only
  * validates and commits. Kept out of
  * the main entry, which stays small. None of it uses `engram.auth`, so a worker
- * may pass a client made with supabase-js's `accessToken` option.
+ * may pass a client made by `createEngramClient` (from `@engram/sdk`), which
+ * borrows the page's session through an `accessToken` callback.
  */
 export type { ColumnMapping } from "@engram/core/import";
 export { type ExportedFile, type ExportOptions, exportDeck } from "./export.js";
