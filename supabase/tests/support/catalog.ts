@@ -26,7 +26,7 @@ const userSchema = (column: string) =>
 const queries: Record<string, string> = {
   schema: `
     select n.nspname as key, jsonb_build_object('owner', n.nspowner::regrole, 'acl', ${acl("n.nspacl", "n", "n.nspowner")}) as value
-    from pg_namespace n where n.oid >= 16384 and ${userSchema("n.oid")}`,
+    from pg_namespace n where (n.oid >= 16384 or n.nspname = 'public') and ${userSchema("n.oid")}`,
 
   relation: `
     select c.oid::regclass::text as key, jsonb_build_object(
@@ -100,7 +100,7 @@ const queries: Record<string, string> = {
   comment: `
     select format('%s %s', o.type, o.identity) as key, to_jsonb(d.description) as value
     from pg_description d cross join lateral pg_identify_object(d.classoid, d.objoid, d.objsubid) o
-    where d.objoid >= 16384 and coalesce(o.schema, '') <> all (array['${skippedSchemas.join("','")}'])
+    where (d.objoid >= 16384 or o.type = 'schema' and o.identity = 'public') and coalesce(o.schema, '') <> all (array['${skippedSchemas.join("','")}'])
       and not (o.type = 'schema' and o.identity = any (array['${skippedSchemas.join("','")}']))`,
 
   "default privileges": `
