@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,12 +11,10 @@ import { openPglite, type PgliteDatabase } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
 import { serveWireProtocol, type WireServer } from "./database/wire-server.js";
-import { closeFunctions } from "./functions/router.js";
 import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys, readSigningKeys } from "./keys/keys.js";
 import { createMailbox } from "./mail/mailbox.js";
 import { findSupabaseDir } from "./paths.js";
-import { attachRealtime } from "./realtime/socket.js";
-import type { Stack } from "./stack.js";
+import { createStack, type Stack } from "./stack.js";
 
 export interface StartOptions {
   /** The project's `supabase/` folder (found above the working directory by default). */
@@ -111,14 +108,19 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     );
   }
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
-  const stack: Stack = { db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log };
+  const stack = createStack({ db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log });
   const app = createApp(stack);
   const port = options.port ?? config.api.port;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, port, hostname }, () => resolve(started));
+    const started = serve({ fetch: app.fetch, port, hostname, websocket: { server: stack.realtime.sockets } }, () =>
+      resolve(started),
+    );
     started.once("error", (error: NodeJS.ErrnoException) => {
-      wire?.close().catch(() => undefined);
-      db.close().catch(() => undefined);
+      stack
+        .close()
+        .catch(() => undefined)
+        .then(() => Promise.all([wire?.close(), db.close()]))
+        .catch(() => undefined);
       reject(
         error.code === "EADDRINUSE"
           ? new Error(`Port ${port} on ${hostname} is in use: is the stack already running? (pnpm stack status)`)
@@ -127,7 +129,6 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     });
   });
   stack.url = `http://${hostname}:${(server.address() as AddressInfo).port}`;
-  const closeRealtime = attachRealtime(stack, server as Server);
 
   return {
     url: stack.url,
@@ -139,8 +140,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     ...(wire ? { dbUrl: wire.url } : options.databaseUrl ? { dbUrl: location } : {}),
     stack,
     async close() {
-      await closeRealtime();
-      closeFunctions(stack);
+      await stack.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await wire?.close();
       await db.close();

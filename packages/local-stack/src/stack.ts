@@ -1,10 +1,12 @@
 import type { StackConfig } from "./config/config.js";
 import type { Database } from "./database/types.js";
+import { createFunctionRegistry, type FunctionRegistry } from "./functions/registry.js";
 import type { Keys } from "./keys/keys.js";
 import type { Mailbox } from "./mail/mailbox.js";
+import { createRealtime, type Realtime } from "./realtime/socket.js";
 
-/** Everything the routers share: one database, one config, one set of keys, one mailbox. */
-export interface Stack {
+/** What a stack is made of: one database, one config, one set of keys, one mailbox. */
+export interface StackParts {
   db: Database;
   config: StackConfig;
   keys: Keys;
@@ -16,4 +18,37 @@ export interface Stack {
   /** The public URL clients use (`http://127.0.0.1:54321`). */
   url: string;
   log(line: string): void;
+}
+
+/** Everything the routers share: the parts, and what runs beside them until `close()`. */
+export interface Stack extends StackParts {
+  /**
+   * Roles the REST API found `authenticator` may switch to. Its grants are fixed
+   * by the platform bootstrap, so a yes holds for the stack's life.
+   */
+  switchableRoles: Set<string>;
+  /** The project's edge functions, imported on first call and reloaded when their folder changes. */
+  functions: FunctionRegistry;
+  /** Realtime's hub and WebSocket server: listening to the database from the start. */
+  realtime: Realtime;
+  /** Drops realtime's sockets and listeners and stops watching functions; the database is its opener's to close. */
+  close(): Promise<void>;
+}
+
+/** A stack over its parts, with realtime started and functions ready to load. */
+export function createStack(parts: StackParts): Stack {
+  const switchableRoles = new Set<string>();
+  const functions = createFunctionRegistry(`${parts.supabaseDir}/functions`, parts.log);
+  const realtime = createRealtime(parts);
+  // The parts object itself becomes the stack, so realtime sees what is set on it later (the URL).
+  return Object.assign(parts, {
+    switchableRoles,
+    functions,
+    realtime,
+    async close() {
+      await realtime.close();
+      functions.close();
+      switchableRoles.clear();
+    },
+  });
 }

@@ -2,9 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { createFunctionRegistry, FunctionBootError, type FunctionRegistry } from "./registry.js";
-
-const registries = new WeakMap<Stack, FunctionRegistry>();
+import { FunctionBootError, type FunctionRegistry } from "./registry.js";
 
 /**
  * Edge functions at `/functions/v1/<name>[/*]`, served in process as the CLI's
@@ -12,19 +10,11 @@ const registries = new WeakMap<Stack, FunctionRegistry>();
  * runtime's error shapes. CORS preflights are answered by the gateway.
  */
 export function functionsRouter(stack: Stack): Hono<StackEnv> {
-  const registry = createFunctionRegistry(`${stack.supabaseDir}/functions`, stack.log);
-  registries.set(stack, registry);
   const app = new Hono<StackEnv>();
-  const serve = (c: Context<StackEnv>) => invoke(stack, registry, c);
+  const serve = (c: Context<StackEnv>) => invoke(stack, stack.functions, c);
   app.all("/:name", serve);
   app.all("/:name/*", serve);
   return app;
-}
-
-/** Stops watching function folders; called when the stack closes. */
-export function closeFunctions(stack: Stack): void {
-  registries.get(stack)?.close();
-  registries.delete(stack);
 }
 
 async function invoke(stack: Stack, registry: FunctionRegistry, c: Context<StackEnv>): Promise<Response> {

@@ -1,12 +1,16 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { apiKeyJwts } from "../keys/api-keys.js";
 import type { Keys } from "../keys/keys.js";
+import { claimsOf } from "../realtime/joins.js";
 
 /** What every router learns from the gateway about the caller. */
 export type StackEnv = {
   Variables: {
-    /** The bearer token the upstream service sees (a JWT, or the API key itself). */
+    /**
+     * The bearer token the upstream service sees (a JWT, or the API key itself);
+     * for Realtime's socket, the JWT its API key acts as.
+     */
     bearer: string | null;
   };
 };
@@ -83,6 +87,7 @@ const keyAuthRoutes = [/^\/rest\/v1(\/|$)/, /^\/auth\/v1(\/|$)/, /^\/graphql\/v1
 const keylessRoutes = [/^\/storage\/v1(\/|$)/, /^\/functions\/v1(\/|$)/];
 // Auth's open routes: email links and OAuth redirects a browser opens bare, and the public keys.
 const openAuthPaths = /^\/auth\/v1\/(verify|callback|authorize|\.well-known\/jwks\.json)(\/|$)/;
+const realtimeSocketPath = "/realtime/v1/websocket";
 
 /**
  * The API key check and Authorization rewrite of Supabase's gateway. On a
@@ -100,7 +105,14 @@ export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
     return bearer === null ? null : (known.get(bearer) ?? null);
   };
   return async (c, next) => {
-    const path = new URL(c.req.url).pathname;
+    const url = new URL(c.req.url);
+    const path = url.pathname;
+    if (path === realtimeSocketPath && c.req.header("upgrade")?.toLowerCase() === "websocket") {
+      const token = await realtimeSocketToken(keys, known, url, c);
+      if (!token) return c.text("Invalid API key", 403);
+      c.set("bearer", token);
+      return next();
+    }
     const apikey = c.req.header("apikey") ?? c.req.query("apikey");
     const bearer = bearerOf(c.req.header("authorization"));
     if (c.req.method === "OPTIONS" || openAuthPaths.test(path) || keylessRoutes.some((route) => route.test(path))) {
@@ -125,6 +137,26 @@ export function apiKeyGate(keys: Keys): MiddlewareHandler<StackEnv> {
     c.set("bearer", upstreamBearer(bearer, apikey));
     return next();
   };
+}
+
+/**
+ * The JWT a Realtime socket acts as, or null when its key is refused. Realtime
+ * reads the key from the URL first (a browser's WebSocket sends no headers),
+ * then `x-api-key` or `apikey`; a JWT the project signed counts as a key and
+ * the socket acts as it. A refused socket gets Realtime's 403, not a 401.
+ */
+async function realtimeSocketToken(
+  keys: Keys,
+  known: Map<string, string>,
+  url: URL,
+  c: Context,
+): Promise<string | null> {
+  const apikey = url.searchParams.get("apikey") ?? c.req.header("x-api-key") ?? c.req.header("apikey");
+  if (!apikey) return null;
+  const keyJwt = known.get(apikey);
+  if (keyJwt) return keyJwt;
+  const verified = await claimsOf(keys, apikey);
+  return "error" in verified ? null : apikey;
 }
 
 function bearerOf(header: string | undefined): string | null {

@@ -1,10 +1,10 @@
 import type { RawData, WebSocket } from "ws";
-import { apiKeyJwts } from "../keys/api-keys.js";
-import type { Stack } from "../stack.js";
+import type { StackParts } from "../stack.js";
 import { handleBroadcast, payloadTooLarge } from "./broadcast.js";
 import { channelPermissions } from "./changes.js";
 import { type Channel, type Connection, type Payload, push, reply } from "./channel.js";
 import { claimsOf, join, refreshToken, revoke } from "./joins.js";
+import { deliverDatabaseBroadcasts } from "./messages.js";
 import { createPostgresChanges } from "./postgres-changes.js";
 import { handlePresence, untrack } from "./presence.js";
 import { decodeBinary, decodeText, encodeBroadcast, type Frame, FrameError, type Vsn } from "./protocol.js";
@@ -17,10 +17,9 @@ export type Hub = ReturnType<typeof createHub>;
  * and fan-out to a topic's members. Joins, broadcast, presence and
  * postgres_changes live in their own modules.
  */
-export function createHub(stack: Stack) {
+export function createHub(stack: StackParts) {
   /** Joined channels by topic (`realtime:<name>`; a public and a private channel of one name share it). */
   const topics = new Map<string, Set<Channel>>();
-  const keyJwts = apiKeyJwts(stack.keys);
   let closed = false;
 
   function* allChannels() {
@@ -99,15 +98,12 @@ export function createHub(stack: Stack) {
     else deliver();
   }
 
-  /** The JWT a socket connecting with this API key (or a JWT as key) acts as; null if refused. */
-  async function tokenForApiKey(apikey: string | null): Promise<string | null> {
-    if (!apikey) return null;
-    const known = keyJwts.get(apikey);
-    if (known) return known;
-    const verified = await claimsOf(stack.keys, apikey);
-    return "error" in verified ? null : apikey;
-  }
+  // realtime.send and the like: committed rows of realtime.messages go out as server broadcasts.
+  const databaseBroadcasts = deliverDatabaseBroadcasts(stack, (topic, isPrivate, event, payload, meta) =>
+    fanOut(`realtime:${topic}`, isPrivate, event, payload, null, meta),
+  );
 
+  /** Serves an upgraded socket acting as `token` (the gateway's bearer for it), speaking `vsn`. */
   function accept(ws: WebSocket, token: string, vsn: Vsn) {
     const conn: Connection = { ws, vsn, token, channels: new Map(), queue: Promise.resolve(), closed: false };
     ws.on("message", (data: RawData, isBinary: boolean) => {
@@ -173,7 +169,8 @@ export function createHub(stack: Stack) {
     leave,
     fanOut,
     accept,
-    tokenForApiKey,
+    /** Resolves once database broadcasts are listened for: a join waits, so those sent after it reach it. */
+    databaseBroadcastsReady: databaseBroadcasts.ready,
     claimsOf: (token: string) => claimsOf(stack.keys, token),
     payloadTooLarge,
     /** Whether a token's role may send broadcasts to a private sub-topic (HTTP API). */
@@ -185,6 +182,7 @@ export function createHub(stack: Stack) {
       fanOut(`realtime:${subTopic}`, isPrivate, event, payload, null);
     },
     async close() {
+      await databaseBroadcasts.stop();
       closed = true;
       await changes.close();
       await revocation.settled();

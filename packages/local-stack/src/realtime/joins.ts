@@ -3,7 +3,6 @@ import type { Keys } from "../keys/keys.js";
 import { ALL_PERMISSIONS, channelPermissions } from "./changes.js";
 import { type Channel, type Connection, isObject, type Payload, push, reply, subTopicOf } from "./channel.js";
 import type { Hub } from "./hub.js";
-import { databaseBroadcastsReady } from "./messages.js";
 import { presenceState } from "./presence.js";
 import type { Frame } from "./protocol.js";
 import { pushReplayed, replayMessages, replayRequest } from "./replay.js";
@@ -57,7 +56,7 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
   const bindings = await hub.changes.bindingsOf(config.postgres_changes, verified.role);
   if ("error" in bindings) return reply(conn, frame, "error", { reason: bindings.error });
   // Database broadcasts sent after this join must reach it.
-  await databaseBroadcastsReady(hub.stack);
+  await hub.databaseBroadcastsReady;
   const replayed = replay.request
     ? await replayMessages(hub.stack.db, subTopicOf(frame.topic), verified.role, verified.claims, replay.request)
     : [];

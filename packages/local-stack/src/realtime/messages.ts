@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { Database } from "../database/types.js";
-import type { Stack } from "../stack.js";
+import type { StackParts } from "../stack.js";
 import type { Payload } from "./channel.js";
 
 /** A broadcast stored in realtime.messages (realtime.send, send_binary, broadcast_changes). */
@@ -46,20 +46,20 @@ export function storedMessage(row: MessageRow): StoredMessage {
   };
 }
 
-const listening = new WeakMap<Stack, Promise<unknown>>();
-
-/** Resolves once the stack's database broadcasts are being listened for (a join waits for it). */
-export function databaseBroadcastsReady(stack: Stack): Promise<unknown> {
-  return listening.get(stack) ?? Promise.resolve();
+/** Broadcasts committed to realtime.messages, as the hub receives them. */
+export interface DatabaseBroadcasts {
+  /** Resolves once they are listened for (a join waits for it). */
+  ready: Promise<unknown>;
+  stop(): Promise<void>;
 }
 
 /**
  * Fans out every broadcast committed to realtime.messages (sql/platform/0012), as
  * Realtime's replication of that table does: the payload gets the message id when
  * it has none, and `meta: { id }`. Who receives it is the hub's rule for server
- * broadcasts (same privacy, read permission). Returns a function that stops it.
+ * broadcasts (same privacy, read permission).
  */
-export function deliverDatabaseBroadcasts(stack: Stack, deliver: Deliver): () => Promise<void> {
+export function deliverDatabaseBroadcasts(stack: StackParts, deliver: Deliver): DatabaseBroadcasts {
   // One read at a time keeps messages in commit order.
   let queue = Promise.resolve();
   const log = (error: unknown) => stack.log(`realtime: database broadcast: ${String(error)}`);
@@ -86,15 +86,13 @@ export function deliverDatabaseBroadcasts(stack: Stack, deliver: Deliver): () =>
       })
       .catch(log);
   };
-  const stop = listen(stack.db, CHANNEL, onNotify);
-  listening.set(
-    stack,
-    stop.catch((error) => log(error)),
-  );
-  return async () => {
-    listening.delete(stack);
-    await (await stop.catch(() => async () => undefined))();
-    await queue;
+  const listening = listen(stack.db, CHANNEL, onNotify);
+  return {
+    ready: listening.catch((error) => log(error)),
+    async stop() {
+      await (await listening.catch(() => async () => undefined))();
+      await queue;
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Stack } from "../stack.js";
+import type { StackParts } from "../stack.js";
 import {
   type ChangeEvent,
   type Column,
@@ -21,7 +21,7 @@ export type PostgresChanges = ReturnType<typeof createPostgresChanges>;
  * delivers each, in commit order, to the bindings that listen and may read it.
  */
 export function createPostgresChanges(
-  stack: Stack,
+  stack: StackParts,
   options: {
     /** Every joined channel. */
     channels: () => Iterable<Channel>;

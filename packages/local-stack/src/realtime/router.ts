@@ -1,18 +1,20 @@
 import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { realtimeOf } from "./socket.js";
+import { socketRoute } from "./socket.js";
 
 /**
- * Realtime's HTTP broadcast API (`/realtime/v1/api/broadcast`): what channel.send()
- * uses before joining and channel.httpSend() always. Answers 202 with no body.
+ * Realtime's socket (`/realtime/v1/websocket`) and its HTTP broadcast API
+ * (`/realtime/v1/api/broadcast`): what channel.send() uses before joining and
+ * channel.httpSend() always. The broadcast API answers 202 with no body.
  */
 export function realtimeRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
+  const { hub } = stack.realtime;
+
+  app.get("/websocket", socketRoute(hub));
 
   const authorize = async (bearer: string | null | undefined) => {
-    const hub = realtimeOf(stack);
-    if (!hub) return { error: "Realtime is not running" as const, status: 503 as const };
     if (!bearer) return { error: "Unauthorized", status: 401 as const };
     const verified = await hub.claimsOf(bearer);
     if ("error" in verified) return { error: verified.error, status: 401 as const };

@@ -50,7 +50,7 @@ export function requestSchema(stack: Stack, method: string, headers: Headers): s
  * unknown role is left to `set role`, which fails with PostgREST's 22023.
  */
 async function checkRoleSwitch(stack: Stack, tx: Queryable, role: string): Promise<void> {
-  const allowed = allowedRoles(stack);
+  const allowed = stack.switchableRoles;
   if (allowed.has(role)) return;
   const [row] = await tx.query<{ allowed: boolean | null }>(
     `select case when not exists (select 1 from pg_roles where rolname = $1) then null
@@ -63,16 +63,6 @@ async function checkRoleSwitch(stack: Stack, tx: Queryable, role: string): Promi
   }
   // Grants to authenticator are fixed by the platform bootstrap; only a yes is remembered.
   if (row?.allowed) allowed.add(role);
-}
-
-const allowedByStack = new WeakMap<Stack, Set<string>>();
-
-function allowedRoles(stack: Stack): Set<string> {
-  const known = allowedByStack.get(stack);
-  if (known) return known;
-  const roles = new Set<string>();
-  allowedByStack.set(stack, roles);
-  return roles;
 }
 
 export interface RunOptions {
