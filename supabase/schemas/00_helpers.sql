@@ -7,10 +7,10 @@ grant usage on schema private to anon, authenticated, service_role;
 -- Who may call the functions created from here on (by the role running this
 -- file: postgres on the platform). No function is executable by every role
 -- unless granted; helpers in private are callable by the API roles, whose
--- policies and RPCs use them, and a function that must not be says so with a
--- revoke beside it. Default privileges per schema can only add to the
--- global ones, so the revoke from public is global; every RPC in public
--- grants execute to whom it serves.
+-- policies and RPCs use them, and a helper they must not call has a revoke
+-- beside it. Default privileges per schema can only add to the global ones,
+-- so the revoke from public is global; every RPC in public grants execute to
+-- whom it serves.
 alter default privileges revoke execute on functions from public;
 alter default privileges in schema private grant execute on functions to anon, authenticated, service_role;
 
