@@ -5,7 +5,7 @@ import { VitePWA } from "vite-plugin-pwa";
 export default defineConfig({
   plugins: [
     react(),
-    // Offline study (PRODUCT: study works offline): the built app is precached by
+    // Offline study (docs/product.md §2: study works offline): the built app is precached by
     // a service worker, so a reload without a connection still opens the app.
     // Calls to the stack (another origin) are never cached by it; the study
     // screen keeps the day's queue in IndexedDB itself.

@@ -1,5 +1,5 @@
 /**
- * Explore (PRODUCT §2): public decks found by name or description, previewed
+ * Explore (docs/product.md §2): public decks found by name or description, previewed
  * card by card with their media, and copied into the visitor's decks (notes
  * and media) to study on their own schedule. Signed out, adding asks to sign
  * in and comes back.

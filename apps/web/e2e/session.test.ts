@@ -1,5 +1,5 @@
 /**
- * The session lifecycle of PRODUCT §1: an access token that expires is renewed
+ * The session lifecycle of docs/product.md §1: an access token that expires is renewed
  * silently; a session ended elsewhere sends the user to sign in with a clear
  * message and brings them back afterwards. The page's clock is moved forward
  * so auth-js's refresh timer fires without waiting an hour.

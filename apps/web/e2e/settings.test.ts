@@ -1,5 +1,5 @@
 /**
- * The settings screen (PRODUCT §2): name and picture (seen by co-members),
+ * The settings screen (docs/product.md §2): name and picture (seen by co-members),
  * the study day (which decides what is due today), scheduling, and deleting
  * the account. Bad input is refused beside its field and changes nothing.
  */

@@ -62,7 +62,7 @@ function isIssue(value: unknown): value is { field: string; message: string } {
   );
 }
 
-/** Why an image or sound could not be added to a card (PRODUCT §5 media limits). */
+/** Why an image or sound could not be added to a card (docs/product.md §5 media limits). */
 export function mediaUploadMessage(error: unknown): string {
   const code = errorCode(error);
   if (code === "quota-exceeded") return "This file is over 10 MB. Choose a smaller one.";
@@ -74,7 +74,7 @@ export function mediaUploadMessage(error: unknown): string {
   return messages[code];
 }
 
-/** Why a profile picture could not be saved (PRODUCT §5: avatars up to 2 MB). */
+/** Why a profile picture could not be saved (docs/product.md §5: avatars up to 2 MB). */
 export function avatarUploadMessage(error: unknown): string {
   const code = errorCode(error);
   if (code === "quota-exceeded") return "This picture is over 2 MB. Choose a smaller one.";
@@ -90,7 +90,7 @@ export function totpCodeMessage(error: unknown): string {
     : "That code didn't work. Enter the code your authenticator app shows now.";
 }
 
-/** Why an import could not start or finish (PRODUCT §9: files up to 200 MB). */
+/** Why an import could not start or finish (docs/product.md §5: files up to 200 MB). */
 export function importErrorMessage(error: unknown): string {
   const code = errorCode(error);
   if (code === "quota-exceeded")

@@ -63,7 +63,7 @@ function collect(entries: Iterable<[string, string]>): FormErrors {
   return { fields, summary };
 }
 
-/** Core's note rules (PRODUCT §5) checked before anything is sent. */
+/** Core's note rules (docs/product.md §5) checked before anything is sent. */
 export function checkDraft(draft: NoteDraft): FormErrors | null {
   const result = noteInputSchema.safeParse(draftInput(draft));
   if (result.success) return null;

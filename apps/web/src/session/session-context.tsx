@@ -1,5 +1,5 @@
 /**
- * The session as the UI sees it (PRODUCT §1): loading → signed in ⇄ signed out.
+ * The session as the UI sees it (docs/product.md §1): loading → signed in ⇄ signed out.
  * `expired` marks a session that ended without the user signing out here (the
  * refresh token was revoked or signed out everywhere), so the sign-in screen
  * can say why.

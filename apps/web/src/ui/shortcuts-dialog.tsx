@@ -1,4 +1,4 @@
-/** The `?` help of a screen: its shortcut table, the same one its key handler reads (STYLE 25). */
+/** The `?` help of a screen: its shortcut table, the same one its key handler reads (docs/conventions.md §12). */
 import { Dialog } from "./dialog.js";
 import "./shortcuts-dialog.css";
 

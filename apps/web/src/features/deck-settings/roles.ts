@@ -1,4 +1,4 @@
-/** Roles as people read them, and what each one lets a member do (PRODUCT §6). */
+/** Roles as people read them, and what each one lets a member do (docs/product.md §6). */
 import type { DeckRole } from "@engram/sdk";
 
 export const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };

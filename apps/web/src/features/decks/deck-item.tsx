@@ -39,7 +39,7 @@ export function DeckItem({
         ) : (
           <span className="deck-nothing-due">Nothing due</span>
         )}
-        {/* Only owners may rename or delete (PRODUCT §6); the database enforces it too. Owners cannot leave. */}
+        {/* Only owners may rename or delete (docs/product.md §6); the database enforces it too. Owners cannot leave. */}
         {deck.role === "owner" ? (
           <>
             <button type="button" className="button secondary small" onClick={() => onRename(deck)}>

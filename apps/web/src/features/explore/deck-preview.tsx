@@ -9,7 +9,7 @@ import { AddDeckButton } from "./add-deck.js";
 import { DeckFacts } from "./deck-facts.js";
 import { previewSize, usePreviewDeck, usePreviewNotes } from "./use-explore.js";
 
-/** The database checks each kind's fields (PRODUCT §5), so a stored row is a valid core note. */
+/** The database checks each kind's fields (docs/product.md §5), so a stored row is a valid core note. */
 const asNote = (row: NoteRow) => ({ kind: row.kind, fields: row.fields }) as Note;
 
 export function DeckPreview({ deckId, listed, onClose }: { deckId: string; listed?: PublicDeck; onClose: () => void }) {

@@ -1,5 +1,5 @@
 /**
- * `/import`: a file in, a deck out (PRODUCT §2). The file is read, previewed
+ * `/import`: a file in, a deck out (docs/product.md §2). The file is read, previewed
  * and imported in the transfer worker (use-import.ts); this screen shows what
  * it finds, asks where the notes go and reports progress.
  */

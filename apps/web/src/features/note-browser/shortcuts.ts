@@ -1,6 +1,6 @@
 /**
  * The deck screen's keyboard shortcuts, declared once: the key handlers and
- * the `?` help dialog both read this table (STYLE 25).
+ * the `?` help dialog both read this table (docs/conventions.md §12).
  */
 export type ShortcutAction = "search" | "add" | "next" | "previous" | "open" | "select" | "help";
 

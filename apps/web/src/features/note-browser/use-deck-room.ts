@@ -1,5 +1,5 @@
 /**
- * The deck's presence room (PRODUCT §7): who else is viewing, and which note
+ * The deck's presence room (docs/product.md §7): who else is viewing, and which note
  * each of them has open in the editor. Joined while the screen is open.
  */
 import type { DeckPresence, DeckRoom } from "@engram/sdk";

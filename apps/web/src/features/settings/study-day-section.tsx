@@ -1,5 +1,5 @@
 /**
- * When the user's day begins (PRODUCT §4): "today" runs from the day-start
+ * When the user's day begins (docs/product.md §4): "today" runs from the day-start
  * hour in their time zone to the same hour the next day, and daily limits and
  * due counts follow it. Saving refreshes what is due (profile mutations
  * invalidate the study and stats queries).

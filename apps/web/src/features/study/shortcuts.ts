@@ -1,6 +1,6 @@
 /**
  * The study screen's keyboard shortcuts, declared once: the key handler and
- * the `?` help dialog both read this table (STYLE 25). Anki's keys.
+ * the `?` help dialog both read this table (docs/conventions.md §12). Anki's keys.
  */
 import { Rating } from "@engram/core";
 
