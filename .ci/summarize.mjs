@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 const roots = ["apps", "packages"].flatMap((dir) =>
   existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
 );
-roots.push("supabase");
+roots.push("supabase", "docs");
 
 // Vitest's JSON report keeps only a placeholder ("STACK_TRACE_ERROR") for a timeout.
 const firstLine = (messages = []) => {
