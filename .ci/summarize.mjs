@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
-const roots = ["apps", "packages"].flatMap((dir) =>
+const roots = ["apps", "packages", "examples"].flatMap((dir) =>
   existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
 );
 roots.push("supabase", "docs");
