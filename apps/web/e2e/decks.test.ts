@@ -115,7 +115,7 @@ test("renaming a deck to nothing is refused in the dialog, and Escape closes it 
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "hidden" });
   expect(await deckItem("Chemistry").isVisible()).toBe(true);
-  // The native dialog hands focus back to the button that opened it.
+  // The dialog hands focus back to the button that opened it.
   expect((await page.locator(":focus").textContent())?.trim()).toBe("Rename Chemistry");
 });
 

@@ -3,16 +3,14 @@
  * (E edits the card in place). Load it lazily: it is the only module that
  * brings in the editor library.
  *
- * A Radix dialog rather than the native one: Escape and clicks outside must be
- * refusable, to ask before unsaved changes are lost.
+ * Escape, the close button and clicks outside all ask before unsaved changes are lost.
  */
 import { isNoteKind } from "@engram/core";
-import * as RadixDialog from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
-import { X } from "lucide-react";
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
 import { useEngramQueries } from "../session/factories.js";
+import { Dialog } from "../ui/dialog.js";
 import { Loading } from "../ui/loading.js";
 import { DiscardDialog } from "./discard-dialog.js";
 import type { NoteDraft } from "./note-draft.js";
@@ -53,62 +51,50 @@ export function NoteEditorDialog({ deckId, noteId, onClose, onSaved }: NoteEdito
     formRef.current?.requestSubmit();
   };
 
-  const title = noteId ? "Edit note" : "Add note";
   return (
-    <RadixDialog.Root open onOpenChange={(open) => !open && requestClose()}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="note-editor-overlay" />
-        <RadixDialog.Content
-          className="note-editor"
-          aria-describedby={undefined}
-          onKeyDown={onKeyDown}
-          // The first field takes focus itself once its editor exists.
-          onOpenAutoFocus={(event) => event.preventDefault()}
-          onEscapeKeyDown={(event) => {
-            // The link prompt closes itself on Escape; the note stays open.
-            if (event.target instanceof Element && event.target.closest("[data-keeps-escape]")) event.preventDefault();
+    <Dialog
+      title={noteId ? "Edit note" : "Add note"}
+      onClose={requestClose}
+      size="wide"
+      className="note-editor"
+      closeButton
+      closeOnOutsideClick
+      // The first field takes focus itself once its editor exists.
+      autoFocus={false}
+      onKeyDown={onKeyDown}
+    >
+      {noteId ? (
+        <EditNote
+          deckId={deckId}
+          noteId={noteId}
+          formRef={formRef}
+          onDirtyChange={onDirtyChange}
+          onCancel={requestClose}
+          onSaved={(id) => {
+            onSaved?.(id);
+            onClose();
           }}
-        >
-          <header className="note-editor-header">
-            <RadixDialog.Title>{title}</RadixDialog.Title>
-            <button type="button" className="icon-button" aria-label="Close" onClick={requestClose}>
-              <X aria-hidden />
-            </button>
-          </header>
-          {noteId ? (
-            <EditNote
-              deckId={deckId}
-              noteId={noteId}
-              formRef={formRef}
-              onDirtyChange={onDirtyChange}
-              onCancel={requestClose}
-              onSaved={(id) => {
-                onSaved?.(id);
-                onClose();
-              }}
-            />
-          ) : (
-            <NewNote
-              deckId={deckId}
-              formRef={formRef}
-              onDirtyChange={onDirtyChange}
-              onCancel={requestClose}
-              onSaved={(id) => onSaved?.(id)}
-            />
-          )}
-          {confirming && (
-            <DiscardDialog
-              adding={!noteId}
-              onKeep={() => setConfirming(false)}
-              onDiscard={() => {
-                setConfirming(false);
-                onClose();
-              }}
-            />
-          )}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+        />
+      ) : (
+        <NewNote
+          deckId={deckId}
+          formRef={formRef}
+          onDirtyChange={onDirtyChange}
+          onCancel={requestClose}
+          onSaved={(id) => onSaved?.(id)}
+        />
+      )}
+      {confirming && (
+        <DiscardDialog
+          adding={!noteId}
+          onKeep={() => setConfirming(false)}
+          onDiscard={() => {
+            setConfirming(false);
+            onClose();
+          }}
+        />
+      )}
+    </Dialog>
   );
 }
 
