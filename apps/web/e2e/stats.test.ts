@@ -111,7 +111,7 @@ test("the figures are the server's and add up by hand, as charts with names and 
   await signInWithPassword(page, account, "/sign-in?next=%2Fdecks");
   await decksHeading(page).waitFor();
   await accountMenu(page, account.email).click();
-  await page.getByRole("link", { name: "Statistics" }).click();
+  await page.getByRole("menuitem", { name: "Statistics" }).click();
   await heading().waitFor();
   await ready();
   expect(new URL(page.url()).pathname).toBe("/stats");

@@ -16,5 +16,5 @@ export const accountMenu = (page: Page, email: string) => page.getByRole("button
 
 export async function signOut(page: Page, email: string, everywhere = false) {
   await accountMenu(page, email).click();
-  await page.getByRole("button", { name: everywhere ? "Sign out everywhere" : "Sign out", exact: true }).click();
+  await page.getByRole("menuitem", { name: everywhere ? "Sign out everywhere" : "Sign out", exact: true }).click();
 }

@@ -1,0 +1,57 @@
+/**
+ * The app's one menu button, on Radix DropdownMenu (docs/conventions.md §11):
+ * arrow keys, Home/End and typing move through the items, Escape closes the
+ * menu and gives the focus back to its button. The styling is ours.
+ */
+import * as RadixMenu from "@radix-ui/react-dropdown-menu";
+import type { KeyboardEvent, ReactElement, ReactNode } from "react";
+
+export interface MenuProps {
+  /** The button that opens the menu; it is given the menu's ARIA attributes and handlers. */
+  trigger: ReactElement;
+  children: ReactNode;
+  /** The menu's accessible name, when the button's own words would not do. */
+  label?: string;
+  /** Which edge of the button the menu lines up with. */
+  align?: "start" | "end";
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  className?: string;
+}
+
+export function Menu({ trigger, children, label, align = "start", open, onOpenChange, className }: MenuProps) {
+  return (
+    <RadixMenu.Root open={open} onOpenChange={onOpenChange}>
+      <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
+      <RadixMenu.Portal>
+        <RadixMenu.Content
+          className={className ? `menu ${className}` : "menu"}
+          align={align}
+          sideOffset={4}
+          loop
+          {...(label ? { "aria-label": label, "aria-labelledby": undefined } : {})}
+          // Keys pressed in the menu are its own: letters are not the screen's single-key shortcuts.
+          onKeyDown={(event: KeyboardEvent) => event.stopPropagation()}
+        >
+          {children}
+        </RadixMenu.Content>
+      </RadixMenu.Portal>
+    </RadixMenu.Root>
+  );
+}
+
+export interface MenuItemProps {
+  children: ReactNode;
+  onSelect?: () => void;
+  disabled?: boolean;
+  /** Render the item as its one child, such as a router link. */
+  asChild?: boolean;
+}
+
+export function MenuItem({ children, onSelect, disabled, asChild }: MenuItemProps) {
+  return (
+    <RadixMenu.Item className="menu-item" onSelect={onSelect} disabled={disabled} asChild={asChild}>
+      {children}
+    </RadixMenu.Item>
+  );
+}
