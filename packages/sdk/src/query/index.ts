@@ -1,4 +1,6 @@
+export { engramChanges, engramInvalidations, invalidateKeys } from "./invalidations.js";
 export {
+  type ExplorePagesParams,
   type ExploreParams,
   engramKeys,
   type NoteFilterParams,

@@ -11,6 +11,8 @@ export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>
 export type NotePagesParams = Omit<NoteListParams, "limit" | "offset">;
 export type NoteFilterParams = NonNullable<Parameters<Engram["notes"]["ids"]>[1]>;
 export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0]>;
+/** A search and order of public decks without paging: the infinite list pages through them. */
+export type ExplorePagesParams = Omit<ExploreParams, "limit" | "offset">;
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
 export type UserStatsParams = { deckId?: string };
@@ -20,16 +22,24 @@ export const engramKeys = {
   auth: {
     all: ["auth"] as const,
     user: () => [...engramKeys.auth.all, "user"] as const,
+    factors: () => [...engramKeys.auth.all, "factors"] as const,
+    /** Every user's assurance level: the prefix a change of level invalidates. */
+    assurance: () => [...engramKeys.auth.all, "assurance"] as const,
+    /** Per user, not per token, so a silently renewed session keeps its cached level. */
+    userAssurance: (userId: string | null) => [...engramKeys.auth.assurance(), userId] as const,
   },
   profile: {
     all: ["profile"] as const,
     detail: () => [...engramKeys.profile.all, "detail"] as const,
+    /** Under the profile, so whatever changes a picture refreshes its link too. */
+    avatarUrl: (path: string | null) => [...engramKeys.profile.all, "avatar-url", path] as const,
   },
   decks: {
     all: ["decks"] as const,
     list: () => [...engramKeys.decks.all, "list"] as const,
     detail: (deckId: string) => [...engramKeys.decks.all, "detail", deckId] as const,
     explore: (params: ExploreParams) => [...engramKeys.decks.all, "explore", params] as const,
+    explorePages: (params: ExplorePagesParams) => [...engramKeys.decks.explore(params), "pages"] as const,
   },
   members: {
     all: ["members"] as const,
@@ -72,5 +82,10 @@ export const engramKeys = {
   exports: {
     all: ["exports"] as const,
     list: () => [...engramKeys.exports.all, "list"] as const,
+  },
+  media: {
+    all: ["media"] as const,
+    /** A signed link to one of a deck's media files, by its name in the deck. */
+    url: (deckId: string, name: string) => [...engramKeys.media.all, "url", deckId, name] as const,
   },
 } as const;

@@ -4,6 +4,7 @@
  * until the refetch has landed.
  */
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
+import type { SignUpInput } from "../auth.js";
 import type { Engram } from "../client.js";
 import type { DeckInput, DeckPatch, MyDeck } from "../decks.js";
 import type { InviteInput } from "../invites.js";
@@ -11,13 +12,13 @@ import type { MemberRole } from "../members.js";
 import type { NoteInput } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
+import { invalidateKeys } from "./invalidations.js";
 import { engramKeys } from "./keys.js";
 
 type Key = readonly unknown[];
 
 export function engramMutations(engram: Engram, queryClient: QueryClient) {
-  const invalidate = (...keys: Key[]) =>
-    Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
+  const invalidate = (...keys: Key[]) => invalidateKeys(queryClient, keys);
   // What a change to a deck's notes or cards can affect.
   const deckContent = (deckId: string) => [
     engramKeys.notes.deck(deckId),
@@ -27,7 +28,55 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
   ];
 
   return {
+    // Signing in or up, and the links asked for by email, change no cached data: the session's listener follows them.
     auth: {
+      signIn: () =>
+        mutationOptions({ mutationFn: (input: { email: string; password: string }) => engram.auth.signIn(input) }),
+      signUp: () => mutationOptions({ mutationFn: (input: SignUpInput) => engram.auth.signUp(input) }),
+      /** As on Supabase by default, a link to a new address signs its owner up (after they open it). */
+      sendMagicLink: () =>
+        mutationOptions({
+          mutationFn: (input: { email: string; redirectTo?: string }) => engram.auth.sendMagicLink(input),
+        }),
+      requestPasswordReset: () =>
+        mutationOptions({
+          mutationFn: (input: { email: string; redirectTo?: string }) => engram.auth.requestPasswordReset(input),
+        }),
+      updatePassword: () => mutationOptions({ mutationFn: (password: string) => engram.auth.updatePassword(password) }),
+      // Factors and the session's level change together: adding or removing an app refreshes both.
+      mfa: {
+        /** Starts adding an authenticator app; nothing changes until `verifyTotp` confirms it. */
+        enrollTotp: () =>
+          mutationOptions({
+            mutationFn: (options: { friendlyName?: string } = {}) => engram.auth.mfa.enrollTotp(options),
+          }),
+        verifyTotp: () =>
+          mutationOptions({
+            mutationFn: ({ factorId, code }: { factorId: string; code: string }) =>
+              engram.auth.mfa.verifyTotp(factorId, code),
+            onSuccess: () => invalidate(engramKeys.auth.all),
+          }),
+        unenroll: () =>
+          mutationOptions({
+            mutationFn: (factorId: string) => engram.auth.mfa.unenroll(factorId),
+            onSuccess: () => invalidate(engramKeys.auth.all),
+          }),
+        /**
+         * The second step of a password sign-in: the code from the user's
+         * verified app raises the session to aal2, and the screens waiting on
+         * the level may open.
+         */
+        completeSignIn: () =>
+          mutationOptions({
+            mutationFn: async (code: string) => {
+              const factors = await engram.auth.mfa.listFactors();
+              const factor = factors.find((candidate) => candidate.status === "verified");
+              if (!factor) return;
+              await engram.auth.mfa.verifyTotp(factor.id, code);
+            },
+            onSuccess: () => invalidate(engramKeys.auth.assurance()),
+          }),
+      },
       signOut: () =>
         mutationOptions({
           mutationFn: (scope: "local" | "global" | "others" = "local") => engram.auth.signOut({ scope }),
@@ -36,8 +85,19 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         }),
     },
     account: {
+      /**
+       * The picture goes first, with the user's own session; the deletion then
+       * removes every file still left. Losing only the picture, should the
+       * deletion fail, is what the user asked for anyway.
+       */
       delete: () =>
-        mutationOptions({ mutationFn: () => engram.account.delete(), onSuccess: () => queryClient.clear() }),
+        mutationOptions({
+          mutationFn: async () => {
+            await engram.storage.removeAvatar();
+            await engram.account.delete();
+          },
+          onSuccess: () => queryClient.clear(),
+        }),
     },
     profile: {
       update: () =>
@@ -53,6 +113,12 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         mutationOptions({
           mutationFn: ({ file, options }: { file: FileInput; options?: UploadOptions }) =>
             engram.storage.uploadAvatar(file, options),
+          onSuccess: () => invalidate(engramKeys.profile.all, engramKeys.members.all),
+        }),
+      // Co-members' lists show the picture too.
+      removeAvatar: () =>
+        mutationOptions({
+          mutationFn: () => engram.storage.removeAvatar(),
           onSuccess: () => invalidate(engramKeys.profile.all, engramKeys.members.all),
         }),
     },

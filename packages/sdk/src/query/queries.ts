@@ -2,6 +2,7 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
 import {
+  type ExplorePagesParams,
   type ExploreParams,
   engramKeys,
   type NoteFilterParams,
@@ -13,14 +14,40 @@ import {
   type UserStatsParams,
 } from "./keys.js";
 
+/** Signed avatar links last an hour: one per picture, reused for half of that. */
+const avatarUrlLifetime = 30 * 60_000;
+/** Signed media links last an hour too; renewed well before. */
+const mediaUrlLifetime = 50 * 60_000;
+
 export function engramQueries(engram: Engram) {
   return {
     auth: {
       /** The signed-in user as the server sees them, or null. */
       user: () => queryOptions({ queryKey: engramKeys.auth.user(), queryFn: () => engram.auth.getUser() }),
+      /** The user's authenticator apps. */
+      factors: () =>
+        queryOptions({ queryKey: engramKeys.auth.factors(), queryFn: () => engram.auth.mfa.listFactors() }),
+      /**
+       * Where the user's session stands (aal1 or aal2). Fresh until something
+       * changes it: a code entered, a factor added or removed invalidates it.
+       */
+      assurance: (userId: string | null) =>
+        queryOptions({
+          queryKey: engramKeys.auth.userAssurance(userId),
+          queryFn: () => engram.auth.mfa.assurance(),
+          staleTime: Number.POSITIVE_INFINITY,
+        }),
     },
     profile: {
       get: () => queryOptions({ queryKey: engramKeys.profile.detail(), queryFn: () => engram.profile.get() }),
+      /** A signed link to a picture (`avatar_path` of a profile or member); none to fetch without a path. */
+      avatarUrl: (path: string | null) =>
+        queryOptions({
+          queryKey: engramKeys.profile.avatarUrl(path),
+          queryFn: () => engram.storage.avatarUrl(path ?? ""),
+          enabled: Boolean(path),
+          staleTime: avatarUrlLifetime,
+        }),
     },
     decks: {
       list: () => queryOptions({ queryKey: engramKeys.decks.list(), queryFn: () => engram.decks.list() }),
@@ -29,6 +56,14 @@ export function engramQueries(engram: Engram) {
       /** Public decks; works signed out. */
       explore: (params: ExploreParams = {}) =>
         queryOptions({ queryKey: engramKeys.decks.explore(params), queryFn: () => engram.decks.explore(params) }),
+      /** Public decks in pages of `pageSize` fetched as the list scrolls; a short page is the last one. */
+      explorePages: (params: ExplorePagesParams = {}, pageSize = 20) =>
+        infiniteQueryOptions({
+          queryKey: engramKeys.decks.explorePages(params),
+          queryFn: ({ pageParam }) => engram.decks.explore({ ...params, limit: pageSize, offset: pageParam }),
+          initialPageParam: 0,
+          getNextPageParam: (last, pages) => (last.length === pageSize ? pages.length * pageSize : undefined),
+        }),
     },
     members: {
       list: (deckId: string) =>
@@ -91,6 +126,17 @@ export function engramQueries(engram: Engram) {
     },
     exports: {
       list: () => queryOptions({ queryKey: engramKeys.exports.list(), queryFn: () => engram.storage.listExports() }),
+    },
+    media: {
+      /** A signed link to a media file named relative to its deck; a file that cannot be linked is not asked for again. */
+      url: (deckId: string, name: string) =>
+        queryOptions({
+          queryKey: engramKeys.media.url(deckId, name),
+          queryFn: () => engram.storage.mediaUrl(`${deckId}/${name}`),
+          staleTime: mediaUrlLifetime,
+          gcTime: mediaUrlLifetime,
+          retry: false,
+        }),
     },
   };
 }
