@@ -3,11 +3,10 @@
  * in the transfer worker and shows whether they predict those reviews better;
  * when they are saved, it can reschedule every card with them.
  */
-import { engramKeys } from "@engram/sdk/query";
-import { useQueryClient } from "@tanstack/react-query";
 import { Sparkles } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { errorMessage, optimiseErrorMessage } from "../lib/error-messages.js";
+import { useEngramInvalidations } from "../session/factories.js";
 import { ProgressReport } from "../transfer/progress-report.js";
 import type { OptimiseResult, Progress, RescheduleOutcome } from "../transfer/transfer-protocol.js";
 import { useTransfer } from "../transfer/use-transfer.js";
@@ -54,7 +53,7 @@ const count = new Intl.NumberFormat();
 
 function OptimiseDialog({ onClose }: { onClose: () => void }) {
   const transfer = useTransfer();
-  const queryClient = useQueryClient();
+  const invalidations = useEngramInvalidations();
   const [state, setState] = useState<State>({ status: "ready" });
   const [reschedule, setReschedule] = useState(false);
   const rescheduleHint = useId();
@@ -68,15 +67,7 @@ function OptimiseDialog({ onClose }: { onClose: () => void }) {
     show({ status: "done", result, rescheduled: { status: "running" } });
     transfer.reschedule(result.parameters).then(
       (outcome) => {
-        // Due dates moved: every count of what is due, and the schedules shown, are stale.
-        for (const queryKey of [
-          engramKeys.study.all,
-          engramKeys.stats.all,
-          engramKeys.cards.all,
-          engramKeys.decks.all,
-        ]) {
-          void queryClient.invalidateQueries({ queryKey });
-        }
+        void invalidations.cardsRescheduled();
         show({ status: "done", result, rescheduled: { status: "done", outcome } });
       },
       (error: unknown) => show({ status: "done", result, rescheduled: { status: "failed", error } }),
@@ -87,8 +78,7 @@ function OptimiseDialog({ onClose }: { onClose: () => void }) {
     setState({ status: "training", progress: { phase: "training", done: 0, total: 0 } });
     transfer.optimise({ onProgress: (progress) => show({ status: "training", progress }) }).then(
       (result) => {
-        // New parameters change every next interval shown.
-        if (result.saved) void queryClient.invalidateQueries();
+        if (result.saved) void invalidations.parametersSaved();
         if (result.saved && reschedule) rescheduleWith(result);
         else show({ status: "done", result });
       },

@@ -1,5 +1,5 @@
 /** The SDK's React Query factories, built once per Engram instance and query client. */
-import { engramMutations, engramQueries } from "@engram/sdk/query";
+import { engramInvalidations, engramMutations, engramQueries } from "@engram/sdk/query";
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useEngram } from "./engram-context.js";
@@ -13,4 +13,10 @@ export function useEngramMutations() {
   const engram = useEngram();
   const queryClient = useQueryClient();
   return useMemo(() => engramMutations(engram, queryClient), [engram, queryClient]);
+}
+
+/** What the cache forgets after work done outside the mutations (imports, the optimiser), named for the event. */
+export function useEngramInvalidations() {
+  const queryClient = useQueryClient();
+  return useMemo(() => engramInvalidations(queryClient), [queryClient]);
 }

@@ -4,26 +4,21 @@
  * nothing until a code from the app raises it to aal2. Screens behind
  * RequireSession wait for that; the sign-in page asks for the code.
  */
-import { engramKeys } from "@engram/sdk/query";
 import { useQuery } from "@tanstack/react-query";
-import { useEngram } from "./engram-context.js";
+import { useEngramQueries } from "./factories.js";
 import { useSession } from "./session-context.js";
 
 export type SecondFactor = "checking" | "needed" | "done";
 
-export const assuranceKey = () => [...engramKeys.auth.all, "assurance"] as const;
-
 export function useSecondFactor(): SecondFactor {
-  const engram = useEngram();
+  const queries = useEngramQueries();
   const session = useSession();
   const signedIn = session.status === "signed-in";
   const assurance = useQuery({
     // Per user, not per token: a silent renewal must not send the screens back to loading.
-    // Whatever changes the level (the code entered, a factor added or removed) refreshes this key.
-    queryKey: [...assuranceKey(), signedIn ? session.session.user.id : null],
-    queryFn: () => engram.auth.mfa.assurance(),
+    // Whatever changes the level (the code entered, a factor added or removed) refreshes it.
+    ...queries.auth.assurance(signedIn ? session.session.user.id : null),
     enabled: signedIn,
-    staleTime: Number.POSITIVE_INFINITY,
   });
   if (!signedIn || assurance.isPending) return "checking";
   // Unknown (it failed): let the screens load; the database still refuses what aal1 may not see.

@@ -2,31 +2,20 @@
  * The second step of signing in for users with an authenticator app: the
  * password gave an aal1 session, and the 6-digit code raises it to aal2.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useRef } from "react";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { type FormErrors, noErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { totpCodeMessage } from "../../lib/error-messages.js";
-import { useEngram } from "../../session/engram-context.js";
-import { assuranceKey } from "../../session/second-factor.js";
+import { useEngramMutations } from "../../session/factories.js";
 import { useSignOut } from "../../session/use-sign-out.js";
 import { AuthCard } from "./auth-card.js";
 
+/** Once the session is aal2, the screens waiting on it open. */
 function useVerifyCode() {
-  const engram = useEngram();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (code: string) => {
-      const factors = await engram.auth.mfa.listFactors();
-      const factor = factors.find((candidate) => candidate.status === "verified");
-      if (!factor) return;
-      await engram.auth.mfa.verifyTotp(factor.id, code);
-    },
-    // The session is aal2 now; the screens waiting on it may open.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: assuranceKey() }),
-  });
+  return useMutation(useEngramMutations().auth.mfa.completeSignIn());
 }
 
 export function TwoFactorStep() {

@@ -1,41 +1,47 @@
 /** Auth actions as mutations, so forms get `isPending` and `error` the same way as data writes. */
-import { useMutation } from "@tanstack/react-query";
-import { useEngram } from "../../session/engram-context.js";
+import { type UseMutationResult, useMutation } from "@tanstack/react-query";
+import { useEngramMutations } from "../../session/factories.js";
 import { callbackUrl } from "../../session/places.js";
 
+/** A mutation whose `mutate` takes the form's input and hands the SDK what it needs from it. */
+function withInput<Result, Variables, Input>(
+  mutation: UseMutationResult<Result, Error, Variables>,
+  toVariables: (input: Input) => Variables,
+) {
+  return {
+    ...mutation,
+    mutate: (input: Input, options?: Parameters<typeof mutation.mutate>[1]) =>
+      mutation.mutate(toVariables(input), options),
+  };
+}
+
 export function useSignIn() {
-  const engram = useEngram();
-  return useMutation({
-    mutationFn: (input: { email: string; password: string }) => engram.auth.signIn(input),
-  });
+  return useMutation(useEngramMutations().auth.signIn());
 }
 
 export function useSignUp() {
-  const engram = useEngram();
-  return useMutation({
-    mutationFn: (input: { email: string; password: string; next: string }) =>
-      engram.auth.signUp({ email: input.email, password: input.password, redirectTo: callbackUrl(input.next) }),
-  });
+  const signUp = useMutation(useEngramMutations().auth.signUp());
+  return withInput(signUp, (input: { email: string; password: string; next: string }) => ({
+    email: input.email,
+    password: input.password,
+    redirectTo: callbackUrl(input.next),
+  }));
 }
 
 /** As on Supabase by default, a link to a new address signs its owner up (after they open it). */
 export function useSendMagicLink() {
-  const engram = useEngram();
-  return useMutation({
-    mutationFn: (input: { email: string; next: string }) =>
-      engram.auth.sendMagicLink({ email: input.email, redirectTo: callbackUrl(input.next) }),
-  });
+  const magicLink = useMutation(useEngramMutations().auth.sendMagicLink());
+  return withInput(magicLink, (input: { email: string; next: string }) => ({
+    email: input.email,
+    redirectTo: callbackUrl(input.next),
+  }));
 }
 
 export function useRequestPasswordReset() {
-  const engram = useEngram();
-  return useMutation({
-    mutationFn: (email: string) =>
-      engram.auth.requestPasswordReset({ email, redirectTo: callbackUrl("/reset-password") }),
-  });
+  const reset = useMutation(useEngramMutations().auth.requestPasswordReset());
+  return withInput(reset, (email: string) => ({ email, redirectTo: callbackUrl("/reset-password") }));
 }
 
 export function useUpdatePassword() {
-  const engram = useEngram();
-  return useMutation({ mutationFn: (password: string) => engram.auth.updatePassword(password) });
+  return useMutation(useEngramMutations().auth.updatePassword());
 }

@@ -1,6 +1,6 @@
 /** A member's picture, or their initials until they set one. */
 import { useQuery } from "@tanstack/react-query";
-import { useEngram } from "../../session/engram-context.js";
+import { useEngramQueries } from "../../session/factories.js";
 
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -12,14 +12,8 @@ export function initials(name: string): string {
 }
 
 export function MemberAvatar({ name, path }: { name: string; path: string | null }) {
-  const engram = useEngram();
-  const url = useQuery({
-    // The same key the deck screen's avatars use: one signed link per picture, reused for an hour.
-    queryKey: ["profile", "avatar-url", path],
-    queryFn: () => engram.storage.avatarUrl(path ?? ""),
-    enabled: Boolean(path),
-    staleTime: 30 * 60_000,
-  });
+  // The same query the deck screen's avatars use: one signed link per picture.
+  const url = useQuery(useEngramQueries().profile.avatarUrl(path));
   return (
     <span className="member-avatar" aria-hidden="true">
       {url.data ? <img src={url.data} alt="" /> : initials(name) || "?"}

@@ -1,10 +1,8 @@
 /** The settings screen's server state, through the SDK's query and mutation factories. */
 import type { MyDeck } from "@engram/sdk";
-import { engramKeys } from "@engram/sdk/query";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
-import { useEngram } from "../../session/engram-context.js";
-import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { useSession } from "../../session/session-context.js";
 
 export type SettingsAccess =
@@ -47,17 +45,5 @@ export function useInvites(deckId: string, enabled: boolean) {
 
 /** Hands the deck to another member; they become owner and the user an editor. */
 export function useTransferOwnership() {
-  const engram = useEngram();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ deckId, userId }: { deckId: string; userId: string }) =>
-      engram.decks.transferOwnership(deckId, userId),
-    // Both roles changed: the old owner's own role is in the deck list, the new one's in the members list.
-    onSuccess: (_result, { deckId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: engramKeys.decks.all }),
-        queryClient.invalidateQueries({ queryKey: engramKeys.members.list(deckId) }),
-        queryClient.invalidateQueries({ queryKey: engramKeys.invites.list(deckId) }),
-      ]),
-  });
+  return useMutation(useEngramMutations().decks.transferOwnership());
 }

@@ -1,22 +1,16 @@
 /** Public decks page by page, a deck's first notes for its preview, and cloning one into the user's decks. */
 import type { ExploreSort } from "@engram/sdk";
-import { engramKeys } from "@engram/sdk/query";
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
-import { useEngram } from "../../session/engram-context.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 
 export const pageSize = 20;
 export const previewSize = 10;
 
 export function usePublicDecks(search: string, sort: ExploreSort) {
-  const engram = useEngram();
   const params = { ...(search ? { search } : {}), sort };
   return useInfiniteQuery({
-    queryKey: [...engramKeys.decks.explore(params), "pages"],
-    queryFn: ({ pageParam }) => engram.decks.explore({ ...params, limit: pageSize, offset: pageParam }),
-    initialPageParam: 0,
-    // A short page is the last one.
-    getNextPageParam: (last, pages) => (last.length === pageSize ? pages.length * pageSize : undefined),
+    ...useEngramQueries().decks.explorePages(params, pageSize),
+    // The previous results stay while a new search loads.
     placeholderData: (previous) => previous,
   });
 }

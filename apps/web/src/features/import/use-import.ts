@@ -4,8 +4,8 @@
  * transfer worker; this keeps what the screen shows.
  */
 import { EngramError, type MyDeck } from "@engram/sdk";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { useEngramInvalidations } from "../../session/factories.js";
 import { isCancelled } from "../../transfer/transfer-client.js";
 import type {
   ColumnMapping,
@@ -42,7 +42,7 @@ export const hasFront = (mapping: ColumnMapping) => mapping.front !== undefined 
 /** `writable`: the decks the user may add notes to. */
 export function useImport(writable: MyDeck[]) {
   const transfer = useTransfer();
-  const queryClient = useQueryClient();
+  const invalidations = useEngramInvalidations();
   const [step, setStep] = useState<Step>({ name: "choose" });
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState("");
@@ -143,8 +143,7 @@ export function useImport(writable: MyDeck[]) {
       .then(
         (summary) => {
           importing.current = null;
-          // New deck, new notes, new cards due: every list may have changed.
-          void queryClient.invalidateQueries();
+          void invalidations.imported();
           setStep({ name: "done", summary, deckName });
         },
         (failure: unknown) => {

@@ -1,7 +1,7 @@
 /** The other people viewing the deck, as avatars (initials until they set a picture), named for screen readers. */
 import type { DeckPresence } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
-import { useEngram } from "../../session/engram-context.js";
+import { useEngramQueries } from "../../session/factories.js";
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -13,16 +13,10 @@ function initials(name: string): string {
 }
 
 function Avatar({ person }: { person: DeckPresence }) {
-  const engram = useEngram();
   const name = person.displayName ?? "Someone";
   const path = person.avatarPath;
-  const url = useQuery({
-    // Signed links last an hour; cached per picture so every row and visit reuses one.
-    queryKey: ["profile", "avatar-url", path],
-    queryFn: () => engram.storage.avatarUrl(path ?? ""),
-    enabled: Boolean(path),
-    staleTime: 30 * 60_000,
-  });
+  // Cached per picture, so every row and visit reuses one signed link.
+  const url = useQuery(useEngramQueries().profile.avatarUrl(path));
   const label = person.editingNoteId ? `${name} (editing a note)` : `${name} (viewing)`;
   return (
     <li className="avatar" title={label}>

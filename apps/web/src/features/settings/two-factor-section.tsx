@@ -5,19 +5,17 @@
  * remove the app, then set up the new one.
  */
 import type { TotpEnrollment, TotpFactor } from "@engram/sdk";
-import { engramKeys } from "@engram/sdk/query";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage, totpCodeMessage } from "../../lib/error-messages.js";
-import { useEngram } from "../../session/engram-context.js";
+import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { Dialog } from "../../ui/dialog.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 
-const factorsKey = [...engramKeys.auth.all, "factors"] as const;
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 /**
@@ -33,19 +31,8 @@ function qrCodeSource(qrCode: string): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(decoded)}`;
 }
 
-function useFactors() {
-  const engram = useEngram();
-  return useQuery({ queryKey: factorsKey, queryFn: () => engram.auth.mfa.listFactors() });
-}
-
-/** Factors and the session's level change together. */
-function useRefreshAuth() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: engramKeys.auth.all });
-}
-
 export function TwoFactorSection() {
-  const factors = useFactors();
+  const factors = useQuery(useEngramQueries().auth.factors());
   const [status, setStatus] = useState("");
   const verified = factors.data?.filter((factor) => factor.status === "verified") ?? [];
 
@@ -117,12 +104,8 @@ function RemoveFactor({
   onClose: () => void;
   onRemoved: () => void;
 }) {
-  const engram = useEngram();
-  const refresh = useRefreshAuth();
-  const remove = useMutation({
-    mutationFn: () => engram.auth.mfa.unenroll(factor.id),
-    onSuccess: () => refresh(),
-  });
+  // Removing it refreshes the factors and the session's level.
+  const remove = useMutation(useEngramMutations().auth.mfa.unenroll());
   return (
     <Dialog title="Remove the authenticator app?" onClose={onClose}>
       <p>Signing in will need only your password until you set up two-factor sign-in again.</p>
@@ -139,7 +122,7 @@ function RemoveFactor({
           type="button"
           className="button danger"
           disabled={remove.isPending}
-          onClick={() => remove.mutate(undefined, { onSuccess: onRemoved })}
+          onClick={() => remove.mutate(factor.id, { onSuccess: onRemoved })}
         >
           {remove.isPending ? "Removing…" : "Remove"}
         </button>
@@ -149,9 +132,7 @@ function RemoveFactor({
 }
 
 function Enrol({ onEnabled }: { onEnabled: () => void }) {
-  const engram = useEngram();
-  const refresh = useRefreshAuth();
-  const start = useMutation({ mutationFn: () => engram.auth.mfa.enrollTotp({ friendlyName: "Authenticator app" }) });
+  const start = useMutation(useEngramMutations().auth.mfa.enrollTotp());
   const [enrolment, setEnrolment] = useState<TotpEnrollment | null>(null);
 
   if (!enrolment) {
@@ -161,7 +142,7 @@ function Enrol({ onEnabled }: { onEnabled: () => void }) {
           type="button"
           className="button secondary"
           disabled={start.isPending}
-          onClick={() => start.mutate(undefined, { onSuccess: setEnrolment })}
+          onClick={() => start.mutate({ friendlyName: "Authenticator app" }, { onSuccess: setEnrolment })}
         >
           <ShieldCheck aria-hidden="true" /> {start.isPending ? "Starting…" : "Set up two-factor sign-in"}
         </button>
@@ -180,7 +161,6 @@ function Enrol({ onEnabled }: { onEnabled: () => void }) {
       onEnabled={() => {
         setEnrolment(null);
         onEnabled();
-        void refresh();
       }}
     />
   );
@@ -195,8 +175,8 @@ function ConfirmEnrolment({
   onCancel: () => void;
   onEnabled: () => void;
 }) {
-  const engram = useEngram();
-  const verify = useMutation({ mutationFn: (code: string) => engram.auth.mfa.verifyTotp(enrolment.factorId, code) });
+  // Confirming it refreshes the factors and the session's level.
+  const verify = useMutation(useEngramMutations().auth.mfa.verifyTotp());
 
   return (
     <div className="enrol">
@@ -220,7 +200,10 @@ function ConfirmEnrolment({
             noValidate
             onSubmit={(event) => {
               event.preventDefault();
-              verify.mutate(textOf(new FormData(event.currentTarget), "code"), { onSuccess: onEnabled });
+              verify.mutate(
+                { factorId: enrolment.factorId, code: textOf(new FormData(event.currentTarget), "code") },
+                { onSuccess: onEnabled },
+              );
             }}
           >
             <TextField

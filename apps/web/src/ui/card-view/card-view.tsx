@@ -6,28 +6,14 @@
 import { type Note, renderCard } from "@engram/core";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { useEngram } from "../../session/engram-context.js";
+import { useEngramQueries } from "../../session/factories.js";
 import { mediaNames, withMediaUrls } from "./media-html.js";
 import { useAutoplay } from "./use-autoplay.js";
 import "./card-view.css";
 
-/** Signed links last an hour; renew them well before. */
-const mediaUrlLifetime = 50 * 60 * 1000;
-
-function mediaUrlQuery(engram: ReturnType<typeof useEngram>, deckId: string, name: string) {
-  return {
-    queryKey: ["media", "url", deckId, name] as const,
-    queryFn: () => engram.storage.mediaUrl(`${deckId}/${name}`),
-    staleTime: mediaUrlLifetime,
-    gcTime: mediaUrlLifetime,
-    retry: false,
-  };
-}
-
 /** A signed link to one of the deck's media files, or undefined while it loads (or when it cannot). */
 export function useMediaUrl(deckId: string, name: string): string | undefined {
-  const engram = useEngram();
-  return useQuery(mediaUrlQuery(engram, deckId, name)).data;
+  return useQuery(useEngramQueries().media.url(deckId, name)).data;
 }
 
 export function CardView(props: {
@@ -38,14 +24,14 @@ export function CardView(props: {
   autoplay?: boolean;
 }) {
   const { deckId, note, ordinal, revealed, autoplay = false } = props;
-  const engram = useEngram();
+  const queries = useEngramQueries();
   const faces = useMemo(() => renderCard(note, ordinal), [note, ordinal]);
   const names = useMemo(
     () => [...new Set([...mediaNames(faces.front), ...(revealed ? mediaNames(faces.back) : [])])],
     [faces, revealed],
   );
   const urls = useQueries({
-    queries: names.map((name) => mediaUrlQuery(engram, deckId, name)),
+    queries: names.map((name) => queries.media.url(deckId, name)),
     combine: (results) => {
       const found = new Map<string, string>();
       results.forEach((result, index) => {
