@@ -5,9 +5,9 @@
  * freeze the screen.
  *
  * The worker cannot read the session cookie, so its client asks the page for
- * the current access token before each request (supabase-js's `accessToken`).
+ * the current access token before each request (`createEngramClient`'s `accessToken`).
  */
-import { createEngram, type Database, EngramError } from "@engram/sdk";
+import { createEngram, createEngramClient, EngramError } from "@engram/sdk";
 import {
   exportDeck,
   importDeck,
@@ -16,7 +16,6 @@ import {
   rescheduleCards,
   type Wasm,
 } from "@engram/sdk/transfer";
-import { createClient } from "@supabase/supabase-js";
 import fsrsWasmUrl from "fsrs-browser/fsrs_browser_bg.wasm?url";
 import sqlWasmUrl from "sql.js/dist/sql-wasm.wasm?url";
 import { env } from "../lib/env.js";
@@ -49,7 +48,7 @@ function askPageForToken(): Promise<string | null> {
 }
 
 const engram = createEngram(
-  createClient<Database>(env.supabaseUrl, env.supabaseAnonKey, { accessToken: askPageForToken }),
+  createEngramClient({ url: env.supabaseUrl, key: env.supabaseAnonKey, accessToken: askPageForToken }),
 );
 
 const running = new Map<number, AbortController>();
