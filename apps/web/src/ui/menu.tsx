@@ -21,7 +21,8 @@ export interface MenuProps {
 
 export function Menu({ trigger, children, label, align = "start", open, onOpenChange, className }: MenuProps) {
   return (
-    <RadixMenu.Root open={open} onOpenChange={onOpenChange}>
+    // Not modal: the rest of the page stays in the accessibility tree, so the button keeps its name while open.
+    <RadixMenu.Root modal={false} open={open} onOpenChange={onOpenChange}>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
       <RadixMenu.Portal>
         <RadixMenu.Content
