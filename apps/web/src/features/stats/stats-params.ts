@@ -2,8 +2,7 @@
  * What the statistics screen shows lives in the URL (`?deck=<id>&period=30|90|365`),
  * so a view can be bookmarked and restored with Back.
  */
-import { useCallback, useMemo } from "react";
-import { useSearchParams } from "react-router";
+import { choiceField, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
 
 export const periods = [30, 90, 365] as const;
 export type Period = (typeof periods)[number];
@@ -16,32 +15,12 @@ export interface StatsParams {
   period: Period;
 }
 
+const schema: UrlSchema<StatsParams> = {
+  deckId: { param: "deck", parse: (raw) => raw || undefined, format: (value) => value || null },
+  period: choiceField<Period>("period", periods, 30),
+};
+
+/** Each change is a step Back undoes. */
 export function useStatsParams(): [StatsParams, (patch: Partial<StatsParams>) => void] {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const params = useMemo<StatsParams>(() => {
-    const period = Number(searchParams.get("period"));
-    return {
-      deckId: searchParams.get("deck") || undefined,
-      period: (periods as readonly number[]).includes(period) ? (period as Period) : 30,
-    };
-  }, [searchParams]);
-
-  const update = useCallback(
-    (patch: Partial<StatsParams>) =>
-      setSearchParams((current) => {
-        const next = new URLSearchParams(current);
-        if ("deckId" in patch) {
-          if (patch.deckId) next.set("deck", patch.deckId);
-          else next.delete("deck");
-        }
-        if (patch.period !== undefined) {
-          if (patch.period === 30) next.delete("period");
-          else next.set("period", String(patch.period));
-        }
-        return next;
-      }),
-    [setSearchParams],
-  );
-
-  return [params, update];
+  return useUrlState(schema);
 }

@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, test } from "vitest";
+import { choiceField, textField, type UrlSchema, useUrlState } from "./use-url-state.js";
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+
+interface View {
+  q: string;
+  sort: "newest" | "oldest";
+  period: 30 | 90;
+}
+
+const schema: UrlSchema<View> = {
+  q: textField("q"),
+  sort: choiceField("sort", ["newest", "oldest"] as const, "newest"),
+  period: choiceField("period", [30, 90] as const, 30),
+};
+
+type Hook = ReturnType<typeof useUrlState<View>>;
+let root: Root | undefined;
+/** What the screen's last render got from the hook. */
+let hook: Hook | undefined;
+
+function Screen() {
+  hook = useUrlState(schema);
+  return null;
+}
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = undefined;
+  hook = undefined;
+});
+
+/** Renders a screen using the hook at `url`; returns its router and the hook's latest result. */
+function renderAt(url: string) {
+  const router = createMemoryRouter([{ path: "/", element: <Screen /> }], { initialEntries: [url] });
+  root = createRoot(document.createElement("div"));
+  act(() => root?.render(<RouterProvider router={router} />));
+  return {
+    router,
+    search: () => router.state.location.search,
+    values: () => (hook as Hook)[0],
+    update: (...args: Parameters<Hook[1]>) => (hook as Hook)[1](...args),
+  };
+}
+
+describe("useUrlState", () => {
+  test("reads typed values from the URL", () => {
+    const screen = renderAt("/?q=cat&sort=oldest&period=90");
+    expect(screen.values()).toEqual({ q: "cat", sort: "oldest", period: 90 });
+  });
+
+  test("values it cannot read fall back to the defaults", () => {
+    const screen = renderAt("/?sort=sideways&period=7");
+    expect(screen.values()).toEqual({ q: "", sort: "newest", period: 30 });
+  });
+
+  test("defaults are left out of the URL", async () => {
+    const screen = renderAt("/?q=cat&sort=oldest&period=90");
+    await act(async () => screen.update({ q: "", sort: "newest", period: 30 }));
+    expect(screen.search()).toBe("");
+    expect(screen.values()).toEqual({ q: "", sort: "newest", period: 30 });
+  });
+
+  test("two changes made before the router renders either both survive", async () => {
+    const screen = renderAt("/?q=cat");
+    await act(async () => {
+      screen.update({ q: "" }, { replace: true });
+      screen.update({ sort: "oldest" }, { replace: true });
+    });
+    expect(new URLSearchParams(screen.search()).toString()).toBe("sort=oldest");
+    expect(screen.values()).toEqual({ q: "", sort: "oldest", period: 30 });
+  });
+
+  test("a URL from outside, such as Back, is what the next change builds on", async () => {
+    const screen = renderAt("/?q=cat");
+    await act(async () => screen.update({ period: 90 }));
+    await act(async () => screen.update({ sort: "oldest" }));
+    expect(new URLSearchParams(screen.search()).toString()).toBe("q=cat&period=90&sort=oldest");
+
+    await act(async () => screen.router.navigate(-1));
+    expect(screen.values()).toEqual({ q: "cat", sort: "newest", period: 90 });
+    await act(async () => screen.update({ q: "dog" }));
+    expect(new URLSearchParams(screen.search()).toString()).toBe("q=dog&period=90");
+
+    await act(async () => screen.router.navigate("/?sort=oldest"));
+    await act(async () => screen.update({ period: 90 }));
+    expect(new URLSearchParams(screen.search()).toString()).toBe("sort=oldest&period=90");
+  });
+
+  test("a change adds a history entry unless asked to replace it", async () => {
+    const screen = renderAt("/");
+    await act(async () => screen.update({ q: "c" }, { replace: true }));
+    await act(async () => screen.update({ period: 90 }));
+    await act(async () => screen.router.navigate(-1));
+    expect(screen.values()).toEqual({ q: "c", sort: "newest", period: 30 });
+  });
+});
