@@ -41,7 +41,7 @@ export function Dialog({
   className,
 }: DialogProps) {
   // Radix returns focus only to its own trigger; these dialogs open from any button, so remember which.
-  const [opener] = useState(() => (typeof document === "undefined" ? null : document.activeElement));
+  const [opener] = useState(() => document.activeElement);
   const classes = ["dialog", size === "wide" ? "dialog-wide" : "", className ?? ""].filter(Boolean).join(" ");
   const heading = <RadixDialog.Title>{title}</RadixDialog.Title>;
 
