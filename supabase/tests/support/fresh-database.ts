@@ -4,10 +4,14 @@ import { withDatabase } from "./global-setup.js";
 import { supabaseDir } from "./paths.js";
 
 /**
- * A database built from scratch (not from the suite's template) with other
- * platform options: PGlite in memory, or a new database on DATABASE_URL's server.
+ * A new empty database, built by `build`: PGlite in memory (with the
+ * platform's schemas already in place when `pgliteWithPlatform`), or a new
+ * database on DATABASE_URL's server, dropped again by `close()`.
  */
-export async function openFreshDatabase(options: Omit<PrepareOptions, "supabaseDir">): Promise<Database> {
+export async function openNewDatabase(
+  build: (db: Database) => Promise<unknown>,
+  { pgliteWithPlatform = false } = {},
+): Promise<Database> {
   const url = process.env.DATABASE_URL;
   let db: Database;
   let drop = async () => {};
@@ -21,9 +25,9 @@ export async function openFreshDatabase(options: Omit<PrepareOptions, "supabaseD
       await admin.close();
     };
   } else {
-    db = await openPglite();
+    db = await openPglite({ withPlatform: pgliteWithPlatform });
   }
-  await prepareDatabase(db, { supabaseDir, ...options });
+  await build(db);
   return {
     ...db,
     async close() {
@@ -31,4 +35,9 @@ export async function openFreshDatabase(options: Omit<PrepareOptions, "supabaseD
       await drop();
     },
   };
+}
+
+/** A database built from scratch (not from the suite's template) with other platform options. */
+export function openFreshDatabase(options: Omit<PrepareOptions, "supabaseDir">): Promise<Database> {
+  return openNewDatabase((db) => prepareDatabase(db, { supabaseDir, ...options }));
 }
