@@ -111,7 +111,8 @@ begin
     when invite.max_uses is not null and invite.uses >= invite.max_uses then 'used_up'
     else 'active'
   end;
-  member := exists (
+  -- A session still owing its second factor sees what a stranger sees.
+  member := private.aal_satisfied() and exists (
     select 1 from public.deck_members m where m.deck_id = invite.deck_id and m.user_id = auth.uid()
   );
   shows_deck := invite_status = 'active' or member;

@@ -122,6 +122,26 @@ describe("a user with a verified factor, signed in with the password only (aal1)
     }
     expect((await stateOf(db, guarded.id, guardedCard))?.reps).toBe(0);
   });
+
+  test("a dead invite to their own deck shows them what it shows a stranger", async () => {
+    const [invite] = await db.query<{ token: string }>(
+      `insert into public.deck_invites (deck_id, created_by, revoked_at) values ($1, $2, now()) returning token`,
+      [guardedDeck, guarded.id],
+    );
+    const preview = (aal: "aal1" | "aal2") =>
+      as(guarded, aal, (tx) =>
+        tx.query<Record<string, unknown>>(
+          "select deck_id, deck_name, description, note_count, status, is_member from invite_preview($1)",
+          [invite?.token],
+        ),
+      );
+    expect(await preview("aal1")).toEqual([
+      { deck_id: null, deck_name: "Guarded", description: null, note_count: null, status: "revoked", is_member: false },
+    ]);
+    expect(await preview("aal2")).toEqual([
+      expect.objectContaining({ deck_id: guardedDeck, note_count: 1, status: "revoked", is_member: true }),
+    ]);
+  });
 });
 
 describe("files and channels of a user with a verified factor", () => {
