@@ -4,10 +4,11 @@ import type { StackEnv } from "../gateway/gateway.js";
 import { audit } from "./audit.js";
 import { type Auth, clientKey, readBody, record, str } from "./context.js";
 import { sendEmailChange, sendReauthentication } from "./emails.js";
-import { badRequest, unprocessable } from "./errors.js";
+import { AuthError, badRequest, unprocessable } from "./errors.js";
+import { listUserFactors } from "./factors.js";
 import { readChallenge } from "./flow-state.js";
 import { redirectTarget } from "./redirects.js";
-import { authenticate, endSessions, endUserSessions } from "./sessions.js";
+import { authenticate, endSessions, endUserSessions, sessionIsAal2 } from "./sessions.js";
 import {
   applyEmailChange,
   checkPassword,
@@ -38,11 +39,26 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
     const redirectTo = redirectTarget(config, c.req.query("redirect_to"));
     const updated = await stack.db.transaction(async (tx) => {
       const user = caller.user;
+      const password = str(body.password);
+      const email = body.email === undefined ? undefined : validateEmail(body.email);
+      if (password !== undefined) checkPassword(password, config.minimumPasswordLength);
+      const changesEmail = email !== undefined && email !== (user.email ?? "").toLowerCase();
+      // GoTrue: once a factor is verified, the password and the address change only from an aal2 session.
+      if (
+        (password || changesEmail) &&
+        (await listUserFactors(tx, user.id)).some((factor) => factor.status === "verified") &&
+        !(await sessionIsAal2(tx, caller.sessionId))
+      ) {
+        throw new AuthError(
+          401,
+          "insufficient_aal",
+          "AAL2 session is required to update email or password when MFA is enabled.",
+        );
+      }
       const data = record(body.data);
       if (data) {
         await updateUser(tx, user.id, { raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, data) });
       }
-      const password = str(body.password);
       // An anonymous user's password must come with an address to sign in with.
       if (password && user.is_anonymous && body.email === undefined && body.phone === undefined) {
         throw unprocessable(
@@ -51,7 +67,6 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
         );
       }
       if (password !== undefined) {
-        checkPassword(password, config.minimumPasswordLength);
         if (await passwordMatches(user, password)) {
           throw unprocessable("same_password", "New password should be different from the old password.");
         }
@@ -59,18 +74,15 @@ export function userRoutes(auth: Auth): Hono<StackEnv> {
         // GoTrue's UpdatePassword signs out every other session of the user.
         await endUserSessions(tx, user.id, caller.sessionId);
       }
-      if (body.email !== undefined) {
-        const email = validateEmail(body.email);
-        if (email !== (user.email ?? "").toLowerCase()) {
-          const taken = await findUserByEmail(tx, email);
-          if (taken && taken.id !== user.id) {
-            throw unprocessable("email_exists", "A user with this email address has already been registered");
-          }
-          if (config.email.enableConfirmations) {
-            await sendEmailChange(auth, tx, user, email, { redirectTo, challenge, client: clientKey(c) });
-          } else {
-            await applyEmailChange(tx, user, email);
-          }
+      if (email !== undefined && changesEmail) {
+        const taken = await findUserByEmail(tx, email);
+        if (taken && taken.id !== user.id) {
+          throw unprocessable("email_exists", "A user with this email address has already been registered");
+        }
+        if (config.email.enableConfirmations) {
+          await sendEmailChange(auth, tx, user, email, { redirectTo, challenge, client: clientKey(c) });
+        } else {
+          await applyEmailChange(tx, user, email);
         }
       }
       await audit(tx, user, password !== undefined ? "user_updated_password" : "user_modified");

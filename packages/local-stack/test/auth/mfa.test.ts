@@ -207,6 +207,23 @@ describe("TOTP factors", () => {
     expect(data.user?.factors).toBeUndefined();
   });
 
+  it("changes the password or the address of a user with a verified factor only from an aal2 session", async () => {
+    const { email, client: raised } = await withVerifiedFactor();
+    const { client: weak } = await signIn(email);
+    const insufficient = { status: 401, code: "insufficient_aal" };
+    expect((await weak.auth.updateUser({ password: "a new password" })).error).toMatchObject(insufficient);
+    expect((await weak.auth.updateUser({ email: uniqueEmail("moved") })).error).toMatchObject(insufficient);
+    // Metadata, and the address it already has, need no second factor.
+    expect((await weak.auth.updateUser({ data: { theme: "dark" } })).error).toBeNull();
+    expect((await weak.auth.updateUser({ email })).error).toBeNull();
+    // Nothing changed: the old password still signs in.
+    await signIn(email);
+
+    const { data, error } = await raised.auth.updateUser({ password: "a new password" });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+  });
+
   it("keeps to the number of factors a user may enrol", async () => {
     const { email } = await newAccount();
     const { client } = await signIn(email);
