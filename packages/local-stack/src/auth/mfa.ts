@@ -207,6 +207,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
   app.post("/factors/:id/challenge", async (c) => {
     const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
+    auth.limiter.take("mfaChallenge", clientKey(c));
     if (!totpConfig().verifyEnabled) {
       throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
     }
@@ -218,6 +219,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
   app.post("/factors/:id/verify", async (c) => {
     const caller = await authenticateNotAnonymous(stack, c.get("bearer"));
     const factor = await loadFactor(stack.db, caller, c.req.param("id"));
+    auth.limiter.take("mfaVerify", clientKey(c));
     const body = await readBody(c);
     const code = str(body.code) ?? "";
     if (!code) throw badRequest("validation_failed", "Code needs to be non-empty");

@@ -48,6 +48,8 @@ export interface StackConfig {
       signInSignUps: number;
       tokenRefresh: number;
       tokenVerifications: number;
+      /** GoTrue's MFA challenge and verify limit (15 a minute); config.toml has no key for it. */
+      mfaChallengeAndVerify: number;
     };
     /** `[auth.mfa]`: TOTP is off unless the project turns it on, as with the CLI. */
     mfa: { maxEnrolledFactors: number; totp: { enrollEnabled: boolean; verifyEnabled: boolean } };
@@ -132,6 +134,7 @@ function toStackConfig(file: ConfigFile): StackConfig {
         signInSignUps: rate.sign_in_sign_ups ?? 30,
         tokenRefresh: rate.token_refresh ?? 150,
         tokenVerifications: rate.token_verifications ?? 30,
+        mfaChallengeAndVerify: 15,
       },
       mfa: {
         maxEnrolledFactors: mfa.max_enrolled_factors ?? 10,
@@ -199,6 +202,7 @@ export function liftAuthRateLimits(config: StackConfig): void {
     signInSignUps: 1e6,
     tokenRefresh: 1e6,
     tokenVerifications: 1e6,
+    mfaChallengeAndVerify: 1e6,
   };
   config.auth.email.maxFrequencySeconds = 0;
 }
