@@ -16,6 +16,10 @@ create table public.notes (
   -- same file again matches notes instead of duplicating them. Set only by
   -- finish_import (and copied by clone_deck); clients read it like any column.
   source_guid text constraint notes_source_guid_length check (char_length(source_guid) between 1 and 200),
+  -- Bumped by every change of kind, fields, tags or deck. An update that sets
+  -- it states the version it was made from and is refused (PT412) when the
+  -- note has changed since, so a stale editor never overwrites another's edit.
+  version integer not null default 1,
   constraint notes_fields_shape check (
     case kind
       when 'cloze' then jsonb_typeof(fields -> 'text') = 'string'
@@ -51,13 +55,23 @@ create index notes_search_idx on public.notes using gin (search);
 create index notes_tags_idx on public.notes using gin (tags);
 create unique index notes_deck_id_source_guid_key on public.notes (deck_id, source_guid) where source_guid is not null;
 
--- Keeps updated_at and the search vector (fields without markup, plus tags).
+-- Keeps updated_at, the version and the search vector (fields without
+-- markup, plus tags). The version check runs on the row as it is when the
+-- update takes its lock, so of two concurrent saves from one version the
+-- second is refused.
 create function private.prepare_note() returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
   if tg_op = 'UPDATE' then
+    if new.version is distinct from old.version then
+      perform private.fail('PT412', 'this note was changed since it was loaded',
+        jsonb_build_object('version', old.version)::text);
+    end if;
+    if (new.kind, new.fields, new.tags, new.deck_id) is distinct from (old.kind, old.fields, old.tags, old.deck_id) then
+      new.version := old.version + 1;
+    end if;
     new.updated_at := now();
     new.created_by := old.created_by;
   end if;
@@ -273,7 +287,7 @@ grant select, insert, update, delete on public.notes to service_role;
 grant select on public.notes to anon;
 grant select, delete on public.notes to authenticated;
 grant insert (id, deck_id, kind, fields, tags, created_by, search, created_at, updated_at),
-  update (kind, fields, tags)
+  update (kind, fields, tags, version)
   on public.notes to authenticated;
 
 -- cards: derived from notes, so only readable.

@@ -90,7 +90,7 @@ describe("what each API role may do with each table", () => {
       "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at",
-      "notes authenticated UPDATE: kind,fields,tags",
+      "notes authenticated UPDATE: kind,fields,tags,version",
       "profiles authenticated UPDATE: display_name,avatar_path,timezone,day_starts_at,desired_retention,fsrs_params,new_per_day,reviews_per_day",
     ]);
   });

@@ -346,6 +346,7 @@ export type Database = {
           source_guid: string | null
           tags: string[]
           updated_at: string
+          version: number
         }
         Insert: {
           created_at?: string
@@ -358,6 +359,7 @@ export type Database = {
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
+          version?: number
         }
         Update: {
           created_at?: string
@@ -370,6 +372,7 @@ export type Database = {
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
+          version?: number
         }
         Relationships: [
           {
@@ -811,6 +814,7 @@ export type Database = {
           source_guid: string | null
           tags: string[]
           updated_at: string
+          version: number
         }[]
         SetofOptions: {
           from: "*"
