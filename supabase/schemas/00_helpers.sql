@@ -188,6 +188,22 @@ begin
 end
 $$;
 
+-- Refuses a timestamp argument outside 1970 (the Unix epoch: no answer or
+-- Anki collection is older) to year 9999 (four-digit ISO years), naming the
+-- argument; null passes. Day ranges and generate_series over an infinite or
+-- extreme time never end or overflow. The card_states and review_logs
+-- constraints hold the same bounds.
+create function private.check_time(p_at timestamptz, p_name text) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if p_at < '1970-01-01 00:00:00+00' or p_at >= '10000-01-01 00:00:00+00' then
+    perform private.fail('22023', p_name || ' must be a time from 1970 to 9999', p_name);
+  end if;
+end
+$$;
+
 -- True when the caller's token is aal2 or the caller has no verified factor
 -- (anon and service_role have none). Security definer: the API roles cannot
 -- read auth.mfa_factors. Policies call it as `(select private.aal_satisfied())`,

@@ -192,6 +192,15 @@ create table public.card_states (
   constraint card_states_due_range check (
     isfinite(due)
     and (last_review is null or (isfinite(last_review) and due <= last_review + interval '876000 hours'))
+  ),
+  -- The range private.check_time allows the API's timestamp arguments.
+  -- Checks run in name order: this one before card_states_due_range, whose
+  -- sum would overflow on a last_review past the range.
+  constraint card_states_dates_range check (
+    due >= '1970-01-01 00:00:00+00' and due < '10000-01-01 00:00:00+00'
+    and (last_review is null or (last_review >= '1970-01-01 00:00:00+00' and last_review < '10000-01-01 00:00:00+00'))
+    and (buried_until is null or (buried_until >= '1970-01-01 00:00:00+00' and buried_until < '10000-01-01 00:00:00+00'))
+    and (leech_at is null or (leech_at >= '1970-01-01 00:00:00+00' and leech_at < '10000-01-01 00:00:00+00'))
   )
 );
 alter table public.card_states enable row level security;

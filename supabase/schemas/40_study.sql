@@ -33,7 +33,12 @@ create table public.review_logs (
   constraint review_logs_elapsed_days_range check (elapsed_days >= 0 and last_elapsed_days >= 0),
   constraint review_logs_scheduled_days_range check (scheduled_days between 0 and 36500),
   constraint review_logs_learning_steps_range check (learning_steps >= 0),
-  constraint review_logs_times_finite check (isfinite(due) and isfinite(reviewed_at))
+  constraint review_logs_times_finite check (isfinite(due) and isfinite(reviewed_at)),
+  -- The range private.check_time allows the API's timestamp arguments.
+  constraint review_logs_times_range check (
+    due >= '1970-01-01 00:00:00+00' and due < '10000-01-01 00:00:00+00'
+    and reviewed_at >= '1970-01-01 00:00:00+00' and reviewed_at < '10000-01-01 00:00:00+00'
+  )
 );
 alter table public.review_logs enable row level security;
 create index review_logs_user_reviewed_at_idx on public.review_logs (user_id, reviewed_at);
@@ -322,6 +327,9 @@ begin
     return current_row;
   end if;
 
+  -- First, so that the rules below comparing the two blame the right one.
+  perform private.check_time(p_reviewed_at, 'reviewed_at');
+  perform private.check_time(p_due, 'due');
   if p_rating is null or p_rating not between 1 and 4 then
     perform private.fail('22023', 'rating must be 1, 2, 3 or 4', 'rating');
   elsif p_duration_ms is null or p_duration_ms not between 0 and 3600000 then
@@ -721,6 +729,7 @@ begin
     raise exception using errcode = '42501',
       message = 'two-factor sign-in required: enter the code from your authenticator app';
   end if;
+  perform private.check_time(p_now, 'now');
   return query select * from private.study_queue_for_caller(p_deck_id, p_now);
 end
 $$;

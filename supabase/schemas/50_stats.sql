@@ -163,6 +163,7 @@ declare
   today date;
   result jsonb;
 begin
+  perform private.check_time(p_now, 'now');
   select * into me from public.profiles where id = uid;
   if p_deck_id is not null and private.deck_role(p_deck_id) is null then
     perform private.fail('PT404', 'deck not found', 'deck_id');
@@ -278,6 +279,7 @@ begin
   if p_days is null or p_days not in (30, 90, 365) then
     perform private.fail('22023', 'days must be 30, 90 or 365', 'days');
   end if;
+  perform private.check_time(p_now, 'now');
   if p_deck_id is not null and private.deck_role(p_deck_id) is null then
     perform private.fail('PT404', 'deck not found', 'deck_id');
   end if;
@@ -475,6 +477,7 @@ begin
     raise exception using errcode = '42501',
       message = 'two-factor sign-in required: enter the code from your authenticator app';
   end if;
+  perform private.check_time(p_now, 'now');
   return query select * from private.deck_stats_for_caller(p_now);
 end
 $$;
@@ -515,6 +518,7 @@ declare
   me public.profiles;
   today date;
 begin
+  perform private.check_time(p_now, 'now');
   select * into me from public.profiles where id = uid;
   today := private.study_date(coalesce(p_now, now()), me.timezone, me.day_starts_at);
   return jsonb_build_object(

@@ -397,6 +397,27 @@ describe("all or nothing", () => {
       basicNote(null, "Q", "A", { cards: [{ ordinal: 1, schedule: { ...studiedCard.schedule, stability: 1e9 } }] }),
       { code: "23514", constraint: "card_states_stability_range" },
     ],
+    [
+      "a schedule due in year 294276",
+      basicNote(null, "Q", "A", {
+        cards: [
+          { ordinal: 1, schedule: { ...studiedCard.schedule, due: "294276-12-31T23:59:59Z", last_review: null } },
+        ],
+      }),
+      { code: "23514", constraint: "card_states_dates_range" },
+    ],
+    [
+      "a review answered in 4713 BC",
+      basicNote(null, "Q", "A", {
+        cards: [
+          {
+            ordinal: 1,
+            reviews: [{ ...review(randomUUID(), 3, "new", 1, 1), reviewed_at: "4713-01-01 00:00:00+00 BC" }],
+          },
+        ],
+      }),
+      { code: "23514", constraint: "review_logs_times_range" },
+    ],
   ];
   test.each(badNotes)("%s fails the whole import", async (_, bad, expected) => {
     const deckId = await createDeck(db, alice, { name: "Target" });

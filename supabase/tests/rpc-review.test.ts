@@ -342,7 +342,7 @@ describe("schedules FSRS cannot produce", () => {
       "card_states_due_range",
       "update card_states set last_review = now(), due = '9999-01-01' where user_id = $1 and card_id = $2",
     ],
-    ["card_states_due_range", "update card_states set due = 'infinity' where user_id = $1 and card_id = $2"],
+    ["card_states_dates_range", "update card_states set due = 'infinity' where user_id = $1 and card_id = $2"],
   ])("the table itself refuses what no RPC may store (%s)", async (constraint, sql) => {
     const card = await newCard();
     const error = await failure(db.query(sql, [alice.id, card]));
