@@ -19,8 +19,20 @@ export default async function handler(req: Request): Promise<Response> {
   if (!token) return json({ code: "not_authenticated", message: "Sign in to delete your account" }, 401);
 
   // Who is calling: the token must be a live user session, not an API key.
-  const { data, error } = await supabaseWith(env("SUPABASE_ANON_KEY")).auth.getUser(token);
+  const auth = supabaseWith(env("SUPABASE_ANON_KEY")).auth;
+  const { data, error } = await auth.getUser(token);
   if (error || !data.user) return json({ code: "not_authenticated", message: "Sign in to delete your account" }, 401);
+
+  // With two-factor sign-in, the password alone (aal1) is not enough to delete the account.
+  if (data.user.factors?.some((factor) => factor.status === "verified")) {
+    const { data: verified } = await auth.getClaims(token);
+    if (verified?.claims.aal !== "aal2") {
+      return json(
+        { code: "insufficient_aal", message: "Enter the code from your authenticator app to delete your account" },
+        403,
+      );
+    }
+  }
 
   const admin = supabaseWith(env("SUPABASE_SERVICE_ROLE_KEY"));
   try {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { describe, expect, test } from "vitest";
+import { totpCode } from "../../src/auth/mfa.js";
 import { png } from "../storage/helpers.js";
 import { clientFor, stackPerFile } from "../support/stack.js";
 
@@ -96,6 +97,35 @@ describe("delete-account", () => {
       `avatars/${staying.id}/face.png`,
       `media/${staying.deckId}/cat.png`,
     ]);
+  });
+
+  test("an account with two-factor sign-in is deleted only from an aal2 session", async () => {
+    const user = await userWithDeck();
+    const { data: factor, error: enrollError } = await user.client.auth.mfa.enroll({ factorType: "totp" });
+    if (enrollError || factor?.type !== "totp") throw enrollError ?? new Error("no factor");
+    const verified = await user.client.auth.mfa.challengeAndVerify({
+      factorId: factor.id,
+      code: totpCode(factor.totp.secret),
+    });
+    if (verified.error) throw verified.error;
+    const { data: found } = await user.client.auth.getUser();
+    const passwordOnly = clientFor(stack);
+    const signIn = await passwordOnly.auth.signInWithPassword({
+      email: found.user?.email ?? "",
+      password: "correct horse battery",
+    });
+    if (signIn.error) throw signIn.error;
+
+    const { error } = await passwordOnly.functions.invoke("delete-account");
+    expect(await statusOf(error)).toEqual({
+      status: 403,
+      body: { code: "insufficient_aal", message: "Enter the code from your authenticator app to delete your account" },
+    });
+    expect(await rowsOf(user.id, user.deckId)).toEqual({ users: 1, profiles: 1, decks: 1 });
+
+    const raised = await user.client.functions.invoke("delete-account");
+    expect(raised.error).toBeNull();
+    expect(await rowsOf(user.id, user.deckId)).toEqual({ users: 0, profiles: 0, decks: 0 });
   });
 
   test("without a user session (the anon key alone) it answers 401", async () => {
