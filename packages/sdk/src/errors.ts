@@ -163,6 +163,12 @@ const authFields: Record<string, string> = {
   mfa_factor_name_conflict: "friendlyName",
 };
 
+/** The rule an auth error broke, where the UI words it apart from its code. */
+const authRules: Record<string, string> = {
+  // A user with two-factor sign-in must enter the authenticator's code first.
+  insufficient_aal: "aal2",
+};
+
 /** Maps an auth-js error (GoTrue's `error_code`, or the client's own error classes). */
 export function fromAuthError(error: AuthErrorLike): EngramError {
   const options = { cause: error };
@@ -181,7 +187,11 @@ export function fromAuthError(error: AuthErrorLike): EngramError {
   }
   const mapped = error.code ? authCodes[error.code] : undefined;
   if (mapped) {
-    return new EngramError(mapped, error.message, { ...options, field: error.code && authFields[error.code] });
+    return new EngramError(mapped, error.message, {
+      ...options,
+      field: error.code && authFields[error.code],
+      rule: error.code && authRules[error.code],
+    });
   }
   if (error.status === 429) return new EngramError("auth/rate-limited", error.message, options);
   if (error.status === 422 || error.status === 400) return new EngramError("validation", error.message, options);
@@ -231,6 +241,7 @@ interface FunctionErrorBody {
 const functionCodes: Record<string, EngramErrorCode> = {
   not_authenticated: "auth/session-expired",
   forbidden: "permission-denied",
+  insufficient_aal: "permission-denied",
   not_found: "not-found",
   invalid_input: "validation",
   too_large: "quota-exceeded",
@@ -259,7 +270,7 @@ export async function fromFunctionsError(error: {
     .catch(() => ({}))) as FunctionErrorBody;
   const message = body.message ?? error.message;
   const mapped = body.code ? functionCodes[body.code] : undefined;
-  if (mapped) return new EngramError(mapped, message, options);
+  if (mapped) return new EngramError(mapped, message, { ...options, rule: body.code && authRules[body.code] });
   if (response.status === 401) return new EngramError("auth/session-expired", message, options);
   if (response.status === 403) return new EngramError("permission-denied", message, options);
   if (response.status === 404) return new EngramError("not-found", message, options);

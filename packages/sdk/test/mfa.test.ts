@@ -67,6 +67,10 @@ describe("two-factor sign-in", () => {
     expect(await later.decks.list()).toEqual([]);
     await expect(later.decks.create({ name: "Sneaky" })).rejects.toMatchObject({ code: "permission-denied" });
     await expect(later.auth.mfa.unenroll(enrolment.factorId)).rejects.toMatchObject({ code: "permission-denied" });
+    // A new password and deleting the account wait for the code too, and say so.
+    const needsCode = { code: "permission-denied", rule: "aal2" };
+    await expect(later.auth.updatePassword("a brand new password")).rejects.toMatchObject(needsCode);
+    await expect(later.account.delete()).rejects.toMatchObject(needsCode);
 
     await later.auth.mfa.verifyTotp(enrolment.factorId, authenticatorCode(enrolment.secret));
     expect(await later.auth.mfa.assurance()).toEqual({ current: "aal2", next: "aal2" });
