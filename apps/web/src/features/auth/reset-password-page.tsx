@@ -4,9 +4,11 @@ import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { useSecondFactor } from "../../session/second-factor.js";
 import { useSession } from "../../session/session-context.js";
 import { Loading } from "../../ui/loading.js";
 import { AuthCard } from "./auth-card.js";
+import { TwoFactorStep } from "./two-factor-step.js";
 import { useUpdatePassword } from "./use-auth.js";
 
 const fields = ["password"] as const;
@@ -16,6 +18,7 @@ export function ResetPasswordPage() {
   const session = useSession();
   const formRef = useRef<HTMLFormElement>(null);
   const update = useUpdatePassword();
+  const secondFactor = useSecondFactor();
 
   if (update.isSuccess) {
     return (
@@ -40,6 +43,10 @@ export function ResetPasswordPage() {
       </AuthCard>
     );
   }
+
+  if (secondFactor === "checking") return <Loading />;
+  // With two-factor sign-in, auth changes the password only once the link's session has the code too.
+  if (secondFactor === "needed") return <TwoFactorStep />;
 
   // updatePassword checks one value, so its issues name no field.
   const errors = formErrors(update.error, fields, "password");
