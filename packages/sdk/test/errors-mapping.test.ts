@@ -104,6 +104,7 @@ describe("auth codes", () => {
             signInSignUps: 2,
             tokenRefresh: 2,
             tokenVerifications: 2,
+            mfaChallengeAndVerify: 2,
           };
         },
       });
