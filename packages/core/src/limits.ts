@@ -19,6 +19,8 @@ export const limits = {
   tagLength: 64,
   maxDurationMs: 3_600_000,
   futureSkewMs: 300_000,
+  /** No stored time (answers, schedules) is earlier; the database also refuses years past 9999. */
+  earliestTime: "1970-01-01T00:00:00Z",
   mediaBytes: 10 * 1024 * 1024,
   avatarBytes: 2 * 1024 * 1024,
   importBytes: 200 * 1024 * 1024,

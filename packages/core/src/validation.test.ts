@@ -234,6 +234,13 @@ describe("reviews", () => {
     );
   });
 
+  test("a review time before 1970 is rejected, as the database refuses it", () => {
+    expect(reviewedAtSchema(now).safeParse(new Date(limits.earliestTime)).success).toBe(true);
+    expect(firstError(reviewedAtSchema(now).safeParse(new Date(Date.parse(limits.earliestTime) - 1)))).toBe(
+      "The review time is before 1970; check this device's clock.",
+    );
+  });
+
   test("the clock is read at each parse by default", () => {
     const schema = reviewedAtSchema();
     expect(schema.safeParse(new Date(Date.now() + 60_000)).success).toBe(true);

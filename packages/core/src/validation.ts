@@ -145,6 +145,10 @@ export function reviewedAtSchema(now: Now = () => new Date()) {
       error: "The review time must be a date.",
     })
     .refine(
+      (date) => date.getTime() >= Date.parse(limits.earliestTime),
+      "The review time is before 1970; check this device's clock.",
+    )
+    .refine(
       (date) => date.getTime() <= readNow(now).getTime() + limits.futureSkewMs,
       "The review time is in the future; check this device's clock.",
     );
