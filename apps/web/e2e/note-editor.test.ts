@@ -408,3 +408,42 @@ test("a save the server refuses says why and keeps what was typed", async () => 
   expect(await field(editor, "Back").textContent()).toBe("Lima, on the coast");
   expect(await editor.isVisible()).toBe(true);
 });
+
+test("a save over someone else's edit is refused, keeps what was typed and offers their version", async () => {
+  const admin = adminClient();
+  const { data: note, error } = await admin
+    .from("notes")
+    .insert({
+      deck_id: deckId,
+      kind: "basic",
+      fields: { front: "<p>Capital of Chile</p>", back: "<p>Santiago</p>" },
+      created_by: account.id,
+    })
+    .select("id")
+    .single();
+  if (error || !note) throw error ?? new Error("no note");
+
+  await signInWithPassword(page, account, `/decks/${deckId}`);
+  await page.getByRole("button", { name: "Capital of Chile", exact: true }).click();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  const editor = dialog("Edit note");
+  await field(editor, "Back").getByText("Santiago").waitFor();
+  // Someone else saves the note while it is open here.
+  const theirs = { front: "<p>Capital of Chile</p>", back: "<p>Santiago de Chile</p>" };
+  expect((await admin.from("notes").update({ fields: theirs }).eq("id", note.id)).error).toBeNull();
+  await field(editor, "Back").click();
+  await page.keyboard.type(", in the central valley");
+  await press("Control+Enter");
+
+  await editor
+    .getByRole("alert")
+    .filter({ hasText: "Someone else changed this note while you were editing. Your changes are still here" })
+    .waitFor();
+  expect(await field(editor, "Back").textContent()).toBe("Santiago, in the central valley");
+  const { data: stored } = await admin.from("notes").select("fields").eq("id", note.id).single();
+  expect(stored?.fields).toEqual(theirs);
+
+  await editor.getByRole("button", { name: "Reload the note" }).click();
+  await field(editor, "Back").getByText("Santiago de Chile").waitFor();
+  expect(await editor.getByRole("alert").textContent()).toBe("");
+});

@@ -11,6 +11,11 @@ describe("fromPostgrestError", () => {
     expect(error.detail).toEqual({ version: 3 });
   });
 
+  test("a stale note edit becomes a note conflict carrying the current version", () => {
+    const error = fromPostgrestError(body("PT412", "this note was changed since it was loaded", '{"version":4}'));
+    expect(error).toMatchObject({ code: "note/conflict", detail: { version: 4 } });
+  });
+
   test("a broken check constraint becomes a validation error naming the rule", () => {
     const error = fromPostgrestError(
       body("23514", 'new row for relation "notes" violates check constraint "notes_front_required"'),

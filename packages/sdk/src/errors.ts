@@ -14,6 +14,7 @@ export const engramErrorCodes = [
   "not-found",
   "validation",
   "conflict",
+  "note/conflict",
   "quota-exceeded",
   "import/unsupported-format",
   "import/corrupt-file",
@@ -77,6 +78,8 @@ export function fromPostgrestError(error: PostgrestErrorBody, status?: number): 
       return new EngramError("not-found", message, { ...options, field: details || undefined });
     case "PT409":
       return new EngramError("conflict", message, { ...options, detail: parseJson(details) });
+    case "PT412":
+      return new EngramError("note/conflict", message, { ...options, detail: parseJson(details) });
     case "PT410":
       return new EngramError("not-found", message, { ...options, rule: details || undefined });
     case "PT413":

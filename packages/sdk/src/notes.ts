@@ -25,6 +25,7 @@ export const maxBulkNotes = 500;
 
 const deckIdSchema = z.guid("Unknown deck.");
 const noteIdSchema = z.guid("Unknown note.");
+const versionSchema = z.int("Unknown note version.").min(1, "Unknown note version.");
 const noteIdsSchema = z
   .array(noteIdSchema)
   .min(1, "Choose at least one note.")
@@ -113,11 +114,15 @@ export function createNotes(supabase: EngramClient) {
     /**
      * Replaces a note's kind, fields and tags (owners and editors). Cards that
      * still exist keep everyone's schedules; the rest are added or deleted.
+     * `version` is the note's version when it was loaded: if the note changed
+     * since, nothing is saved and the call fails with `note/conflict`, whose
+     * `detail` holds the current `{ version }`.
      */
-    async update(noteId: string, input: NoteInput): Promise<NoteWithCards> {
+    async update(noteId: string, version: number, input: NoteInput): Promise<NoteWithCards> {
       const id = validate(noteIdSchema, noteId);
+      const loaded = validate(versionSchema, version);
       const note: CoreNoteInput = validate(noteInputSchema, input);
-      const changes: TablesUpdate<"notes"> = { kind: note.kind, fields: note.fields, tags: note.tags };
+      const changes: TablesUpdate<"notes"> = { kind: note.kind, fields: note.fields, tags: note.tags, version: loaded };
       const updated = await run(supabase.from("notes").update(changes).eq("id", id).select("*"));
       const saved = updated[0] ?? (await refuseNotes(supabase, [id], "edit"));
       return { ...saved, cards: await cardsOf(supabase, id) };

@@ -59,7 +59,7 @@ describe("notes", () => {
     await expect(viewer.engram.notes.create(deck.id, basic("adiós"))).rejects.toMatchObject({
       code: "permission-denied",
     });
-    await expect(viewer.engram.notes.update(note.id, basic("changed"))).rejects.toMatchObject({
+    await expect(viewer.engram.notes.update(note.id, note.version, basic("changed"))).rejects.toMatchObject({
       code: "permission-denied",
     });
     await expect(viewer.engram.notes.remove([note.id])).rejects.toMatchObject({ code: "permission-denied" });
@@ -68,7 +68,9 @@ describe("notes", () => {
     await expect(stranger.engram.notes.create(deck.id, basic("x"))).rejects.toMatchObject({ code: "not-found" });
     await expect(stranger.engram.notes.get(note.id)).rejects.toMatchObject({ code: "not-found" });
     await expect(stranger.engram.notes.list(deck.id)).rejects.toMatchObject({ code: "not-found" });
-    await expect(stranger.engram.notes.update(note.id, basic("x"))).rejects.toMatchObject({ code: "not-found" });
+    await expect(stranger.engram.notes.update(note.id, note.version, basic("x"))).rejects.toMatchObject({
+      code: "not-found",
+    });
 
     expect((await owner.engram.notes.list(deck.id)).notes).toEqual([
       expect.objectContaining({ id: note.id, fields: { front: "hola", back: "hello" } }),
@@ -79,16 +81,39 @@ describe("notes", () => {
     const { owner, deck } = await ownerWithDeck();
     const editor = await memberOf(owner, deck.id, "editor");
     const note = await owner.engram.notes.create(deck.id, { ...basic("casa", "house"), kind: "basic_reversed" });
-    const edited = await editor.engram.notes.update(note.id, basic("la casa", "the house", ["noun"]));
+    const edited = await editor.engram.notes.update(note.id, note.version, basic("la casa", "the house", ["noun"]));
     expect(edited).toMatchObject({ kind: "basic", fields: { front: "la casa" }, tags: ["noun"] });
     expect(edited.cards).toEqual([note.cards[0]]);
+  });
+
+  test("of two members editing the same note, the second save is refused and the first's change stays", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const editor = await memberOf(owner, deck.id, "editor");
+    const note = await owner.engram.notes.create(deck.id, basic("casa", "house"));
+    const opened = await editor.engram.notes.get(note.id);
+
+    const first = await owner.engram.notes.update(note.id, note.version, basic("la casa", "the house"));
+    expect(first.version).toBe(note.version + 1);
+    const error = await editor.engram.notes
+      .update(opened.id, opened.version, basic("casa", "home"))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngramError);
+    expect(error).toMatchObject({ code: "note/conflict", detail: { version: first.version } });
+    expect(await editor.engram.notes.get(note.id)).toMatchObject({
+      fields: { front: "la casa", back: "the house" },
+      version: first.version,
+    });
+
+    const reloaded = await editor.engram.notes.get(note.id);
+    const saved = await editor.engram.notes.update(note.id, reloaded.version, basic("la casa", "home"));
+    expect(saved).toMatchObject({ fields: { front: "la casa", back: "home" }, version: reloaded.version + 1 });
   });
 
   test("a note that does not exist is not found", async () => {
     const { owner } = await ownerWithDeck();
     const missing = "00000000-0000-4000-8000-000000000000";
     await expect(owner.engram.notes.get(missing)).rejects.toMatchObject({ code: "not-found" });
-    await expect(owner.engram.notes.update(missing, basic("x"))).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.update(missing, 1, basic("x"))).rejects.toMatchObject({ code: "not-found" });
     await expect(owner.engram.notes.remove([missing])).rejects.toMatchObject({ code: "not-found" });
   });
 
@@ -115,7 +140,7 @@ describe("notes", () => {
     const banana = await owner.engram.notes.create(deck.id, basic("banana", "yellow"));
     const apple = await owner.engram.notes.create(deck.id, { ...basic("Apple", "red"), kind: "basic_reversed" });
     const cloze = await owner.engram.notes.create(deck.id, { kind: "cloze", fields: { text: "{{c1::cherry}} pie" } });
-    await owner.engram.notes.update(banana.id, basic("banana", "yellow fruit"));
+    await owner.engram.notes.update(banana.id, banana.version, basic("banana", "yellow fruit"));
     const order = async (sort: "newest" | "oldest" | "edited" | "alphabetical") =>
       (await owner.engram.notes.list(deck.id, { sort })).notes.map((n) => n.id);
 

@@ -256,7 +256,7 @@ describe("review session", () => {
     const shown = session.current?.card;
     expect(shown?.note.id).toBe(note.id);
 
-    const edited = await user.engram.notes.update(note.id, {
+    const edited = await user.engram.notes.update(note.id, note.version, {
       kind: "cloze",
       fields: { text: `{{c${shown?.ordinal}::Lyon}} is a city`, extra: "" },
     });

@@ -17,6 +17,8 @@ const messages: Record<EngramErrorCode, string> = {
   "not-found": "This no longer exists, or it isn't shared with you.",
   validation: "Some details need fixing. Check the highlighted fields.",
   conflict: "Someone else changed this at the same time. Reload and try again.",
+  "note/conflict":
+    "Someone else changed this note while you were editing. Your changes are still here — reload the note to see theirs.",
   "quota-exceeded": "That is over the limit. Try something smaller.",
   "import/unsupported-format": "This file type can't be imported. Use .apkg, .csv or .tsv.",
   "import/corrupt-file": "This file is damaged or not a deck Engram can read.",

@@ -116,6 +116,12 @@ function NewNote(props: BodyProps) {
 
 function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
   const note = useQuery({ ...useEngramQueries().notes.detail(noteId), staleTime: 0 });
+  // Each reload starts a fresh form from the note as it is now.
+  const [loads, setLoads] = useState(0);
+  const reload = async () => {
+    await note.refetch();
+    setLoads((count) => count + 1);
+  };
   const initial = useMemo<NoteDraft | null>(() => {
     if (!note.data || !isNoteKind(note.data.kind)) return null;
     const fields = (note.data.fields ?? {}) as StoredFields;
@@ -137,9 +143,15 @@ function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
       </p>
     );
   }
-  // Keyed on the note's id only: a refetch while editing must not throw away what is typed.
-  return initial ? (
-    <NoteForm key={noteId} {...props} noteId={noteId} initial={initial} />
+  // Keyed on the note's id and reloads only: a refetch while editing must not throw away what is typed.
+  return initial && note.data ? (
+    <NoteForm
+      key={`${noteId}-${loads}`}
+      {...props}
+      editing={{ noteId, version: note.data.version }}
+      onReload={() => void reload()}
+      initial={initial}
+    />
   ) : (
     <Loading label="Loading the note…" />
   );

@@ -9,6 +9,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ErrorSummary } from "../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
+import { errorCode } from "../lib/error-messages.js";
 import { useEngramMutations } from "../session/factories.js";
 import { CardPreview } from "./card-preview.js";
 import { KindChoice } from "./kind-choice.js";
@@ -40,7 +41,12 @@ function rememberKind(kind: NoteKind) {
 
 interface NoteFormProps {
   deckId: string;
-  noteId?: string | undefined;
+  /**
+   * The note being edited and its version when it was loaded; a save refused
+   * because the note changed since keeps the draft and offers `onReload`.
+   */
+  editing?: { noteId: string; version: number } | undefined;
+  onReload?: (() => void) | undefined;
   initial: NoteDraft;
   formRef: React.RefObject<HTMLFormElement | null>;
   onDirtyChange: (dirty: boolean) => void;
@@ -48,13 +54,26 @@ interface NoteFormProps {
   onSaved: (noteId: string) => void;
 }
 
-export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCancel, onSaved }: NoteFormProps) {
+export function NoteForm({
+  deckId,
+  editing,
+  onReload,
+  initial,
+  formRef,
+  onDirtyChange,
+  onCancel,
+  onSaved,
+}: NoteFormProps) {
   const mutations = useEngramMutations();
   const create = useMutation(mutations.notes.create());
   const update = useMutation(mutations.notes.update());
   const saving = create.isPending || update.isPending;
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
+  // The note and version the draft starts from, kept while refetches bring newer
+  // ones: saving from it is what lets the server refuse to overwrite someone else's edit.
+  const [edited] = useState(editing);
+  const [stale, setStale] = useState(false);
   // A new generation of field editors after each added note: empty, the first one focused.
   const [generation, setGeneration] = useState(0);
   const [added, setAdded] = useState(0);
@@ -77,10 +96,16 @@ export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCa
     setErrors(problems ?? noErrors);
     if (problems) return;
     const input = draftInput(draft);
-    if (noteId) {
+    if (edited) {
       update.mutate(
-        { noteId, input },
-        { onSuccess: (note) => onSaved(note.id), onError: (error) => setErrors(saveErrors(error)) },
+        { ...edited, input },
+        {
+          onSuccess: (note) => onSaved(note.id),
+          onError: (error) => {
+            setErrors(saveErrors(error));
+            setStale(errorCode(error) === "note/conflict");
+          },
+        },
       );
       return;
     }
@@ -107,7 +132,12 @@ export function NoteForm({ deckId, noteId, initial, formRef, onDirtyChange, onCa
       <div className="note-form-columns">
         <div className="note-form-fields">
           <ErrorSummary errors={errors} formRef={formRef} />
-          {noteId ? (
+          {stale && onReload && (
+            <button type="button" className="button secondary" onClick={onReload}>
+              Reload the note
+            </button>
+          )}
+          {edited ? (
             <p className="note-kind">
               Note type: <strong>{kindLabels[draft.kind]}</strong>
             </p>

@@ -213,7 +213,8 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         }),
       update: () =>
         mutationOptions({
-          mutationFn: ({ noteId, input }: { noteId: string; input: NoteInput }) => engram.notes.update(noteId, input),
+          mutationFn: ({ noteId, version, input }: { noteId: string; version: number; input: NoteInput }) =>
+            engram.notes.update(noteId, version, input),
           onSuccess: (note) => invalidate(engramKeys.notes.detail(note.id), ...deckContent(note.deck_id)),
         }),
       remove: () =>
