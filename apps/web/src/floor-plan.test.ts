@@ -5,10 +5,9 @@
  * Imports flow one way: a screen uses shared layers but never another screen,
  * and only `app/` knows the screens.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readSourceFiles } from "./test-support/source-files.js";
 
 type Area = { kind: "app" } | { kind: "feature"; name: string } | { kind: "shared"; name: string };
 
@@ -57,19 +56,9 @@ function fenceViolations(sources: ReadonlyMap<string, string>): string[] {
   return violations;
 }
 
-const srcDir = fileURLToPath(new URL(".", import.meta.url));
-
-function readSources(): Map<string, string> {
-  const files = readdirSync(srcDir, { recursive: true, encoding: "utf8" })
-    .map((file) => file.split(path.sep).join("/"))
-    .filter((file) => /\.tsx?$/.test(file))
-    .sort();
-  return new Map(files.map((file) => [file, readFileSync(path.join(srcDir, file), "utf8")]));
-}
-
 describe("the floor plan of src/", () => {
   it("every import under src/ follows it", () => {
-    const sources = readSources();
+    const sources = readSourceFiles({ withTests: true });
     // The scan itself is checked: it sees the screens and their relative imports.
     expect(sources.has("app/router.tsx")).toBe(true);
     expect(sources.has("features/study/study-page.tsx")).toBe(true);

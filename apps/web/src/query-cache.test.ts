@@ -5,10 +5,9 @@
  * each change invalidates; and no file reaches for supabase-js itself. Kept by
  * reading every source file under `src/` (tests aside), comments left out.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+
 import { describe, expect, it } from "vitest";
+import { readSourceFiles } from "./test-support/source-files.js";
 
 type Rule = { pattern: RegExp; message: string } | { find: (code: string) => number[]; message: string };
 
@@ -156,18 +155,8 @@ function violations(sources: ReadonlyMap<string, string>, rules: readonly Rule[]
   return found.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }
 
-const srcDir = fileURLToPath(new URL(".", import.meta.url));
-
-function readSources(): Map<string, string> {
-  const files = readdirSync(srcDir, { recursive: true, encoding: "utf8" })
-    .map((file) => file.split(path.sep).join("/"))
-    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
-    .sort();
-  return new Map(files.map((file) => [file, readFileSync(path.join(srcDir, file), "utf8")]));
-}
-
 describe("the query cache and the clients of src/", () => {
-  const sources = readSources();
+  const sources = readSourceFiles({ withTests: false });
 
   it("reads every source file", () => {
     expect(sources.has("session/factories.ts")).toBe(true);
