@@ -99,10 +99,13 @@ test("a user adds basic, reversed and cloze notes with the keyboard alone", asyn
   await press("Control+Enter");
   await expect.poll(async () => (await notesInDeck()).length).toBe(2);
 
-  // Cloze: Ctrl+Shift+C twice makes c1 and c2.
+  // Cloze: Ctrl+Shift+C twice makes c1 and c2. The status still says "Note added" from the
+  // first note, so wait for what the second save does last: the first field takes the focus.
   await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
+  await expect.poll(focusedLabel).toBe("Front");
   await press("Shift+Tab", 2);
   await press("ArrowRight");
+  await field(editor, "Text").waitFor();
   await press("Tab", 2);
   expect(await focusedLabel()).toBe("Text");
   await page.keyboard.type("Paris is the capital of France");
