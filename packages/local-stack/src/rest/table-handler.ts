@@ -9,10 +9,11 @@ import { readSql } from "./read-query.js";
 import { applyRangeHeader, readResponse } from "./read-response.js";
 import { contentRange, formatBody, preferenceApplied, type QueryResult, respond } from "./respond.js";
 import { allChecks, maxAffectedCheck } from "./result-checks.js";
+import { returnedColumns, returningSql } from "./returning.js";
 import { run } from "./run-statement.js";
 import type { Relation } from "./schema-cache.js";
-import { Params, quoteIdent } from "./sql.js";
-import { checkColumns, deleteSql, insertSql, payloadColumns, updateSql } from "./write-query.js";
+import { Params } from "./sql.js";
+import { checkColumns, deleteSql, insertedSql, insertSql, payloadColumns, updateSql } from "./write-query.js";
 
 export async function table(req: ApiRequest, name: string): Promise<Response> {
   const relation = relationOf(req, name);
@@ -37,44 +38,34 @@ export async function table(req: ApiRequest, name: string): Promise<Response> {
 }
 
 /**
- * An upsert's RETURNING also says which rows it inserted (a new row has no
- * xmax), so the status can tell created from updated. Views have no xmax.
+ * Runs a data-modifying statement and reads what it returned through the
+ * request's select. The source is always read, so the statement has run
+ * (and counted what it inserted) before the counts are taken.
  */
-const insertedMarker = " returning *, (xmax = 0) as pgrst_inserted";
-const marksInserted = (relation: Relation) => relation.kind === "table";
-
-/** Runs a data-modifying statement and reads what it returned through the request's select. */
-async function mutate(
-  req: ApiRequest,
-  root: ReadNode,
-  mutation: string,
-  params: Params,
-  returns: boolean,
-  countInserted = false,
-) {
+async function mutate(req: ApiRequest, root: ReadNode, mutation: string, params: Params) {
   const wantBody = req.prefs.return === "representation";
   const source: ReadNode = { ...root, from: "pgrst_source", conditions: [], limit: null, offset: null };
-  // Without a representation only the primary key is read back (for Location).
+  // Without a representation only an insert's primary key is read back (for Location).
+  const locates = req.prefs.return === "headers-only" && req.method === "POST";
   const keyItems = root.relation.primaryKey.map((column) => ({
     type: "column" as const,
     alias: null,
     field: { column, path: [] },
     cast: null,
   }));
-  const select = returns
-    ? readSql(wantBody ? source : { ...source, items: keyItems, embeds: new Map() }, params, {
-        count: true,
-        maxRows: null,
-        stripNulls: req.stripNulls,
-        csv: wantBody && req.media === "csv",
-        geojson: wantBody && req.media === "geojson",
-      })
-    : "select null::text as total, '0' as page_count, '[]' as body";
-  const columns = root.relation.columns.map((c) => quoteIdent(c.name)).join(", ");
-  const sql = countInserted
-    ? `with pgrst_mutation as (${mutation}), pgrst_source as (select ${columns} from pgrst_mutation) ` +
-      `select _m.*, (select count(*) from pgrst_mutation where pgrst_inserted)::text as inserted from (${select}) as _m`
-    : `with pgrst_source as (${mutation}) ${select}`;
+  const options = {
+    count: true,
+    maxRows: null,
+    stripNulls: req.stripNulls,
+    csv: wantBody && req.media === "csv",
+    geojson: wantBody && req.media === "geojson",
+  };
+  const select = wantBody
+    ? readSql(source, params, options)
+    : locates
+      ? readSql({ ...source, items: keyItems, embeds: new Map(), order: [] }, params, options)
+      : "select count(*)::text as total, count(*)::text as page_count, '[]' as body from pgrst_source";
+  const sql = `with pgrst_source as (${mutation}) select _m.*, ${insertedSql} as inserted from (${select}) as _m`;
   const single = wantBody && req.media === "object";
   // A check waits for the rows before the transaction ends: only when one can fail.
   const check = allChecks(
@@ -121,16 +112,11 @@ async function insert(req: ApiRequest, relation: Relation, aliases: Aliases): Pr
     : null;
   const root = buildReadPlan(req.cache, relation, "pgrst_source", withoutFilters(req.query), aliases);
   // A merging upsert that inserted nothing answers 200, as PostgREST 12.
-  const countInserted = req.prefs.resolution === "merge-duplicates" && marksInserted(relation);
-  const returns =
-    req.prefs.return === "representation" ||
-    req.prefs.return === "headers-only" ||
-    req.prefs.count !== null ||
-    countInserted;
+  const countInserted = req.prefs.resolution === "merge-duplicates";
   const params = new Params();
-  const returning = countInserted ? insertedMarker : returns ? " returning *" : "";
-  const sql = insertSql(relation, rows, { columns, prefs: req.prefs, onConflict, returning }, params);
-  const result = await mutate(req, root, sql, params, returns, countInserted);
+  const returning = returningSql(returnedColumns(root, req.prefs), null);
+  const sql = insertSql(relation, rows, { columns, prefs: req.prefs, onConflict, returning, countInserted }, params);
+  const result = await mutate(req, root, sql, params);
   const total = req.prefs.count ? result.total : null;
   const status = result.inserted === 0 ? 200 : 201;
   return writeResponse(req, status, result, `*/${total ?? "*"}`, relation);
@@ -147,7 +133,7 @@ function withoutFilters(query: URLSearchParams): URLSearchParams {
 async function updateOrDelete(req: ApiRequest, relation: Relation, aliases: Aliases): Promise<Response> {
   const root = buildReadPlan(req.cache, relation, "pgrst_source", req.query, aliases);
   const params = new Params();
-  const returning = ` returning ${quoteIdent(root.alias)}.*`;
+  const returning = returningSql(returnedColumns(root, req.prefs), root.alias);
   let sql: string;
   if (req.method === "PATCH") {
     const body = parseBody(req.rawBody);
@@ -161,7 +147,7 @@ async function updateOrDelete(req: ApiRequest, relation: Relation, aliases: Alia
     }
     sql = updateSql(root, body, columns, returning, params);
   } else sql = deleteSql(root, returning, params);
-  const result = await mutate(req, root, sql, params, true);
+  const result = await mutate(req, root, sql, params);
   const total = req.prefs.count ? result.total : null;
   const range = req.method === "DELETE" ? `*/${total ?? "*"}` : contentRange(0, result.pageCount, total);
   return writeResponse(req, 200, result, range, relation);
@@ -185,10 +171,9 @@ async function put(req: ApiRequest, relation: Relation, aliases: Aliases): Promi
   const root = buildReadPlan(req.cache, relation, "pgrst_source", withoutFilters(req.query), aliases);
   const params = new Params();
   const prefs = { ...req.prefs, resolution: "merge-duplicates" as const };
-  const countInserted = marksInserted(relation);
-  const returning = countInserted ? insertedMarker : " returning *";
-  const sql = insertSql(relation, [row], { columns, prefs, onConflict: pk, returning }, params);
-  const result = await mutate(req, root, sql, params, true, countInserted);
+  const returning = returningSql(returnedColumns(root, req.prefs), null);
+  const sql = insertSql(relation, [row], { columns, prefs, onConflict: pk, returning, countInserted: true }, params);
+  const result = await mutate(req, root, sql, params);
   // PUT creates (201) or replaces (200).
   return writeResponse(
     req,

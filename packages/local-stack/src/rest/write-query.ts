@@ -51,7 +51,20 @@ export interface InsertOptions {
   /** Conflict target for upserts (defaults to the primary key). */
   onConflict: string[] | null;
   returning: string;
+  /** Count the rows inserted rather than merged, in `pgrst.inserted` (read by `insertedSql`). */
+  countInserted: boolean;
 }
+
+/**
+ * PostgREST's count of inserted rows: each row of the body adds one before it
+ * is inserted, each conflict that merges takes one back. It needs no column of
+ * the table, so it works whatever the role may read.
+ */
+const countRow = (step: "+" | "-") =>
+  `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${step} 1)::text, true) <> '${step === "+" ? "0" : "-1"}'`;
+
+/** How many rows the upsert of the statement inserted (null when it did not count). */
+export const insertedSql = "nullif(current_setting('pgrst.inserted', true), '')";
 
 export function insertSql(relation: Relation, rows: unknown[], options: InsertOptions, params: Params): string {
   const target = qualified(relation.schema, relation.name);
@@ -63,12 +76,13 @@ export function insertSql(relation: Relation, rows: unknown[], options: InsertOp
     // The default is catalog text (pg_get_expr), never request input.
     return `case when _j.v ? ${params.add(name)} then ${value} else ${column?.defaultExpr ?? "null"} end`;
   });
+  const counted = options.countInserted ? ` where ${countRow("+")}` : "";
   // One row without `missing=default` (the usual insert) needs no unnesting of the array.
   const source =
     rows.length === 1 && !options.prefs.missingDefault
-      ? `jsonb_populate_record(null::${target}, (${body}::jsonb)->0) as _r`
+      ? `jsonb_populate_record(null::${target}, (${body}::jsonb)->0) as _r${counted}`
       : `jsonb_array_elements(${body}::jsonb) with ordinality as _j(v, n) ` +
-        `cross join lateral jsonb_populate_record(null::${target}, _j.v) as _r order by _j.n`;
+        `cross join lateral jsonb_populate_record(null::${target}, _j.v) as _r${counted} order by _j.n`;
   let sql =
     // No columns (`{}`) inserts a row of defaults: `insert into t select from …` is valid.
     `insert into ${target}${options.columns.length ? ` (${options.columns.map(quoteIdent).join(", ")})` : ""} ` +
@@ -81,7 +95,7 @@ export function insertSql(relation: Relation, rows: unknown[], options: InsertOp
     sql +=
       options.prefs.resolution === "ignore-duplicates" || updates.length === 0
         ? "nothing"
-        : `update set ${updates.join(", ")}`;
+        : `update set ${updates.join(", ")}${options.countInserted ? ` where ${countRow("-")}` : ""}`;
   }
   return `${sql}${options.returning}`;
 }
