@@ -1,6 +1,7 @@
 /**
- * `pnpm stack [start|status|reset]`: the local Supabase-compatible backend.
- * Data lives in `<repo>/.engram/`; DATABASE_URL switches to a PostgreSQL server.
+ * `pnpm stack [start|status|reset] [--strict]`: the local Supabase-compatible backend.
+ * Data lives in `<repo>/.engram/`; DATABASE_URL switches to a PostgreSQL server;
+ * `--strict` or ENGRAM_STACK_STRICT=1 turns on strict mode (stricter than hosted Supabase).
  */
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
@@ -12,12 +13,22 @@ const supabaseDir = findSupabaseDir();
 const dataDir = join(dirname(supabaseDir), ".engram");
 const envFile = join(dataDir, ".env");
 
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith("--"));
+const strict = flags.includes("--strict") || isOn(process.env.ENGRAM_STACK_STRICT);
+
+/** An environment switch: set to anything but empty, 0, false, no or off. */
+function isOn(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no", "off"].includes(value.trim().toLowerCase());
+}
+
 async function start() {
   const running = await startStack({
     supabaseDir,
     dataDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
     dbPort: "config",
+    strict,
     log: (line) => console.log(line),
   }).catch((error: Error) => {
     console.error(error.message);
@@ -27,6 +38,7 @@ async function start() {
   // From the process's start: loading the code is part of what the developer waits for.
   console.log(`Engram local stack ready in ${process.uptime().toFixed(1)} s\n`);
   console.log(statusLines(running).join("\n"));
+  if (running.strict) console.log("            Mode: strict (stricter than hosted Supabase)");
   const stop = async () => {
     await running.close();
     process.exit(0);
@@ -115,11 +127,14 @@ async function reset() {
   console.log(`Removed ${join(dataDir, "db")}. The next \`pnpm stack\` recreates the database.`);
 }
 
-const command = process.argv[2] ?? "start";
+const command = args.find((arg) => !arg.startsWith("--")) ?? "start";
 const commands: Record<string, () => Promise<void>> = { start, status, reset };
 const run = commands[command];
-if (!run) {
-  console.error(`Unknown command "${command}". Use: pnpm stack [start|status|reset]`);
+const unknownFlag = flags.find((flag) => flag !== "--strict");
+if (!run || unknownFlag) {
+  console.error(
+    `Unknown ${run ? `option "${unknownFlag}"` : `command "${command}"`}. Use: pnpm stack [start|status|reset] [--strict]`,
+  );
   process.exit(2);
 }
 await run();

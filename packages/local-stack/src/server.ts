@@ -40,6 +40,14 @@ export interface StartOptions {
    * is denied to the API until a migration grants it.
    */
   exposeNewTables?: boolean;
+  /**
+   * Strict mode: refuse what hosted Supabase lets through (realtime DELETE events and
+   * private channels checked against RLS after every change, replay read under each
+   * joiner's policies, postgres_changes refused on tables the role may not read,
+   * uploads sniffed and SVG reduced, files served with nosniff and a sandbox policy).
+   * Off by default: the stack then behaves as hosted Supabase does.
+   */
+  strict?: boolean;
   /** Adjusts the settings read from config.toml (tests use it to try other auth settings). */
   configure?: (config: StackConfig) => void;
   log?: (line: string) => void;
@@ -53,6 +61,8 @@ export interface RunningStack {
   mailboxUrl: string;
   /** Where the data lives: a directory, a URL without password, or "memory". */
   database: string;
+  /** Whether the stack runs in strict mode (see StartOptions.strict). */
+  strict: boolean;
   /**
    * The database's connection URL as `supabase status` prints it: the wire-protocol
    * server's, or `databaseUrl` without its password; absent when neither.
@@ -108,7 +118,17 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     );
   }
   const storageDir = dataDir ? join(dataDir, "storage") : await mkdtemp(join(tmpdir(), "engram-storage-"));
-  const stack = createStack({ db, config, keys, mailbox: createMailbox(log), supabaseDir, storageDir, url: "", log });
+  const stack = createStack({
+    db,
+    config,
+    keys,
+    mailbox: createMailbox(log),
+    supabaseDir,
+    storageDir,
+    url: "",
+    strict: options.strict ?? false,
+    log,
+  });
   const app = createApp(stack);
   const port = options.port ?? config.api.port;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -137,6 +157,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     jwtSecret,
     mailboxUrl: `${stack.url}/mailbox`,
     database: location,
+    strict: stack.strict,
     ...(wire ? { dbUrl: wire.url } : options.databaseUrl ? { dbUrl: location } : {}),
     stack,
     async close() {

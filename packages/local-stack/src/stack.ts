@@ -17,6 +17,11 @@ export interface StackParts {
   storageDir: string;
   /** The public URL clients use (`http://127.0.0.1:54321`). */
   url: string;
+  /**
+   * Strict mode (off by default, as hosted Supabase): realtime and storage refuse
+   * what hosted Supabase lets through. See the README's "Strict mode (opt-in)".
+   */
+  strict: boolean;
   log(line: string): void;
 }
 

@@ -105,6 +105,13 @@ describe("pnpm stack", () => {
     }
   });
 
+  it("starts as hosted Supabase, and refuses an option it does not know, naming --strict", async () => {
+    expect(startOutput).not.toContain("Mode: strict");
+    const { child, output } = await runCli(["--stricter"]);
+    expect(child.exitCode).toBe(2);
+    expect(output).toContain('Unknown option "--stricter". Use: pnpm stack [start|status|reset] [--strict]');
+  });
+
   it("status reports it running, with the same DB URL", async () => {
     const { output } = await runCli(["status"]);
     expect(output).toContain("Engram local stack is running");

@@ -14,7 +14,7 @@ export interface ChangeEvent {
   old: Record<string, unknown> | null;
   /** The new row as committed, when it fit in the notification. */
   record?: Record<string, unknown>;
-  /** DELETE statements (0010): the deleting transaction and the kept rows' seq range. */
+  /** DELETE statements in strict mode (0010): the deleting transaction and the kept rows' seq range. */
   txid?: number | string;
   deleted?: [number, number];
 }
@@ -43,8 +43,32 @@ export async function publishedTables(db: Database): Promise<Set<string>> {
   return new Set(rows.map((row) => row.name));
 }
 
-export async function syncTriggers(db: Database): Promise<void> {
-  await db.query("select realtime.engram_sync_change_triggers(), realtime.engram_sync_delete_triggers()");
+/**
+ * Puts the capture triggers on every published table: INSERT and UPDATE (0006), and
+ * DELETE (0010) keeping the old rows in strict mode, else notifying their keys.
+ */
+export async function syncTriggers(db: Database, strict: boolean): Promise<void> {
+  await db.query("select realtime.engram_sync_change_triggers(), realtime.engram_sync_delete_triggers($1)", [strict]);
+}
+
+/**
+ * The columns of a table a role may SELECT, as Realtime's apply_rls reads them
+ * (`has_column_privilege`): what it may be sent of a row.
+ */
+export async function selectableColumns(
+  db: Database,
+  role: string,
+  schema: string,
+  table: string,
+): Promise<Set<string>> {
+  const rows = await db.query<{ name: string }>(
+    `select a.attname as name from pg_attribute a
+      where a.attrelid = format('%I.%I', $2::text, $3::text)::regclass and a.attnum > 0 and not a.attisdropped
+        and exists (select 1 from pg_roles where rolname = $1)
+        and has_column_privilege($1, a.attrelid, a.attnum, 'SELECT')`,
+    [role, schema, table],
+  );
+  return new Set(rows.map((row) => row.name));
 }
 
 /**
@@ -120,16 +144,20 @@ export async function listenForChanges(
   onChange: (change: ChangeEvent) => void,
 ): Promise<() => Promise<void>> {
   const handle = (payload: string) => {
-    let message: ChangeEvent & { rows?: Array<Pick<ChangeEvent, "new" | "record">> };
+    let message: ChangeEvent & { rows?: Array<Partial<Pick<ChangeEvent, "new" | "old" | "record">>> };
     try {
       message = JSON.parse(payload);
     } catch {
       return; // Not ours or malformed: ignore.
     }
-    // INSERT and UPDATE statements (0006) notify their rows together: one change each.
+    // Statements (0006, and 0010's keys of deleted rows) notify their rows together: one change each.
     if (!Array.isArray(message.rows)) return onChange(message);
     const { rows, ...statement } = message;
-    for (const row of rows) onChange({ ...statement, new: row.new, old: null, record: row.record });
+    for (const row of rows) {
+      const change: ChangeEvent = { ...statement, new: row.new ?? null, old: row.old ?? null };
+      if (row.record) change.record = row.record;
+      onChange(change);
+    }
   };
   if (db.kind === "pglite") {
     const pglite = (db as Database & { pglite: PGlite }).pglite;

@@ -35,6 +35,8 @@ export interface Channel {
   /** What RLS on realtime.messages allows on a private channel (everything on public ones). */
   permissions: Permissions;
   expiry?: NodeJS.Timeout;
+  /** The access token the channel acts as (the join's, then each refreshed one). */
+  token: string;
   role: string;
   claims: Record<string, unknown>;
 }

@@ -38,8 +38,11 @@ export function createHub(stack: StackParts) {
 
   const changes = createPostgresChanges(stack, {
     channels: allChannels,
-    // Any committed change may have changed who may read a private channel.
-    onCommit: () => revocation.request(),
+    // Strict mode: any committed change may have changed who may read a private channel.
+    // Hosted Realtime checks only at join and when the client sends a new token.
+    onCommit: () => {
+      if (stack.strict) revocation.request();
+    },
   });
 
   const members = (topic: string): Iterable<Channel> => topics.get(topic) ?? [];

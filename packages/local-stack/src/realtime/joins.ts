@@ -44,8 +44,8 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
     if (!permissions.readBroadcast && !permissions.readPresence) {
       return reply(conn, frame, "error", { reason: readDenied(frame.topic) });
     }
-    // Re-checks follow committed changes, so published tables must be capturing them.
-    await hub.changes.capturing();
+    // Strict mode re-checks after committed changes, so published tables must be capturing them.
+    if (hub.stack.strict) await hub.changes.capturing();
   }
   // Replay needs broadcast read access, and only private channels have stored messages.
   if ("replay" in broadcastConfig && config.private === true && !permissions.readBroadcast) {
@@ -58,7 +58,10 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
   // Database broadcasts sent after this join must reach it.
   await hub.databaseBroadcastsReady;
   const replayed = replay.request
-    ? await replayMessages(hub.stack.db, subTopicOf(frame.topic), verified.role, verified.claims, replay.request)
+    ? await replayMessages(hub.stack.db, subTopicOf(frame.topic), replay.request, {
+        // Strict mode reads each stored message under the joiner's SELECT policies.
+        asReader: hub.stack.strict ? { role: verified.role, claims: verified.claims } : null,
+      })
     : [];
   // A second join on the same topic replaces the first (realtime-js rejoins this way).
   const previous = conn.channels.get(frame.topic);
@@ -75,6 +78,7 @@ export async function join(hub: Hub, conn: Connection, frame: Frame) {
     bindings,
     private: config.private === true,
     permissions,
+    token,
     role: verified.role,
     claims: verified.claims,
   };
@@ -127,7 +131,7 @@ export function shutDown(hub: Hub, channel: Channel, message: string) {
   push(channel, "phx_close", {});
 }
 
-/** Stops a private channel whose reader lost access (revocation.ts). */
+/** Strict mode: stops a private channel whose reader lost access after a change (revocation.ts). */
 export const revoke = (hub: Hub, channel: Channel) => shutDown(hub, channel, readDenied(channel.topic));
 
 /** Closes the channel when its token expires, as Realtime does for never-refreshed tokens. */
@@ -141,23 +145,34 @@ function watchExpiry(hub: Hub, channel: Channel) {
   channel.expiry.unref?.();
 }
 
-/** Handles `access_token`: a new token for the channel, checked as at join. */
+/**
+ * Handles `access_token`: a new token for the channel, checked as at join, as
+ * Realtime does; this is when hosted Realtime re-evaluates a private channel's
+ * policies. The token the channel already has changes nothing. A reader left with
+ * no read access, or who lost broadcast or presence read, is shut out.
+ */
 export async function refreshToken(hub: Hub, channel: Channel, frame: Frame) {
   const payload = isObject(frame.payload) ? frame.payload : {};
   const token = payload.access_token;
-  if (typeof token !== "string" || token.startsWith("sb_")) return;
+  if (typeof token !== "string" || token.startsWith("sb_") || token === channel.token) return;
   const verified = await claimsOf(hub.stack.keys, token);
   if ("error" in verified) return shutDown(hub, channel, verified.error);
   if (channel.private) {
-    const permissions = await channelPermissions(
-      hub.stack.db,
-      subTopicOf(channel.topic),
-      verified.role,
-      verified.claims,
-    );
-    if (!permissions.readBroadcast && !permissions.readPresence) return revoke(hub, channel);
+    const name = subTopicOf(channel.topic);
+    const permissions = await channelPermissions(hub.stack.db, name, verified.role, verified.claims);
+    if (!permissions.readBroadcast && !permissions.readPresence) {
+      return shutDown(hub, channel, `You do not have permissions to read from this Channel topic: ${name}`);
+    }
+    const previous = channel.permissions;
+    if (
+      (previous.readBroadcast && !permissions.readBroadcast) ||
+      (previous.readPresence && !permissions.readPresence)
+    ) {
+      return shutDown(hub, channel, `You no longer have permission to read from this Channel topic: ${name}`);
+    }
     channel.permissions = permissions;
   }
+  channel.token = token;
   channel.role = verified.role;
   channel.claims = verified.claims;
   watchExpiry(hub, channel);

@@ -6,19 +6,23 @@ import {
   canSelect,
   listenForChanges,
   publishedTables,
+  selectableColumns,
   syncTriggers,
   tableColumns,
   visibleTo,
 } from "./changes.js";
 import { type Binding, type Channel, isObject, type Payload, push, pushJson, subTopicOf } from "./channel.js";
 import { clearDeleted, deleteDeliveries, forgetDeleted, type TableShape } from "./deletes.js";
-import { type Filter, filterColumns, filterSql, parseFilter } from "./filters.js";
+import { type Filter, filterColumns, filterSql, keyMatches, parseFilter } from "./filters.js";
 
 export type PostgresChanges = ReturnType<typeof createPostgresChanges>;
 
 /**
  * The `postgres_changes` extension: captures committed changes (changes.ts) and
  * delivers each, in commit order, to the bindings that listen and may read it.
+ * INSERT and UPDATE are checked against each subscriber's SELECT policies; a DELETE's
+ * key goes to every subscriber of the table, as hosted Realtime sends it, or in
+ * strict mode only to those who could see the row (deletes.ts).
  */
 export function createPostgresChanges(
   stack: StackParts,
@@ -35,12 +39,17 @@ export function createPostgresChanges(
   let queue: Promise<void> = Promise.resolve();
   const columnCache = new Map<string, Column[]>();
   const shapeCache = new Map<string, TableShape>();
+  /**
+   * Columns each role may select, per table, for the changes of one commit timestamp:
+   * a bulk statement's rows ask once, and a grant made since is seen by the next one.
+   */
+  let selectableCache = { ts: "", byTable: new Map<string, Promise<Set<string>>>() };
   /** The last transaction whose deleted rows were looked at; its kept rows go once another one's arrive. */
   let lastDeleteTxid: string | null = null;
 
   const listening = (async () => {
-    await syncTriggers(stack.db);
-    await clearDeleted(stack.db);
+    await syncTriggers(stack.db, stack.strict);
+    if (stack.strict) await clearDeleted(stack.db);
     stopListening = await listenForChanges(stack.db, (change) => {
       options.onCommit();
       queue = queue.then(() => deliverChange(change)).catch((error) => stack.log(`realtime: ${String(error)}`));
@@ -50,12 +59,13 @@ export function createPostgresChanges(
   /** Waits until changes are captured, with triggers on every published table. */
   async function capturing() {
     await listening;
-    await syncTriggers(stack.db);
+    await syncTriggers(stack.db, stack.strict);
   }
 
   /**
-   * A join's `postgres_changes` config as bindings, or the join error Realtime
-   * gives when the role may not read a named table.
+   * A join's `postgres_changes` config as bindings, or the join's error: a malformed
+   * binding, or in strict mode a named table the role may not read (hosted Realtime
+   * subscribes it and sends its changes as `Error 401: Unauthorized`).
    */
   async function bindingsOf(raw: unknown, role: string): Promise<Binding[] | { error: string }> {
     const rawBindings = Array.isArray(raw) ? raw : [];
@@ -76,9 +86,9 @@ export function createPostgresChanges(
       if (typeof entry.filter === "string") binding.filter = entry.filter;
       if (entry.select !== undefined) binding.select = entry.select as string[];
       bindings.push(binding);
-      // Realtime refuses changes of a table the role may not read; wildcard bindings
+      // Strict: no subscription to a table the role may not read; wildcard bindings
       // are checked per change instead (the read as the subscriber fails).
-      if (binding.table && binding.table !== "*" && binding.schema !== "*") {
+      if (stack.strict && binding.table && binding.table !== "*" && binding.schema !== "*") {
         if ((await canSelect(stack.db, role, binding.schema, binding.table)) === false) {
           return {
             error: `Unauthorized: You do not have permissions to read from this table: ${binding.schema}.${binding.table}`,
@@ -102,7 +112,7 @@ export function createPostgresChanges(
       const published = await publishedTables(stack.db);
       const errors: string[] = [];
       for (const binding of channel.bindings) {
-        const error = await bindingError(binding, published);
+        const error = await bindingError(binding, published, channel.role);
         binding.active = error === null;
         if (error) errors.push(error);
       }
@@ -113,7 +123,7 @@ export function createPostgresChanges(
     }
   }
 
-  async function bindingError(binding: Binding, published: Set<string>): Promise<string | null> {
+  async function bindingError(binding: Binding, published: Set<string>, role: string): Promise<string | null> {
     const table = binding.table && binding.table !== "*" ? binding.table : null;
     try {
       binding.parsed = binding.filter ? parseFilter(binding.filter) : [];
@@ -138,9 +148,10 @@ export function createPostgresChanges(
     }
     if (binding.parsed.length > 0 && !table) return "Error parsing `filter` params: a filter needs a table";
     if (!table || (binding.parsed.length === 0 && !binding.select)) return null;
-    // As Realtime's check on realtime.subscription: columns exist, values cast to their types.
+    // As Realtime's check on realtime.subscription: columns exist and the role may select
+    // them, values cast to their types.
     try {
-      const columns = new Set((await tableColumns(stack.db, binding.schema, table)).map((column) => column.name));
+      const columns = await selectableColumns(stack.db, role, binding.schema, table);
       for (const column of filterColumns(binding.parsed)) {
         if (!columns.has(column)) throw new Error(`invalid column for filter ${column}`);
       }
@@ -196,8 +207,69 @@ export function createPostgresChanges(
   }
 
   /**
-   * One DELETE statement's rows, each sent only to channels whose role and claims
-   * could select it (deletes.ts), with the old primary key as Supabase sends it.
+   * A deleted row's primary key, as hosted Realtime sends it: to every channel listening
+   * to the table whose filters the key passes, RLS or not (it cannot be applied to a row
+   * that is gone); each role gets the key columns it may select.
+   */
+  async function deliverDeletedKey(change: ChangeEvent & { old: Payload }) {
+    const listeners = listenersOf(change).filter(({ binding }) => keyMatches(change.old, binding.parsed));
+    if (listeners.length === 0) return;
+    const columns = await columnsOf(change.schema, change.table);
+    const perChannel = new Map<Channel, number[]>();
+    for (const { channel, binding } of listeners) {
+      const ids = perChannel.get(channel) ?? [];
+      if (!ids.includes(binding.id)) ids.push(binding.id);
+      perChannel.set(channel, ids);
+    }
+    const selectableBy = await selectableByRole(change, [...perChannel.keys()]);
+    const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
+    for (const [channel, ids] of perChannel) {
+      const selectable = selectableBy.get(channel.role) ?? new Set<string>();
+      const select = selectionOf(channel, ids);
+      push(channel, "postgres_changes", {
+        ids,
+        data: {
+          ...data,
+          columns: project(columns, select).filter((column) => selectable.has(column.name)),
+          errors: null,
+          old_record: Object.fromEntries(
+            Object.entries(pick(change.old, select)).filter(([column]) => selectable.has(column)),
+          ),
+        },
+      });
+    }
+  }
+
+  /** The columns of the change's table a role may select (Realtime checks them per change). */
+  function selectableFor(change: ChangeEvent, role: string): Promise<Set<string>> {
+    if (selectableCache.ts !== change.ts) selectableCache = { ts: change.ts, byTable: new Map() };
+    const key = JSON.stringify([role, change.schema, change.table]);
+    let columns = selectableCache.byTable.get(key);
+    if (!columns) {
+      columns = selectableColumns(stack.db, role, change.schema, change.table);
+      selectableCache.byTable.set(key, columns);
+    }
+    return columns;
+  }
+
+  /** Whether a role may not select every primary key column of the change's table (Realtime's 401). */
+  async function keyHidden(change: ChangeEvent, role: string): Promise<boolean> {
+    const selectable = await selectableFor(change, role);
+    return Object.keys(change.new ?? {}).some((column) => !selectable.has(column));
+  }
+
+  /** For each role among the channels, the columns of the change's table it may select. */
+  async function selectableByRole(change: ChangeEvent, channels: Channel[]): Promise<Map<string, Set<string>>> {
+    const byRole = new Map<string, Set<string>>();
+    for (const role of new Set(channels.map((channel) => channel.role))) {
+      byRole.set(role, await selectableFor(change, role));
+    }
+    return byRole;
+  }
+
+  /**
+   * Strict mode: one DELETE statement's rows, each sent only to channels whose role and
+   * claims could select it (deletes.ts), with the old primary key as Supabase sends it.
    */
   async function deliverDeletes(change: ChangeEvent & { deleted: [number, number] }) {
     const txid = String(change.txid);
@@ -222,8 +294,9 @@ export function createPostgresChanges(
   async function deliverChange(change: ChangeEvent) {
     if (closed) return;
     if (change.type === "DELETE") {
-      // 0006's per-row DELETE notices carry no old row to check: only 0010's statement-level ones count.
-      if (change.deleted) await deliverDeletes(change as ChangeEvent & { deleted: [number, number] });
+      // Strict mode counts only the deletes whose rows were kept to be checked (0010).
+      if (stack.strict && change.deleted) await deliverDeletes(change as ChangeEvent & { deleted: [number, number] });
+      else if (!stack.strict && change.old) await deliverDeletedKey(change as ChangeEvent & { old: Payload });
       return;
     }
     const subscribers = listenersOf(change);
@@ -237,30 +310,54 @@ export function createPostgresChanges(
       identity.filters.set(binding.filter ?? "", binding.parsed);
       identities.set(key, identity);
     }
-    const results = new Map<string, { record: Payload; passes: Map<string, boolean> } | null>();
+    const results = new Map<string, { record: Payload; passes: Map<string, boolean> } | "unauthorized" | null>();
     await Promise.all(
       [...identities].map(async ([key, { channel, filters }]) => {
         const names = [...filters.keys()];
         const visible = await visibleTo(stack.db, change, channel.role, channel.claims, [...filters.values()]).catch(
-          (error: unknown) => {
+          async (error: unknown) => {
+            if (!stack.strict && (await keyHidden(change, channel.role))) return "unauthorized" as const;
             stack.log(`realtime: cannot check ${change.schema}.${change.table} for a subscriber: ${String(error)}`);
             return null;
           },
         );
         results.set(
           key,
-          visible && {
-            record: visible.record,
-            passes: new Map(names.map((name, index) => [name, visible.matches[index] === true])),
-          },
+          visible === "unauthorized" || visible === null
+            ? visible
+            : {
+                record: visible.record,
+                passes: new Map(names.map((name, index) => [name, visible.matches[index] === true])),
+              },
         );
       }),
     );
+    // Hosted Realtime tells a role that may not select the table's key of each change, without the row.
+    const unauthorized = new Map<Channel, number[]>();
+    for (const { channel, binding } of subscribers) {
+      if (results.get(identityKey(channel)) !== "unauthorized") continue;
+      const ids = unauthorized.get(channel) ?? [];
+      if (!ids.includes(binding.id)) ids.push(binding.id);
+      unauthorized.set(channel, ids);
+    }
+    for (const [channel, ids] of unauthorized) {
+      const data: Payload = {
+        schema: change.schema,
+        table: change.table,
+        commit_timestamp: null,
+        type: change.type,
+        columns: [],
+        errors: ["Error 401: Unauthorized"],
+        record: {},
+      };
+      if (change.type === "UPDATE") data.old_record = {};
+      push(channel, "postgres_changes", { ids, data });
+    }
     // Per channel: the ids of its bindings that match, and the record it may see.
     const perChannel = new Map<Channel, { ids: number[]; record: Payload }>();
     for (const { channel, binding } of subscribers) {
       const result = results.get(identityKey(channel));
-      if (!result?.passes.get(binding.filter ?? "")) continue;
+      if (!result || result === "unauthorized" || !result.passes.get(binding.filter ?? "")) continue;
       const entry = perChannel.get(channel) ?? { ids: [] as number[], record: result.record };
       if (!entry.ids.includes(binding.id)) entry.ids.push(binding.id);
       perChannel.set(channel, entry);

@@ -36,20 +36,22 @@ export function replayRequest(
 
 /**
  * The newest `limit` private broadcasts of a topic stored since `since`, oldest first.
- * They are read as the joining role with `realtime.topic()` set, so the SELECT
- * policies on realtime.messages decide for each stored row (Realtime checks the
- * topic once at join; a row-dependent policy is honoured here too).
+ * As Realtime reads them: with the server's own privileges, the join having checked
+ * the topic once. With `asReader` (strict mode) they are read as that role with
+ * `realtime.topic()` set, so the SELECT policies on realtime.messages decide for each
+ * stored row.
  */
 export async function replayMessages(
   db: Database,
   subTopic: string,
-  role: string,
-  claims: Payload,
   request: ReplayRequest,
+  { asReader }: { asReader: { role: string; claims: Payload } | null },
 ): Promise<StoredMessage[]> {
   const rows = await db.transaction(async (tx) => {
-    await setRequestContext(tx, { role, claims });
-    await tx.query("select set_config('realtime.topic', $1, true)", [subTopic]);
+    if (asReader) {
+      await setRequestContext(tx, asReader);
+      await tx.query("select set_config('realtime.topic', $1, true)", [subTopic]);
+    }
     return tx.query<MessageRow>(
       `select ${MESSAGE_COLUMNS} from realtime.messages
         where topic = $1 and private is true and extension = 'broadcast' and event is not null

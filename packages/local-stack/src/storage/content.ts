@@ -1,8 +1,9 @@
 /**
- * The stack serves no active content from uploads (hosted Storage stores bytes as
- * given): images and audio must start as their declared type does, SVG must be an
- * SVG document and is reduced to drawing markup before it is stored, and every file
- * goes out with headers that keep a browser from running or sniffing it.
+ * Strict mode: the stack serves no active content from uploads (hosted Storage, and
+ * the stack by default, store bytes as given): images and audio must start as their
+ * declared type does, SVG must be an SVG document and is reduced to drawing markup
+ * before it is stored, and every file goes out with headers that keep a browser from
+ * running or sniffing it.
  */
 import sanitizeHtml from "sanitize-html";
 import { StorageError } from "./errors.js";

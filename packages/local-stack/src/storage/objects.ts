@@ -36,14 +36,14 @@ function infoOf(row: ObjectRow) {
 export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
   // Order matters: fixed prefixes (public, info, authenticated, list, move, copy) before `/<bucket>/<key>`.
-  app.get("/public/*", async (c) => sendObject(c, files, await publicObject(stack, c, "/object/public/")));
+  app.get("/public/*", async (c) => sendObject(c, files, await publicObject(stack, c, "/object/public/"), stack));
   app.get("/info/public/*", async (c) => c.json(infoOf(await publicObject(stack, c, "/object/info/public/"))));
   app.get("/info/authenticated/*", async (c) =>
     c.json(infoOf(await visibleObject(stack, c, "/object/info/authenticated/"))),
   );
   app.get("/info/*", async (c) => c.json(infoOf(await visibleObject(stack, c, "/object/info/"))));
   app.get("/authenticated/*", async (c) =>
-    sendObject(c, files, await visibleObject(stack, c, "/object/authenticated/")),
+    sendObject(c, files, await visibleObject(stack, c, "/object/authenticated/"), stack),
   );
 
   app.post("/list/:bucket", async (c) => {
@@ -165,7 +165,7 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
     return c.json({ Id: result.id, Key: `${to}/${destinationKey}` });
   });
 
-  app.get("/*", async (c) => sendObject(c, files, await visibleObject(stack, c, "/object/")));
+  app.get("/*", async (c) => sendObject(c, files, await visibleObject(stack, c, "/object/"), stack));
 
   app.delete("/:bucket", async (c) => {
     const caller = await callerOf(stack, c);

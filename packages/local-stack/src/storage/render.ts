@@ -8,9 +8,9 @@ import { sendObject } from "./serve.js";
 
 export function renderRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
-  app.get("/public/*", async (c) => sendObject(c, files, await publicObject(stack, c, "/render/image/public/")));
+  app.get("/public/*", async (c) => sendObject(c, files, await publicObject(stack, c, "/render/image/public/"), stack));
   app.get("/authenticated/*", async (c) =>
-    sendObject(c, files, await visibleObject(stack, c, "/render/image/authenticated/")),
+    sendObject(c, files, await visibleObject(stack, c, "/render/image/authenticated/"), stack),
   );
   return app;
 }

@@ -1,4 +1,7 @@
-/** Answers with an object's bytes and the headers Storage's renderer sends. */
+/**
+ * Answers with an object's bytes and the headers Storage's renderer sends (HTML served
+ * as text/plain, `X-Robots-Tag: none`); strict mode adds nosniff and a sandbox policy.
+ */
 import type { Context } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import { protectiveHeaders } from "./content.js";
@@ -10,15 +13,21 @@ function text(value: unknown, fallback: string): string {
   return typeof value === "string" && value ? value : fallback;
 }
 
-export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: ObjectRow): Promise<Response> {
+export async function sendObject(
+  c: Context<StackEnv>,
+  files: ObjectFiles,
+  row: ObjectRow,
+  { strict }: { strict: boolean },
+): Promise<Response> {
   if (!row.version) throw errors.noSuchKey();
   const bytes = await files.read(row.bucket_id, row.name, row.version);
   const metadata = row.metadata ?? {};
   const headers = new Headers({
-    "content-type": text(metadata.mimetype, "application/octet-stream"),
+    "content-type": servedType(text(metadata.mimetype, "application/octet-stream")),
     "cache-control": text(metadata.cacheControl, "no-cache"),
     "accept-ranges": "bytes",
-    ...protectiveHeaders,
+    "x-robots-tag": "none",
+    ...(strict ? protectiveHeaders : {}),
   });
   if (typeof metadata.eTag === "string") headers.set("etag", metadata.eTag);
   const modified = new Date(text(metadata.lastModified, String(row.updated_at)));
@@ -28,7 +37,7 @@ export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: 
     const filename = encodeURIComponent(download);
     headers.set(
       "content-disposition",
-      download ? `attachment; filename=${filename}; filename*=UTF-8''${filename};` : "attachment;",
+      download ? `attachment; filename=${filename}; filename*=UTF-8''${filename}` : "attachment;",
     );
   }
   const etag = headers.get("etag");
@@ -57,6 +66,11 @@ export async function sendObject(c: Context<StackEnv>, files: ObjectFiles, row: 
   }
   headers.set("content-length", String(bytes.byteLength));
   return new Response(bodyOf(bytes), { status: 200, headers });
+}
+
+/** Storage never serves a stored type naming HTML as such: it goes out as plain text. */
+function servedType(mimetype: string): string {
+  return mimetype.includes("text/html") ? "text/plain" : mimetype;
 }
 
 /** The bytes as a Response body without copying (a file read is backed by a plain ArrayBuffer). */

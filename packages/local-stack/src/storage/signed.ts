@@ -50,7 +50,7 @@ export function signedRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
   app.get("/sign/*", async (c) => {
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/sign/"));
     await tokenClaims(stack, c, `${bucket}/${key}`);
-    return sendObject(c, files, await findObject(stack.db, bucket, key));
+    return sendObject(c, files, await findObject(stack.db, bucket, key), stack);
   });
 
   app.post("/sign/:bucket", async (c) => {

@@ -7,7 +7,8 @@ import { collector, newUser, realtimeClient, subscribe } from "./helpers.js";
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 type User = { id: string; token: string };
 
-const stack = stackPerFile();
+// Strict mode; hosted-behaviour.test.ts pins what hosted Realtime does instead.
+const stack = stackPerFile({ strict: true });
 const clients: SupabaseClient[] = [];
 let owner: User;
 let member: User;
@@ -54,7 +55,7 @@ async function afterMarker(watchers: Array<{ markers: ReturnType<typeof collecto
   await Promise.all(watchers.map((w) => w.markers.waitFor(w.markers.items.length + 1)));
 }
 
-describe("DELETE events and row-level security", () => {
+describe("strict mode: DELETE events and row-level security", () => {
   it("sends a member's removal to the deck's members and the removed user, not to strangers or anon", async () => {
     const deck = await createDeck(stack, owner.id, [member.id, coMember.id]);
     const asMember = await watch("members-m", "rt_deck_members", member.token);

@@ -6,7 +6,8 @@ import { collector, newUser, rawSocket, realtimeClient, subscribe } from "./help
 
 type User = { id: string; token: string };
 
-const stack = stackPerFile();
+// Strict mode; hosted-behaviour.test.ts pins the hosted re-check at token refresh.
+const stack = stackPerFile({ strict: true });
 const clients: SupabaseClient[] = [];
 let owner: User;
 let member: User;
@@ -28,7 +29,7 @@ async function client(token: string) {
   return c;
 }
 
-describe("private channels when access is revoked", () => {
+describe("strict mode: private channels when access is revoked", () => {
   it("shuts a removed member out of the deck room and stops sending them its broadcasts", async () => {
     const deck = await createDeck(stack, owner.id, [member.id, coMember.id]);
     const topic = `deck:${deck}`;

@@ -39,7 +39,7 @@ describe("signed download URLs", () => {
       .createSignedUrl(`${alice.id}/report.pdf`, 60, { download: "mine.pdf" });
     const response = await fetch(data?.signedUrl ?? "");
     expect(response.headers.get("content-disposition")).toBe(
-      "attachment; filename=mine.pdf; filename*=UTF-8''mine.pdf;",
+      "attachment; filename=mine.pdf; filename*=UTF-8''mine.pdf",
     );
     const plain = await alice.client.storage
       .from("documents")
