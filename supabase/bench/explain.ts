@@ -31,7 +31,7 @@ export async function explainMissed(engine: Engine, account: Account, operation:
   }
   const deckId = operation === "study_queue(deck)" ? (account.deckIds[0] ?? null) : null;
   section(`explain (analyze, buffers) ${studyQueueSql.replace("$1::uuid", deckId ? `'${deckId}'` : "null")}`);
-  const outer = await asUser(engine.db, account.userId, account.email, (tx) =>
+  const outer = await asUser(engine.db, account, (tx) =>
     tx.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${studyQueueSql}`, [deckId]),
   );
   print(outer.map((row) => row["QUERY PLAN"]));

@@ -12,6 +12,8 @@ import { timed } from "./measure.js";
 export interface Account {
   userId: string;
   email: string;
+  /** The signed-in session the account's token names (the policies check that it exists). */
+  sessionId: string;
   deckIds: string[];
 }
 
@@ -29,6 +31,7 @@ export async function loadAccount(
 ): Promise<LoadReport> {
   const userId = randomUUID();
   const email = `bench-${userId.slice(0, 8)}@engram.local`;
+  const sessionId = randomUUID();
   const steps: LoadReport["steps"] = [];
   const step = async (name: string, fn: () => Promise<unknown>) => {
     const { ms } = await timed(fn);
@@ -36,7 +39,7 @@ export async function loadAccount(
     onStep?.(name, ms);
   };
 
-  await step("user and decks", () => createUserAndDecks(db, userId, email));
+  await step("user and decks", () => createUserAndDecks(db, userId, email, sessionId));
   await step(`notes → cards → card_states (${workload.decks * workload.notesPerDeck})`, () =>
     db.transaction((tx) => tx.query(insertNotes, [userId, workload.notesPerDeck])),
   );
@@ -61,14 +64,14 @@ export async function loadAccount(
   ).map((row) => row.id);
   const [counts] = await db.query<Record<string, number>>(countQuery, [userId]);
   return {
-    account: { userId, email, deckIds },
+    account: { userId, email, sessionId, deckIds },
     steps,
     totalMs: steps.reduce((sum, s) => sum + s.ms, 0),
     counts: counts ?? {},
   };
 }
 
-async function createUserAndDecks(db: Database, userId: string, email: string) {
+async function createUserAndDecks(db: Database, userId: string, email: string, sessionId: string) {
   await db.transaction(async (tx) => {
     // As GoTrue would; the profile comes from the trigger (defaults: UTC, day starts 04:00, 20 new / 200 reviews).
     await tx.query(
@@ -78,6 +81,10 @@ async function createUserAndDecks(db: Database, userId: string, email: string) {
          extensions.crypt('bench-password', extensions.gen_salt('bf', 4)), now(),
          '{"provider":"email","providers":["email"]}', '{"display_name":"Bench"}', now() - interval '2 years', now())`,
       [userId, email],
+    );
+    await tx.query(
+      "insert into auth.sessions (id, user_id, created_at, updated_at, aal) values ($1, $2, now(), now(), 'aal1')",
+      [sessionId, userId],
     );
     await tx.query(
       `insert into public.decks (owner_id, name, description, created_at)

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { type Database, type Queryable, setRequestContext } from "@engram/local-stack";
+import type { Account } from "./load.js";
 
 export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();
@@ -12,17 +12,21 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
  * Runs `fn` as a signed-in user the way PostgREST runs a request: one
  * transaction, `role` and `request.jwt.claims` set locally, then commit.
  */
-export function asUser<T>(db: Database, userId: string, email: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+export function asUser<T>(
+  db: Database,
+  account: Pick<Account, "userId" | "email" | "sessionId">,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await setRequestContext(tx, {
       role: "authenticated",
       claims: {
-        sub: userId,
+        sub: account.userId,
         role: "authenticated",
         aud: "authenticated",
-        email,
+        email: account.email,
         aal: "aal1",
-        session_id: randomUUID(),
+        session_id: account.sessionId,
         is_anonymous: false,
       },
       method: "POST",

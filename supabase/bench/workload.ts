@@ -17,7 +17,7 @@ export interface QueueRow extends CardSchedule {
 export const studyQueueSql = "select * from public.study_queue($1::uuid)";
 
 export function fetchQueue(db: Database, account: Account, deckId: string | null = null): Promise<QueueRow[]> {
-  return asUser(db, account.userId, account.email, (tx) => tx.query<QueueRow>(studyQueueSql, [deckId]));
+  return asUser(db, account, (tx) => tx.query<QueueRow>(studyQueueSql, [deckId]));
 }
 
 /** study_queue() for all decks, or for each deck in turn. */
@@ -25,9 +25,7 @@ export function benchStudyQueue(db: Database, account: Account, perDeck: boolean
   let i = 0;
   return sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
     const deckId = perDeck ? (account.deckIds[i++ % account.deckIds.length] ?? null) : null;
-    const rows = await asUser(db, account.userId, account.email, (tx) =>
-      measure(() => tx.query<QueueRow>(studyQueueSql, [deckId])),
-    );
+    const rows = await asUser(db, account, (tx) => measure(() => tx.query<QueueRow>(studyQueueSql, [deckId])));
     if (rows.length === 0) throw new Error(`study_queue(${deckId ?? ""}) returned no cards`);
   });
 }
@@ -53,7 +51,7 @@ export async function benchRecordReview(db: Database, account: Account): Promise
     const card = queue.shift();
     if (!card) throw new Error("the study queue is empty");
     const params = answerParams(scheduler, card, pickRating(), new Date());
-    const [row] = await asUser(db, account.userId, account.email, (tx) =>
+    const [row] = await asUser(db, account, (tx) =>
       measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
     );
     if (row?.version !== card.version + 1) throw new Error(`record_review did not store the answer to ${card.card_id}`);
@@ -105,9 +103,7 @@ export function benchStats(db: Database, account: Account, operation: StatsOpera
   let i = 0;
   return sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
     const params = sql.includes("$1") ? [account.deckIds[i++ % account.deckIds.length]] : [];
-    const [row] = await asUser(db, account.userId, account.email, (tx) =>
-      measure(() => tx.query<{ result: unknown }>(sql, params)),
-    );
+    const [row] = await asUser(db, account, (tx) => measure(() => tx.query<{ result: unknown }>(sql, params)));
     if (!row?.result) throw new Error(`${operation} returned nothing`);
   });
 }

@@ -204,23 +204,55 @@ begin
 end
 $$;
 
--- True when the caller's token is aal2 or the caller has no verified factor
--- (anon and service_role have none). Security definer: the API roles cannot
--- read auth.mfa_factors. Policies call it as `(select private.aal_satisfied())`,
--- so it runs once per statement (an initplan), not once per row.
+-- Whether the caller's token belongs to a session that still exists. GoTrue
+-- puts the session's id in every user token (`session_id`) and deletes the
+-- row on sign-out (all of a user's rows for "sign out of all devices"), on a
+-- factor's verification (the user's aal1 sessions) and when the user is
+-- deleted; a token signs only itself, so without this check a copy keeps
+-- working until it expires. A token without the claim (anon, service_role,
+-- or one the project signs itself) names no session and passes. Security
+-- definer: the API roles cannot read auth.sessions.
+create function private.session_active() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select case
+    when auth.jwt() ->> 'session_id' is null then true
+    when auth.jwt() ->> 'session_id' !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then false
+    else exists (
+      select 1 from auth.sessions s
+      where s.id = (auth.jwt() ->> 'session_id')::uuid
+        and s.user_id = auth.uid()
+        and (s.not_after is null or s.not_after > now())
+    )
+  end
+$$;
+
+-- Whether the caller's token may act: its session still exists
+-- (private.session_active), and it is aal2 or the caller has no verified
+-- factor (anon and service_role have none). Every restrictive policy "two-factor
+-- sessions only" and every RPC calls it, so a token of an ended session is
+-- refused everywhere, like one that still owes its second factor. Security
+-- definer: the API roles cannot read auth.mfa_factors. Policies call it as
+-- `(select private.aal_satisfied())`, so it runs once per statement (an
+-- initplan), not once per row.
 create function private.aal_satisfied() returns boolean
 language sql stable security definer
 set search_path = ''
 as $$
-  select coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
-    or not exists (
-      select 1 from auth.mfa_factors f
-      where f.user_id = auth.uid() and f.status = 'verified'
+  select private.session_active()
+    and (
+      coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
+      or not exists (
+        select 1 from auth.mfa_factors f
+        where f.user_id = auth.uid() and f.status = 'verified'
+      )
     )
 $$;
 
 -- Every RPC that acts for the caller starts here: it refuses the signed-out,
--- and a session that still owes its second factor.
+-- a token whose session has ended, and a session that still owes its second
+-- factor.
 create function private.require_user() returns uuid
 language plpgsql stable
 set search_path = ''
@@ -230,6 +262,9 @@ declare
 begin
   if uid is null then
     raise exception using errcode = '42501', message = 'sign in required';
+  end if;
+  if not private.session_active() then
+    raise exception using errcode = '42501', message = 'session ended: sign in again';
   end if;
   if not private.aal_satisfied() then
     raise exception using errcode = '42501',

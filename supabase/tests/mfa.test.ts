@@ -52,7 +52,7 @@ async function as<T>(user: User, aal: "aal1" | "aal2", fn: (tx: Queryable) => Pr
           email: user.email,
           aal,
           amr: aal === "aal2" ? [{ method: "totp" }, { method: "password" }] : [{ method: "password" }],
-          session_id: randomUUID(),
+          session_id: user.sessionId,
           is_anonymous: false,
         },
       });

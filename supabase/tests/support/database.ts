@@ -29,8 +29,14 @@ export async function openTestDatabase(): Promise<Database> {
   return openPglite({ loadDataDir: new Blob([tarball]) });
 }
 
-/** Someone calling the API: anonymous, a signed-in user, or the service role. */
-export type Actor = { kind: "anon" } | { kind: "user"; id: string; email: string } | { kind: "service" };
+/**
+ * Someone calling the API: anonymous, a signed-in user (with the auth.sessions
+ * row their token names, as GoTrue issues it), or the service role.
+ */
+export type Actor =
+  | { kind: "anon" }
+  | { kind: "user"; id: string; email: string; sessionId: string }
+  | { kind: "service" };
 
 export const anon: Actor = { kind: "anon" };
 export const service: Actor = { kind: "service" };
@@ -50,7 +56,7 @@ function contextOf(actor: Actor) {
           aud: "authenticated",
           email: actor.email,
           aal: "aal1",
-          session_id: randomUUID(),
+          session_id: actor.sessionId,
           is_anonymous: false,
         },
       };
@@ -96,7 +102,10 @@ export interface DatabaseError extends Error {
   constraint?: string;
 }
 
-/** Creates a confirmed user directly in auth.users (as GoTrue would), firing the profile trigger. */
+/**
+ * Creates a confirmed user directly in auth.users (as GoTrue would), firing
+ * the profile trigger, and a signed-in session for their tokens to name.
+ */
 export async function createUser(
   db: Database,
   options: { email?: string; displayName?: string; timezone?: string } = {},
@@ -114,5 +123,10 @@ export async function createUser(
        '{"provider":"email","providers":["email"]}', $3, now(), now())`,
     [id, email, JSON.stringify(metadata)],
   );
-  return { kind: "user", id, email };
+  const sessionId = randomUUID();
+  await db.query(
+    "insert into auth.sessions (id, user_id, created_at, updated_at, aal) values ($1, $2, now(), now(), 'aal1')",
+    [sessionId, id],
+  );
+  return { kind: "user", id, email, sessionId };
 }

@@ -1,6 +1,7 @@
 /** `queryOptions` for every read: the key and the function that fetches it are one value. */
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
+import { signedUrlExpiresAt } from "../storage/files.js";
 import {
   type ExplorePagesParams,
   type ExploreParams,
@@ -18,6 +19,21 @@ import {
 const avatarUrlLifetime = 30 * 60_000;
 /** Signed media links last an hour too; renewed well before. */
 const mediaUrlLifetime = 50 * 60_000;
+/** How long before a link stops working it counts as stale. */
+const linkRenewalMargin = 60_000;
+
+/**
+ * A signed link is fresh for `lifetime`, or until a minute before it stops
+ * working if that is sooner: links end with the access token they were made
+ * with, which may have had less than an hour left.
+ */
+const linkStaleTime =
+  (lifetime: number) =>
+  ({ state }: { state: { data?: string | undefined; dataUpdatedAt: number } }) => {
+    const expiresAt = state.data ? signedUrlExpiresAt(state.data) : null;
+    if (expiresAt === null) return lifetime;
+    return Math.max(0, Math.min(lifetime, expiresAt - linkRenewalMargin - state.dataUpdatedAt));
+  };
 
 export function engramQueries(engram: Engram) {
   return {
@@ -46,7 +62,7 @@ export function engramQueries(engram: Engram) {
           queryKey: engramKeys.profile.avatarUrl(path),
           queryFn: () => engram.storage.avatarUrl(path ?? ""),
           enabled: Boolean(path),
-          staleTime: avatarUrlLifetime,
+          staleTime: linkStaleTime(avatarUrlLifetime),
         }),
     },
     decks: {
@@ -133,7 +149,7 @@ export function engramQueries(engram: Engram) {
         queryOptions({
           queryKey: engramKeys.media.url(deckId, name),
           queryFn: () => engram.storage.mediaUrl(`${deckId}/${name}`),
-          staleTime: mediaUrlLifetime,
+          staleTime: linkStaleTime(mediaUrlLifetime),
           gcTime: mediaUrlLifetime,
           retry: false,
         }),

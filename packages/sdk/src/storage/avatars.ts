@@ -8,6 +8,7 @@ import {
   type FileInput,
   objectPathSchema,
   type SignedUrlOptions,
+  signedUrlLifetime,
   signedUrlSchema,
   storageRun,
   type UploadOptions,
@@ -53,7 +54,8 @@ export function createAvatars(supabase: EngramClient) {
     async avatarUrl(path: string, options: SignedUrlOptions = {}): Promise<string> {
       const checked = validate(objectPathSchema, path);
       const { expiresIn } = validate(signedUrlSchema, options);
-      const data = await storageRun(bucket().createSignedUrl(checked, expiresIn));
+      const lifetime = await signedUrlLifetime(supabase, expiresIn);
+      const data = await storageRun(bucket().createSignedUrl(checked, lifetime));
       return data.signedUrl;
     },
   };

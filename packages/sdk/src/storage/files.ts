@@ -1,7 +1,8 @@
 /** Files going into and out of Supabase Storage: size and type checks before upload, paths, error mapping. */
 import { mediaTypeByExtension } from "@engram/core";
 import { z } from "zod";
-import { EngramError, fromStorageError, toEngramError } from "../errors.js";
+import { EngramError, fromAuthError, fromStorageError, toEngramError } from "../errors.js";
+import type { EngramClient } from "../supabase-client.js";
 
 /** What the SDK uploads: a Blob or File (browser, Node 20), or raw bytes. */
 export type FileInput = Blob | Uint8Array;
@@ -14,7 +15,11 @@ export interface UploadOptions {
 }
 
 export interface SignedUrlOptions {
-  /** Seconds the link stays valid; one hour unless said. */
+  /**
+   * Seconds the link stays valid; one hour unless said. Never longer than the
+   * session's current access token has left: a link made before signing out
+   * stops working when that token would have.
+   */
   expiresIn?: number;
 }
 
@@ -131,6 +136,48 @@ export const signedUrlSchema = z.object({
     .max(7 * 24 * 3600, "Links last at most 7 days.")
     .default(3600),
 });
+
+/** Storage counts a link's life from when it signs it, a request later: the cut leaves room for that. */
+const signedUrlMarginSeconds = 30;
+
+/**
+ * Seconds a signed link may live: `expiresIn`, cut to what the session's
+ * access token has left, less a margin. Signing out ends the session and the
+ * database then refuses the token at once, but a link is checked only when
+ * it is made and then lives on its own: cut this way, a link made before
+ * "sign out of all devices" dies no later than the token it was made with.
+ * getSession renews a token with less than 90 s left before answering, so a
+ * cut link still lives a minute.
+ */
+export async function signedUrlLifetime(supabase: EngramClient, expiresIn: number): Promise<number> {
+  let getSession: EngramClient["auth"]["getSession"];
+  try {
+    getSession = supabase.auth.getSession.bind(supabase.auth);
+  } catch {
+    // A client made by createEngramClient borrows a token and has no session to read.
+    return expiresIn;
+  }
+  const { data, error } = await getSession();
+  if (error) throw fromAuthError(error);
+  const expiresAt = data.session?.expires_at;
+  if (expiresAt === undefined) return expiresIn;
+  const left = expiresAt - Math.ceil(Date.now() / 1000) - signedUrlMarginSeconds;
+  return Math.max(1, Math.min(expiresIn, left));
+}
+
+/** When a signed link stops working (ms since the epoch), read from its token's `exp`; null if it has none. */
+export function signedUrlExpiresAt(url: string): number | null {
+  try {
+    const token = new URL(url).searchParams.get("token");
+    const payload = token?.split(".")[1];
+    if (!payload) return null;
+    const json = atob(payload.replaceAll("-", "+").replaceAll("_", "/"));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === "number" ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The folder (deck or user id) an object path starts with. */
 export const folderOf = (path: string) => path.split("/")[0] as string;

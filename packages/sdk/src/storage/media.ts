@@ -12,6 +12,7 @@ import {
   folderOf,
   objectPathSchema,
   type SignedUrlOptions,
+  signedUrlLifetime,
   signedUrlSchema,
   storageRun,
   type UploadOptions,
@@ -55,7 +56,8 @@ export function createMedia(supabase: EngramClient) {
     async mediaUrl(path: string, options: SignedUrlOptions = {}): Promise<string> {
       const checked = validate(objectPathSchema, path);
       const { expiresIn } = validate(signedUrlSchema, options);
-      const data = await storageRun(bucket().createSignedUrl(checked, expiresIn));
+      const lifetime = await signedUrlLifetime(supabase, expiresIn);
+      const data = await storageRun(bucket().createSignedUrl(checked, lifetime));
       return data.signedUrl;
     },
 

@@ -14,6 +14,7 @@ import {
   type FileInput,
   objectPathSchema,
   type SignedUrlOptions,
+  signedUrlLifetime,
   signedUrlSchema,
   storageRun,
   type UploadOptions,
@@ -80,7 +81,8 @@ export function createTransfers(supabase: EngramClient) {
     async exportUrl(path: string, options: SignedUrlOptions = {}): Promise<string> {
       const checked = validate(objectPathSchema, path);
       const { expiresIn } = validate(signedUrlSchema, options);
-      const data = await storageRun(exports().createSignedUrl(checked, expiresIn, { download: true }));
+      const lifetime = await signedUrlLifetime(supabase, expiresIn);
+      const data = await storageRun(exports().createSignedUrl(checked, lifetime, { download: true }));
       return data.signedUrl;
     },
   };
