@@ -157,14 +157,22 @@ function objectState(bucket: Bucket, name: string) {
     ]);
 }
 
-/** An upload as the storage API stores it: the caller is the owner. */
-function upload(bucket: string, name: string): Probe {
+/** A type each bucket takes: the metadata an upload declares unless a test says otherwise. */
+function fittingMetadata(bucket: string): Record<string, unknown> {
+  return { size: 1024, mimetype: bucket === "media" || bucket === "avatars" ? "image/png" : "application/zip" };
+}
+
+/**
+ * An upload as the storage API checks it: the caller is the owner and the row
+ * holds the metadata Storage has then (on a copy, the source's).
+ */
+function upload(bucket: string, name: string, metadata = fittingMetadata(bucket)): Probe {
   return {
     act: (tx) =>
       tx.query(
         `insert into storage.objects (bucket_id, name, owner, owner_id, metadata)
-         values ($1, $2, auth.uid(), auth.uid()::text, '{"size": 1024, "mimetype": "image/png"}')`,
-        [bucket, name],
+         values ($1, $2, auth.uid(), auth.uid()::text, $3)`,
+        [bucket, name, JSON.stringify(metadata)],
       ),
     state: (q) => q.query("select owner_id from storage.objects where bucket_id = $1 and name = $2", [bucket, name]),
   };
@@ -188,12 +196,13 @@ function probeFor(cell: Cell): Probe {
       };
     }
     case "update": {
-      // An overwrite (upload with x-upsert) updates the object's metadata in place.
+      // An overwrite (upload with x-upsert) updates the object's metadata in place, the caller its owner.
       const name = existingObject(bucket, target);
       return {
         act: (tx) =>
           tx.query(
-            `update storage.objects set metadata = metadata || '{"size": 2048}', updated_at = now()
+            `update storage.objects set metadata = metadata || '{"size": 2048}', updated_at = now(),
+               owner = auth.uid(), owner_id = auth.uid()::text
              where bucket_id = $1 and name = $2 returning id`,
             [bucket, name],
           ),
@@ -275,6 +284,23 @@ describe("bad paths are refused", () => {
       "exports",
       () => `${world.classmate.id}/deck.apkg`,
     ],
+    // Nothing Engram stores lies deeper than its folder.
+    [
+      "a subfolder of one's deck's media",
+      () => world.owner,
+      "media",
+      () => `${world.privateDeck.id}/images/benzene.png`,
+    ],
+    ["a subfolder of one's imports", () => world.classmate, "imports", () => `${world.classmate.id}/2026/deck.apkg`],
+    ["a hidden file in one's deck's media", () => world.owner, "media", () => `${world.privateDeck.id}/.htaccess`],
+    ["a folder with no file name", () => world.classmate, "avatars", () => `${world.classmate.id}/`],
+    ["a file name with a line break", () => world.classmate, "avatars", () => `${world.classmate.id}/a\nb.png`],
+    [
+      "a file name over 255 characters",
+      () => world.classmate,
+      "avatars",
+      () => `${world.classmate.id}/${"a".repeat(252)}.png`,
+    ],
   ];
   test.each(cases)("an upload to %s", async (_why, who, bucket, name) => {
     await expectOutcome(db, who(), upload(bucket, name()), RLS);
@@ -282,17 +308,13 @@ describe("bad paths are refused", () => {
 
   // Controls for the cases above: well-formed paths in the same folders pass.
   test.each([
+    ["the owner to their deck's media", () => world.owner, "media", () => `${world.privateDeck.id}/chlorine.png`],
+    ["the user to their imports", () => world.classmate, "imports", () => `${world.classmate.id}/deck.apkg`],
     [
-      "the owner to a subfolder of their deck's media",
-      () => world.owner,
-      "media",
-      () => `${world.privateDeck.id}/images/benzene.png`,
-    ],
-    [
-      "the user to a subfolder of their imports",
+      "the user to a file name of 255 characters",
       () => world.classmate,
-      "imports",
-      () => `${world.classmate.id}/2026/deck.apkg`,
+      "avatars",
+      () => `${world.classmate.id}/${"a".repeat(251)}.png`,
     ],
     [
       "the user to a file whose name contains dots",
@@ -308,14 +330,14 @@ describe("bad paths are refused", () => {
     await expectOutcome(db, who(), probe, ALLOWED);
   });
 
+  // As Storage moves: the caller becomes the owner, the metadata stays the source's.
   const move = (bucket: Bucket, from: () => string, toBucket: Bucket, to: () => string): Probe => ({
     act: (tx) =>
-      tx.query("update storage.objects set bucket_id = $3, name = $4 where bucket_id = $1 and name = $2 returning id", [
-        bucket,
-        from(),
-        toBucket,
-        to(),
-      ]),
+      tx.query(
+        `update storage.objects set bucket_id = $3, name = $4, owner = auth.uid(), owner_id = auth.uid()::text
+         where bucket_id = $1 and name = $2 returning id`,
+        [bucket, from(), toBucket, to()],
+      ),
     state: (q) =>
       q.query("select bucket_id, name from storage.objects where bucket_id = $1 and name = $2", [bucket, from()]),
   });
@@ -358,6 +380,127 @@ describe("bad paths are refused", () => {
       () => `${world.publicDeck.id}/benzene.png`,
     );
     await expectOutcome(db, world.editor, probe, RLS);
+  });
+});
+
+// Storage checks a bucket's types and size limit on upload only: a copy reaches
+// the database as an insert with the source's metadata (and the type the copy
+// declares), a move as an update that keeps the source's metadata.
+describe("every write is owned by the caller and fits its bucket", () => {
+  const mediaName = () => `${world.privateDeck.id}/probe-${crypto.randomUUID().slice(0, 8)}.png`;
+  const avatarName = () => `${world.classmate.id}/probe-${crypto.randomUUID().slice(0, 8)}.png`;
+  const mb = 1024 * 1024;
+
+  test.each([
+    ["an SVG in a deck's media", () => world.owner, "media", mediaName, { size: 512, mimetype: "image/svg+xml" }],
+    ["HTML in a deck's media", () => world.owner, "media", mediaName, { size: 512, mimetype: "text/html" }],
+    ["no declared type in a deck's media", () => world.owner, "media", mediaName, { size: 512 }],
+    ["a sound as an avatar", () => world.classmate, "avatars", avatarName, { size: 512, mimetype: "audio/mpeg" }],
+    [
+      "3 MB as an avatar (2 MB at most)",
+      () => world.classmate,
+      "avatars",
+      avatarName,
+      { size: 3 * mb, mimetype: "image/png" },
+    ],
+    [
+      "11 MB in a deck's media (10 MB at most)",
+      () => world.owner,
+      "media",
+      mediaName,
+      { size: 11 * mb, mimetype: "image/png" },
+    ],
+    [
+      "an SVG in one's imports",
+      () => world.classmate,
+      "imports",
+      () => `${world.classmate.id}/deck.svg`,
+      { size: 512, mimetype: "image/svg+xml" },
+    ],
+  ] as const)("an insert (upload or copy) of %s is refused", async (_what, who, bucket, name, metadata) => {
+    await expectOutcome(db, who(), upload(bucket, name(), metadata), RLS);
+  });
+
+  test.each([
+    ["3 MB in a deck's media", () => world.owner, "media", mediaName, { size: 3 * mb, mimetype: "image/png" }],
+    // What Storage's upload shows the policies: the declared type and the request's length, no size yet.
+    [
+      "an upload as Storage checks it",
+      () => world.classmate,
+      "avatars",
+      avatarName,
+      { mimetype: "image/webp", contentLength: 4096 },
+    ],
+  ] as const)("an insert of %s is accepted", async (_what, who, bucket, name, metadata) => {
+    const probe: Probe = {
+      ...upload(bucket, name(), metadata),
+      effect: (after) => expect(after).toEqual([{ owner_id: who().id }]),
+    };
+    await expectOutcome(db, who(), probe, ALLOWED);
+  });
+
+  test("an upload recorded as someone else's is refused", async () => {
+    const name = mediaName();
+    const probe: Probe = {
+      act: (tx) =>
+        tx.query(
+          "insert into storage.objects (bucket_id, name, owner, owner_id, metadata) values ('media', $1, $2, $3, $4)",
+          [name, world.editor.id, world.editor.id, JSON.stringify(fittingMetadata("media"))],
+        ),
+      state: (q) => q.query("select owner_id from storage.objects where bucket_id = 'media' and name = $1", [name]),
+    };
+    await expectOutcome(db, world.owner, probe, RLS);
+  });
+
+  // As Storage moves: the caller becomes the owner, the metadata stays the source's.
+  const moveInto = (fromBucket: Bucket, from: () => string, toBucket: Bucket, to: () => string): Probe => ({
+    act: (tx) =>
+      tx.query(
+        `update storage.objects set bucket_id = $3, name = $4, owner = auth.uid(), owner_id = auth.uid()::text
+         where bucket_id = $1 and name = $2 returning id`,
+        [fromBucket, from(), toBucket, to()],
+      ),
+    state: (q) =>
+      q.query("select bucket_id, name from storage.objects where bucket_id = $1 and name = $2", [fromBucket, from()]),
+  });
+
+  test("the user cannot move their import (a package) into their avatars", async () => {
+    const probe = moveInto("imports", () => world.classmateObjects.imports, "avatars", avatarName);
+    await expectOutcome(db, world.classmate, probe, RLS);
+  });
+
+  test("the user cannot move a 3 MB picture from a deck's media into their avatars", async () => {
+    const source = mediaName();
+    await db.query(
+      "insert into storage.objects (bucket_id, name, owner, owner_id, metadata) values ('media', $1, $2, $3, $4)",
+      [source, world.owner.id, world.owner.id, JSON.stringify({ size: 3 * mb, mimetype: "image/png" })],
+    );
+    await expectOutcome(
+      db,
+      world.owner,
+      moveInto(
+        "media",
+        () => source,
+        "avatars",
+        () => `${world.owner.id}/big.png`,
+      ),
+      RLS,
+    );
+  });
+
+  test("an editor may rename media within their deck", async () => {
+    const to = mediaName();
+    const probe: Probe = {
+      ...moveInto(
+        "media",
+        () => world.privateDeck.mediaPath,
+        "media",
+        () => to,
+      ),
+      state: (q) => q.query("select owner_id from storage.objects where bucket_id = 'media' and name = $1", [to]),
+      effect: (after) => expect(after).toEqual([{ owner_id: world.editor.id }]),
+    };
+    await expectOutcome(db, world.editor, probe, ALLOWED);
   });
 });
 

@@ -1,4 +1,4 @@
-import { avatarTypes, mediaTypes } from "@engram/core";
+import { avatarTypes, mediaTypes, transferTypes } from "@engram/core";
 import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Actor, actAs, createUser, openTestDatabase, probeAs } from "./support/database.js";
@@ -255,8 +255,8 @@ describe("storage limits", () => {
         limit: 2 * 1024 * 1024,
         allowed_mime_types: [...avatarTypes],
       },
-      { id: "exports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
-      { id: "imports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: null },
+      { id: "exports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: [...transferTypes] },
+      { id: "imports", public: false, limit: 200 * 1024 * 1024, allowed_mime_types: [...transferTypes] },
       {
         id: "media",
         public: false,

@@ -53,6 +53,7 @@ test("the public API is exactly the documented list", () => {
       "tagSchema",
       "tagsSchema",
       "timezoneSchema",
+      "transferTypes",
       "validationCases",
     ].sort(),
   );

@@ -1,6 +1,6 @@
 export type { ClozeDeletion } from "./cloze";
 export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
-export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes } from "./limits";
+export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
 export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";

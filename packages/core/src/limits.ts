@@ -50,13 +50,15 @@ export const defaults = {
   leechAction: "suspend",
 } as const;
 
-/** MIME types the `media` bucket accepts (config.toml and the storage migration; a database test keeps them equal). */
+/**
+ * MIME types the `media` bucket accepts (config.toml and the storage migration; a database test keeps them equal).
+ * No SVG: Storage serves a file as the type it was declared, and an SVG runs script; apps upload SVG as PNG.
+ */
 export const mediaTypes = [
   "image/png",
   "image/jpeg",
   "image/gif",
   "image/webp",
-  "image/svg+xml",
   "audio/mpeg",
   "audio/ogg",
   "audio/mp4",
@@ -73,7 +75,6 @@ export const mediaTypeByExtension: Readonly<Record<string, (typeof mediaTypes)[n
   jpeg: "image/jpeg",
   gif: "image/gif",
   webp: "image/webp",
-  svg: "image/svg+xml",
   mp3: "audio/mpeg",
   ogg: "audio/ogg",
   oga: "audio/ogg",
@@ -89,3 +90,12 @@ export function mediaTypeOf(name: string): string | undefined {
 }
 
 export const avatarTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+/** MIME types the `imports` and `exports` buckets accept: packages, delimited text, or plain bytes. */
+export const transferTypes = [
+  "application/zip",
+  "application/octet-stream",
+  "text/csv",
+  "text/tab-separated-values",
+  "text/plain",
+] as const;
