@@ -1,7 +1,7 @@
 import type { Database } from "@engram/local-stack";
 import { channelPermissions } from "@engram/local-stack";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createUser, openTestDatabase } from "./support/database.js";
+import { actAs, createUser, openTestDatabase } from "./support/database.js";
 import { addMember, createDeck, type User } from "./support/study-fixtures.js";
 
 // Deck rooms (docs/product.md §7): presence and "being edited" broadcasts on the private
@@ -69,4 +69,20 @@ test("nobody may join another user's channel, co-members and anonymous visitors 
   for (const topic of [`user:${owner.id.toUpperCase()}`, `user:${owner.id}x`, "user:", `users:${owner.id}`]) {
     expect(await permissionsOf(owner, topic)).toEqual(none);
   }
+});
+
+// Who may join the topics the database's change messages go to (realtime-messages.test.ts):
+// Realtime asks these policies at join and at each token refresh.
+test("a member removed from a deck may no longer join its topic, from their next join or token refresh", async () => {
+  const leaving = await createUser(db);
+  await addMember(db, owner, deck, leaving, "editor");
+  expect(await permissionsOf(leaving, `deck:${deck}`)).toEqual(all);
+
+  await actAs(db, owner, (tx) =>
+    tx.query("delete from deck_members where deck_id = $1 and user_id = $2", [deck, leaving.id]),
+  );
+
+  expect(await permissionsOf(leaving, `deck:${deck}`)).toEqual(none);
+  // Their own topic, where their removal was told, stays theirs.
+  expect(await permissionsOf(leaving, `user:${leaving.id}`)).toEqual(broadcastOnly);
 });

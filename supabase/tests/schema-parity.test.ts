@@ -39,7 +39,7 @@ describe("the schema files", () => {
       "index private.review_deck_counts_slot_idx",
       "constraint card_states_due_range on public.card_states",
       "trigger review_logs_update_2_count on public.review_logs",
-      "publication table public.import_jobs in supabase_realtime",
+      "trigger notes_announce_inserts on public.notes",
       "storage bucket media",
     ]) {
       expect(keys).toContain(object);

@@ -1,0 +1,168 @@
+-- Live updates move from postgres_changes to broadcasts on private topics:
+-- statement triggers send one message per statement and topic (`deck:<id>`,
+-- `user:<id>`) naming the table, the kind of change and the ids, never a
+-- row's contents. Hosted Realtime applies no RLS to postgres_changes deletes
+-- and checks each insert and update per subscriber on one thread, so no table
+-- stays in the publication.
+alter publication supabase_realtime drop table
+  public.decks, public.deck_members, public.notes, public.cards,
+  public.card_states, public.review_logs, public.import_jobs;
+
+-- Sends one message on a private topic; its payload is
+-- `{ table, type: insert | update | delete, ids }`, `ids` null meaning "too
+-- many to list: refetch all".
+create function private.send_change(p_topic text, p_table text, p_op text, p_ids uuid[]) returns void
+language sql
+set search_path = ''
+as $$
+  select realtime.send(
+    jsonb_build_object(
+      'table', p_table,
+      'type', lower(p_op),
+      'ids', to_jsonb(p_ids)),
+    'change', p_topic, true)
+$$;
+
+revoke execute on function private.send_change(text, text, text, uuid[]) from anon, authenticated, service_role;
+
+-- The statement trigger behind every announcement. Its arguments:
+-- 1. the topic's kind: `deck` (the deck's members) or `user` (the user's devices);
+-- 2. the column holding the topic's deck or user id;
+-- 3. the column holding the id each message lists;
+-- 4. which statements and rows are announced:
+--    `always`;
+--    `topic-exists`: rows whose deck or user still exists, since a deleted
+--      deck is announced itself and a deleted user is heard by nobody;
+--    `top-level`: not a statement run by another trigger (cards following
+--      their note, schedules added for a new card or member), and no deleted
+--      row whose parent (arguments 5 and 6: its table and the column naming
+--      it) went in the same statement, as a cascade from a deleted deck, note
+--      or card: the change that caused them is announced, so a 10,000-note
+--      insert or a deck's deletion stays one message instead of one per
+--      note's cards and schedules.
+-- Security definer, owned by postgres, so the messages never depend on the
+-- caller's INSERT policies on realtime.messages.
+create function private.announce_changes() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_kind text := tg_argv[0];
+  v_rule text := tg_argv[3];
+  v_pair text := format('select %I as topic_id, %I as id', tg_argv[1], tg_argv[2]);
+  v_rows text;
+  v_filter text := '';
+begin
+  if v_rule = 'top-level' and pg_trigger_depth() > 1 then
+    return null;
+  end if;
+  v_rows := case tg_op
+    when 'INSERT' then v_pair || ' from new_rows'
+    when 'UPDATE' then v_pair || ' from new_rows union ' || v_pair || ' from old_rows'
+    when 'DELETE' then v_pair || ' from old_rows o' || case when v_rule = 'top-level' then format(
+      ' where exists (select 1 from %s p where p.id = o.%I)', tg_argv[4]::regclass, tg_argv[5]) else '' end
+  end;
+  if v_rule = 'topic-exists' then
+    v_filter := case v_kind
+      when 'deck' then 'and exists (select 1 from public.decks d where d.id = changed.topic_id)'
+      else 'and exists (select 1 from auth.users u where u.id = changed.topic_id)'
+    end;
+  end if;
+  -- Transition tables are visible to dynamic SQL in the trigger's function. Past
+  -- 200 rows of a topic no ids are listed.
+  execute format(
+    'select private.send_change($1 || '':'' || topic_id::text, $2, $3,
+         case when count(*) <= 200 then array_agg(id) end)
+       from (%s) changed
+       where topic_id is not null %s
+       group by topic_id',
+    v_rows, v_filter)
+  using v_kind, tg_table_name, tg_op;
+  return null;
+end
+$$;
+
+revoke execute on function private.announce_changes() from anon, authenticated, service_role;
+
+create trigger decks_announce_inserts after insert on public.decks
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'id', 'id', 'always');
+create trigger decks_announce_updates after update on public.decks
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'id', 'id', 'always');
+create trigger decks_announce_deletes after delete on public.decks
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('deck', 'id', 'id', 'always');
+
+-- A membership is news for the deck (its members list) and for the member
+-- (decks shared with them, their role, their removal), on both topics.
+create trigger deck_members_announce_inserts_to_deck after insert on public.deck_members
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'user_id', 'topic-exists');
+create trigger deck_members_announce_updates_to_deck after update on public.deck_members
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'user_id', 'topic-exists');
+create trigger deck_members_announce_deletes_to_deck after delete on public.deck_members
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'user_id', 'topic-exists');
+
+create trigger deck_members_announce_inserts_to_user after insert on public.deck_members
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'deck_id', 'topic-exists');
+create trigger deck_members_announce_updates_to_user after update on public.deck_members
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'deck_id', 'topic-exists');
+create trigger deck_members_announce_deletes_to_user after delete on public.deck_members
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'deck_id', 'topic-exists');
+
+-- A note moved to another deck is an update on both decks' topics.
+create trigger notes_announce_inserts after insert on public.notes
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+create trigger notes_announce_updates after update on public.notes
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+create trigger notes_announce_deletes after delete on public.notes
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+
+create trigger cards_announce_inserts after insert on public.cards
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.notes', 'note_id');
+create trigger cards_announce_updates after update on public.cards
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.notes', 'note_id');
+create trigger cards_announce_deletes after delete on public.cards
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.notes', 'note_id');
+
+create trigger card_states_announce_inserts after insert on public.card_states
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+create trigger card_states_announce_updates after update on public.card_states
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+create trigger card_states_announce_deletes after delete on public.card_states
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+
+create trigger review_logs_announce_inserts after insert on public.review_logs
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+create trigger review_logs_announce_updates after update on public.review_logs
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+create trigger review_logs_announce_deletes after delete on public.review_logs
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+
+create trigger import_jobs_announce_inserts after insert on public.import_jobs
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'always');
+create trigger import_jobs_announce_updates after update on public.import_jobs
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'always');
+create trigger import_jobs_announce_deletes after delete on public.import_jobs
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'always');
