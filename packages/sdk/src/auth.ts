@@ -8,7 +8,7 @@ import { emailSchema, passwordSchema } from "@engram/core";
 import type { AuthError, Session, User } from "@supabase/supabase-js";
 import { z } from "zod";
 import { EngramError, fromAuthError, toEngramError } from "./errors.js";
-import { type ManagedChannel, openChannel } from "./realtime/channel.js";
+import { attachToTopic, type TopicHandle } from "./realtime/topics.js";
 import { validate } from "./request.js";
 import type { EngramClient } from "./supabase-client.js";
 
@@ -237,7 +237,7 @@ export function createAuth(supabase: EngramClient) {
      */
     watchSignOutElsewhere(options: { onError?: (error: EngramError) => void } = {}): () => void {
       let stopped = false;
-      let managed: ManagedChannel | null = null;
+      let topic: TopicHandle | null = null;
       const check = () => {
         // This device's own sign-out everywhere reaches its own channel too.
         if (signingOut || stopped) return;
@@ -248,12 +248,9 @@ export function createAuth(supabase: EngramClient) {
         ({ data }) => {
           const userId = data.session?.user.id;
           if (stopped || !userId) return;
-          managed = openChannel({
-            supabase,
-            topic: () => userTopic(userId),
-            config: { private: true, broadcast: { self: false } },
-            changes: false,
-            bind: (channel) => channel.on("broadcast", { event: signedOutEverywhere }, check),
+          // The channel is shared with the user's change streams (realtime/topics.ts).
+          topic = attachToTopic(supabase, userTopic(userId), {
+            broadcast: { [signedOutEverywhere]: check },
             onJoin: (_channel, rejoin) => {
               if (rejoin) check();
             },
@@ -264,7 +261,7 @@ export function createAuth(supabase: EngramClient) {
       );
       return () => {
         stopped = true;
-        void managed?.close();
+        void topic?.release();
       };
     },
 

@@ -35,6 +35,8 @@ export {
 } from "./notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export type {
+  ChangeTable,
+  ChangeType,
   DeckActivity,
   DeckContentEvent,
   DeckPresence,
@@ -46,8 +48,8 @@ export type {
   OwnMembershipEvent,
   OwnScheduleEvent,
   ResyncEvent,
-  RowChange,
   SubscriptionOptions,
+  TableChange,
   Unsubscribe,
 } from "./realtime.js";
 export type { FieldIssue } from "./request.js";

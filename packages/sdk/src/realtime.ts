@@ -1,7 +1,9 @@
 /**
- * `engram.realtime`: typed live updates. Each subscription has its own channel,
- * reports `{ type: "resync" }` when it joins again after a drop or a new token
- * (refetch what may have been missed), and sends failures to `onError` as an
+ * `engram.realtime`: typed live updates. Subscriptions listen on the private
+ * topics `user:<id>` and `deck:<id>` (one channel per topic, shared), get
+ * `{ table, type, ids }` (what changed, never its contents: refetch it),
+ * report `{ type: "resync" }` when they join again after a drop or a new token
+ * (refetch what may have been missed), and send failures to `onError` as an
  * EngramError instead of throwing.
  */
 import { z } from "zod";
@@ -10,7 +12,14 @@ import { createSubscriptions } from "./realtime/subscriptions.js";
 import { validate } from "./request.js";
 import type { EngramClient } from "./supabase-client.js";
 
-export type { ResyncEvent, Row, RowChange, SubscriptionOptions, TableName, Unsubscribe } from "./realtime/changes.js";
+export type {
+  ChangeTable,
+  ChangeType,
+  ResyncEvent,
+  SubscriptionOptions,
+  TableChange,
+  Unsubscribe,
+} from "./realtime/changes.js";
 export type { DeckActivity, DeckPresence, DeckRoom, EditingSignal, JoinDeckOptions } from "./realtime/deck-room.js";
 export type {
   DeckContentEvent,

@@ -127,6 +127,32 @@ describe("realtime: deck rooms", () => {
     await Promise.all([second.leave(), editorRoom.leave()]);
   });
 
+  test("the room and the deck's content stream share one channel; leaving the room keeps the stream", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const changes: unknown[] = [];
+    let ready = false;
+    const stopChanges = editor.engram.realtime.onDeckContent(deckId, (event) => changes.push(event), {
+      onReady: () => {
+        ready = true;
+      },
+    });
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "editing" });
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    await eventually(() => expect(ready).toBe(true));
+    await eventually(() => expect(ids(ownerRoom.presence())).toEqual([owner.account.id, editor.account.id].sort()));
+    expect(editor.supabase.getChannels().map((channel) => channel.topic)).toEqual([`realtime:deck:${deckId}`]);
+
+    await editorRoom.leave();
+    // The channel stays for the stream, but the editor is no longer in the room.
+    await eventually(() => expect(ids(ownerRoom.presence())).toEqual([owner.account.id]));
+    const note = await owner.engram.notes.create(deckId, { kind: "basic", fields: { front: "Q", back: "A" } });
+    await eventually(() => expect(changes).toEqual([{ table: "notes", type: "insert", ids: [note.id] }]));
+
+    await stopChanges();
+    expect(editor.supabase.getChannels()).toEqual([]);
+    await ownerRoom.leave();
+  });
+
   test("bad input is refused before joining", async () => {
     const { engram, supabase } = await signedIn();
     expect(() => engram.realtime.joinDeck("deck-1", { activity: "viewing" })).toThrow(

@@ -285,21 +285,17 @@ describe("realtime.onOwnMemberships", () => {
     await otherDevice.auth.signIn({ email: member.account.email, password: member.account.password });
     await otherDevice.invites.accept((await owner.engram.invites.create(deck.id, { role: "viewer" })).token);
     await eventually(() => expect(heard.events).toHaveLength(1));
-    expect(heard.events[0]).toMatchObject({
-      table: "deck_members",
-      type: "insert",
-      row: { deck_id: deck.id, user_id: member.account.id, role: "viewer" },
-    });
+    expect(heard.events[0]).toEqual({ table: "deck_members", type: "insert", ids: [deck.id] });
 
     // Someone else joining the same deck is not the user's membership.
     await join(owner, deck.id, "viewer", "classmate");
     await owner.engram.members.setRole(deck.id, member.account.id, "editor");
     await eventually(() => expect(heard.events).toHaveLength(2));
-    expect(heard.events[1]).toMatchObject({ type: "update", row: { user_id: member.account.id, role: "editor" } });
+    expect(heard.events[1]).toEqual({ table: "deck_members", type: "update", ids: [deck.id] });
 
     await owner.engram.members.remove(deck.id, member.account.id);
     await eventually(() => expect(heard.events).toHaveLength(3));
-    expect(heard.events[2]).toMatchObject({ type: "delete", old: { deck_id: deck.id, user_id: member.account.id } });
+    expect(heard.events[2]).toEqual({ table: "deck_members", type: "delete", ids: [deck.id] });
     await stop();
   });
 

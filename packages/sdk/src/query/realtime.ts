@@ -1,12 +1,14 @@
 /**
- * The one place realtime events reach the query cache: each event invalidates
- * (or, for import progress, patches) the queries it makes stale, and a resync
- * after a dropped connection invalidates everything that stream covers.
+ * The one place realtime events reach the query cache. Events name what
+ * changed, never its contents: each invalidates the queries it makes stale
+ * (import progress refetches the job), and a resync after a dropped
+ * connection invalidates everything that stream covers.
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
 import type { EngramError } from "../errors.js";
 import type { ImportJob } from "../storage.js";
+import { engramChanges } from "./invalidations.js";
 import { engramKeys } from "./keys.js";
 
 export interface WireRealtimeOptions {
@@ -39,6 +41,15 @@ export function wireRealtime(
     },
   };
 
+  const importJobs = jobRefresher(engram, (job) => {
+    queryClient.setQueryData(engramKeys.imports.detail(job.id), job);
+    queryClient.setQueryData<ImportJob[]>(engramKeys.imports.list(), (jobs) =>
+      jobs ? [job, ...jobs.filter((other) => other.id !== job.id)] : jobs,
+    );
+    // A finished import added decks, notes, cards, schedules and answers.
+    if (job.status === "done") invalidate(...engramChanges.imported().filter((key) => key !== engramKeys.imports.all));
+  });
+
   const stops = [
     // Another device answered, undid or suspended: the queue, schedules and figures moved.
     engram.realtime.onOwnSchedule(
@@ -51,15 +62,11 @@ export function wireRealtime(
       errors,
     ),
     engram.realtime.onImportProgress((event) => {
-      if (event.type === "resync") return invalidate(engramKeys.imports.all);
-      const job: ImportJob = event.row;
-      queryClient.setQueryData(engramKeys.imports.detail(job.id), job);
-      queryClient.setQueryData<ImportJob[]>(engramKeys.imports.list(), (jobs) =>
-        jobs ? [job, ...jobs.filter((other) => other.id !== job.id)] : jobs,
-      );
-      if (job.status === "done") {
-        invalidate(engramKeys.decks.all, engramKeys.notes.all, engramKeys.study.all, engramKeys.stats.all);
+      // A deleted job cannot be read again: the lists drop it on refetch.
+      if (event.type === "resync" || event.type === "delete" || event.ids === null) {
+        return invalidate(engramKeys.imports.all);
       }
+      for (const jobId of event.ids) importJobs.refresh(jobId);
     }, errors),
     ...(options.deckIds ?? []).map((deckId) =>
       engram.realtime.onDeckContent(
@@ -71,8 +78,8 @@ export function wireRealtime(
           if (event.type === "resync" || event.table === "notes" || event.table === "cards") {
             invalidate(engramKeys.notes.deck(deckId), engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all);
             if (event.type !== "resync" && event.table === "notes") {
-              const noteId = event.type === "delete" ? event.old.id : event.row.id;
-              if (noteId) invalidate(engramKeys.notes.detail(noteId));
+              if (event.ids === null) invalidate([...engramKeys.notes.all, "detail"]);
+              else for (const noteId of event.ids) invalidate(engramKeys.notes.detail(noteId));
             }
           }
         },
@@ -81,6 +88,40 @@ export function wireRealtime(
     ),
   ];
   return async () => {
+    importJobs.stop();
     await Promise.all(stops.map((stop) => stop()));
+  };
+}
+
+/**
+ * Reads import jobs again as their changes are announced: one read per job at
+ * a time, and one more when a change arrives during it, so the last read
+ * always follows the last change and an older answer never overwrites a newer.
+ */
+function jobRefresher(engram: Engram, apply: (job: ImportJob) => void) {
+  const reading = new Map<string, { again: boolean }>();
+  let stopped = false;
+  return {
+    refresh(jobId: string) {
+      const current = reading.get(jobId);
+      if (current) {
+        current.again = true;
+        return;
+      }
+      const state = { again: false };
+      reading.set(jobId, state);
+      void (async () => {
+        do {
+          state.again = false;
+          // A job gone (deleted) or unreadable is left to the next resync.
+          const job = await engram.storage.importJob(jobId).catch(() => null);
+          if (job && !stopped) apply(job);
+        } while (state.again && !stopped);
+        reading.delete(jobId);
+      })();
+    },
+    stop() {
+      stopped = true;
+    },
   };
 }

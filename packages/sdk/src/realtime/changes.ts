@@ -1,26 +1,38 @@
 /**
- * Row changes streamed from the database's `supabase_realtime` publication,
- * typed from the generated `Database` rows. The server checks each subscriber's
- * RLS before delivering an insert or update.
+ * Changes announced by the database on private topics
+ * (supabase/schemas/80_realtime.sql): one `change` broadcast per statement and
+ * topic, naming the table, the kind of change and the ids it touched, never a
+ * row's contents. Listeners refetch what they show, through row-level security.
  */
-import type { RealtimeChannel, RealtimePostgresChangesPayload } from "@supabase/supabase-js";
-import type { Database } from "../database.types.js";
+import { z } from "zod";
 import type { EngramError } from "../errors.js";
 import type { EngramClient } from "../supabase-client.js";
-import { openChannel, uniqueTopic } from "./channel.js";
+import { attachToTopic } from "./topics.js";
 
-type PublicTables = Database["public"]["Tables"];
-export type TableName = keyof PublicTables;
-export type Row<T extends TableName> = PublicTables[T]["Row"];
+/** The broadcast event the database's change messages travel as. */
+export const CHANGE_EVENT = "change";
+
+export const changeTables = [
+  "decks",
+  "deck_members",
+  "notes",
+  "cards",
+  "card_states",
+  "review_logs",
+  "import_jobs",
+] as const;
+export type ChangeTable = (typeof changeTables)[number];
+export type ChangeType = "insert" | "update" | "delete";
 
 /**
- * One change of a row. Updates carry no old row and deletes only the primary
- * key: Postgres logs no more without REPLICA IDENTITY FULL.
+ * One statement's changes to a table as one topic sees them. `ids` are the
+ * rows' ids (for `card_states` the cards', for `deck_members` the members' on
+ * a deck's topic and the decks' on the user's own), or null when the
+ * statement touched too many rows to list: refetch everything of the table.
  */
-export type RowChange<T extends TableName> =
-  | { table: T; type: "insert"; row: Row<T>; commitTimestamp: string }
-  | { table: T; type: "update"; row: Row<T>; commitTimestamp: string }
-  | { table: T; type: "delete"; old: Partial<Row<T>>; commitTimestamp: string };
+export type TableChange<T extends ChangeTable = ChangeTable> = T extends ChangeTable
+  ? { table: T; type: ChangeType; ids: string[] | null }
+  : never;
 
 /**
  * The channel joined again after a drop or a new access token: changes in
@@ -40,60 +52,45 @@ export interface SubscriptionOptions {
 /** Stops a subscription; resolves once the server has been told. */
 export type Unsubscribe = () => Promise<void>;
 
-export interface ChangeBinding<T extends TableName> {
-  table: T;
-  event: "*" | "INSERT" | "UPDATE" | "DELETE";
-  /** A realtime filter such as `user_id=eq.<id>`. */
-  filter?: string;
-}
+const changeSchema = z.object({
+  table: z.enum(changeTables),
+  type: z.enum(["insert", "update", "delete"]),
+  ids: z.array(z.guid()).nullable(),
+});
 
-export function toRowChange<T extends TableName>(
-  table: T,
-  payload: RealtimePostgresChangesPayload<Row<T>>,
-): RowChange<T> {
-  const commitTimestamp = payload.commit_timestamp;
-  switch (payload.eventType) {
-    case "INSERT":
-      return { table, type: "insert", row: payload.new, commitTimestamp };
-    case "UPDATE":
-      return { table, type: "update", row: payload.new, commitTimestamp };
-    default:
-      return { table, type: "delete", old: payload.old, commitTimestamp };
-  }
+/** A change message's payload, or null when it is not one (anything a member may broadcast on a deck's topic). */
+export function parseChange(payload: unknown): TableChange | null {
+  const parsed = changeSchema.safeParse(payload);
+  return parsed.success ? (parsed.data as TableChange) : null;
 }
 
 /**
- * Listens to the given row changes on one channel of its own and sends each,
- * and a resync after every rejoin, to `listener`.
+ * Listens to the change messages of `tables` on a private topic (a channel
+ * shared with the topic's other listeners) and sends each that `accept`
+ * keeps, and a resync after every rejoin, to `listener`.
  */
-export function subscribeToChanges<E>(
+export function subscribeToChanges<T extends ChangeTable>(
   supabase: EngramClient,
-  name: string,
-  bindings: ReadonlyArray<ChangeBinding<TableName>>,
-  emit: (change: RowChange<TableName>) => E | null,
-  listener: (event: E | ResyncEvent) => void,
+  topic: string,
+  tables: readonly T[],
+  listener: (event: TableChange<T> | ResyncEvent) => void,
   options: SubscriptionOptions = {},
+  accept: (change: TableChange<T>) => boolean = () => true,
 ): Unsubscribe {
-  const deliver = (event: E | ResyncEvent) => {
+  const deliver = (event: TableChange<T> | ResyncEvent) => {
     try {
       listener(event);
     } catch {
       // One failing listener must not stop the stream.
     }
   };
-  const managed = openChannel({
-    supabase,
-    topic: () => uniqueTopic(name),
-    config: {},
-    changes: true,
-    bind: (channel: RealtimeChannel) => {
-      for (const { table, event, filter } of bindings) {
-        const spec = { event, schema: "public", table, ...(filter ? { filter } : {}) } as const;
-        channel.on("postgres_changes", spec as { event: "*"; schema: string }, (payload) => {
-          const mapped = emit(toRowChange(table, payload as RealtimePostgresChangesPayload<Row<TableName>>));
-          if (mapped !== null) deliver(mapped);
-        });
-      }
+  const wanted = new Set<ChangeTable>(tables);
+  const handle = attachToTopic(supabase, topic, {
+    broadcast: {
+      [CHANGE_EVENT]: (payload) => {
+        const change = parseChange(payload);
+        if (change && wanted.has(change.table) && accept(change as TableChange<T>)) deliver(change as TableChange<T>);
+      },
     },
     onJoin: (_channel, rejoin) => {
       if (rejoin) deliver({ type: "resync" });
@@ -101,5 +98,5 @@ export function subscribeToChanges<E>(
     },
     onError: options.onError,
   });
-  return () => managed.close();
+  return () => handle.release();
 }

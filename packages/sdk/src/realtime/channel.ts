@@ -15,8 +15,6 @@ export interface ChannelSpec {
   config: NonNullable<RealtimeChannelOptions["config"]>;
   /** Adds the listeners to a fresh channel, before it subscribes. */
   bind: (channel: RealtimeChannel) => void;
-  /** Postgres changes are listened to: a join counts once the server confirms them. */
-  changes: boolean;
   /** Each successful join; `rejoin` is false only for the first. */
   onJoin: (channel: RealtimeChannel, rejoin: boolean) => void;
   onError?: ((error: EngramError) => void) | undefined;
@@ -25,6 +23,8 @@ export interface ChannelSpec {
 export interface ManagedChannel {
   /** The joined channel, or null while (re)joining or after a refusal. */
   joined(): RealtimeChannel | null;
+  /** The server refused the join and no new token is awaited: nothing more will come. */
+  refused(): boolean;
   close(): Promise<void>;
 }
 
@@ -72,21 +72,16 @@ export function openChannel(spec: ChannelSpec): ManagedChannel {
       joinedOnce = true;
       spec.onJoin(current, rejoin);
     };
-    // Supabase confirms (or refuses) the postgres_changes bindings in a system message after the join.
-    current.on("system", {}, (message: { extension?: string; status?: string; message?: string }) => {
+    // Realtime says why it shuts a channel (a token expired, access revoked) in a system message first.
+    current.on("system", {}, (message: { status?: string; message?: string }) => {
       if (channel !== current || closed) return;
       if (message.status === "error") report(fromChannelError(message.message));
-      else if (message.extension === "postgres_changes" && message.status === "ok" && spec.changes && !joined) {
-        confirmJoin();
-      }
     });
     current.subscribe((status, error) => {
       if (closed || channel !== current) return;
       switch (status) {
         case REALTIME_SUBSCRIBE_STATES.SUBSCRIBED:
-          // With changes, the join counts once the system message confirms them.
-          joined = false;
-          if (!spec.changes) confirmJoin();
+          confirmJoin();
           return;
         case REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR: {
           joined = false;
@@ -132,6 +127,7 @@ export function openChannel(spec: ChannelSpec): ManagedChannel {
 
   return {
     joined: () => (joined ? channel : null),
+    refused: () => !closed && channel === null && !waitingForToken && failing,
     async close() {
       if (closed) return;
       closed = true;
@@ -142,12 +138,4 @@ export function openChannel(spec: ChannelSpec): ManagedChannel {
       if (current) await supabase.removeChannel(current).catch(() => undefined);
     },
   };
-}
-
-let counter = 0;
-
-/** A channel name no other subscription uses (React StrictMode subscribes twice). */
-export function uniqueTopic(base: string): string {
-  counter += 1;
-  return `${base}:${counter.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }

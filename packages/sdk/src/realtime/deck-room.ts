@@ -1,14 +1,15 @@
 /**
  * Who is in a deck and what they do: presence and "editing note N" broadcasts
  * on the private channel `deck:<id>`, whose realtime.messages policies decide
- * who may join. One channel per deck and client (the topic is the deck's, so
- * it cannot be made unique); every `joinDeck` on it is a handle sharing it.
+ * who may join. One room per deck and client, on the deck's shared channel
+ * (realtime/topics.ts, which also carries the deck's content changes); every
+ * `joinDeck` on it is a handle sharing it.
  */
 import type { RealtimeChannel } from "@supabase/supabase-js";
 import { type EngramError, fromSendStatus, toEngramError } from "../errors.js";
 import { currentUserId } from "../session.js";
 import type { EngramClient } from "../supabase-client.js";
-import { type ManagedChannel, openChannel } from "./channel.js";
+import { attachToTopic, type TopicHandle } from "./topics.js";
 
 export type DeckActivity = "viewing" | "editing" | "studying";
 
@@ -122,7 +123,7 @@ class RoomChannel {
   handles = 0;
   current: DeckPresence[] = [];
   meta: PresenceMeta | null = null;
-  private managed: ManagedChannel | null = null;
+  private topic: TopicHandle | null = null;
   private closing = false;
 
   constructor(
@@ -155,12 +156,12 @@ class RoomChannel {
       since: new Date().toISOString(),
     };
     if (this.closing) return;
-    this.managed = openChannel({
-      supabase: this.supabase,
-      topic: () => `deck:${this.deckId}`,
-      config: { private: true, presence: { key: userId, enabled: true }, broadcast: { self: false, ack: true } },
-      changes: false,
-      bind: (channel) => this.bind(channel),
+    this.topic = attachToTopic(this.supabase, `deck:${this.deckId}`, {
+      presence: (channel) => {
+        this.current = peopleFrom(channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>);
+        this.people.emit(this.current);
+      },
+      broadcast: { [EDITING_EVENT]: (payload) => this.heardEditing(payload) },
       onJoin: (channel, rejoin) => {
         // The server drops presence with the connection; track again on every join.
         this.track(channel).catch((error: unknown) => this.errors.emit(toEngramError(error)));
@@ -170,19 +171,14 @@ class RoomChannel {
     });
   }
 
-  private bind(channel: RealtimeChannel) {
-    channel.on("presence", { event: "sync" }, () => {
-      this.current = peopleFrom(channel.presenceState<PresenceMeta>() as unknown as Record<string, PresenceMeta[]>);
-      this.people.emit(this.current);
-    });
-    channel.on("broadcast", { event: EDITING_EVENT }, ({ payload }: { payload?: Partial<EditingSignal> }) => {
-      if (!payload || typeof payload.noteId !== "string" || typeof payload.userId !== "string") return;
-      this.editing.emit({
-        noteId: payload.noteId,
-        userId: payload.userId,
-        displayName: typeof payload.displayName === "string" ? payload.displayName : null,
-        editing: payload.editing === true,
-      });
+  private heardEditing(value: unknown) {
+    const payload = (typeof value === "object" && value !== null ? value : {}) as Partial<EditingSignal>;
+    if (typeof payload.noteId !== "string" || typeof payload.userId !== "string") return;
+    this.editing.emit({
+      noteId: payload.noteId,
+      userId: payload.userId,
+      displayName: typeof payload.displayName === "string" ? payload.displayName : null,
+      editing: payload.editing === true,
     });
   }
 
@@ -196,12 +192,12 @@ class RoomChannel {
   async update(patch: Partial<Pick<PresenceMeta, "activity" | "editing_note_id">>) {
     if (!this.meta) return;
     this.meta = { ...this.meta, ...patch, since: new Date().toISOString() };
-    const channel = this.managed?.joined();
+    const channel = this.topic?.joined();
     if (channel) await this.track(channel);
   }
 
   async broadcastEditing(noteId: string, editing: boolean) {
-    const channel = this.managed?.joined();
+    const channel = this.topic?.joined();
     if (!channel || !this.meta) return;
     const signal: EditingSignal = {
       noteId,
@@ -215,7 +211,10 @@ class RoomChannel {
 
   async close() {
     this.closing = true;
-    await this.managed?.close();
+    // The deck's channel may stay open for its other listeners (content changes): leave the room explicitly.
+    const channel = this.topic?.joined();
+    if (channel && this.meta) await channel.untrack().catch(() => undefined);
+    await this.topic?.release();
   }
 }
 
