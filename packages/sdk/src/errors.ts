@@ -156,6 +156,8 @@ const authCodes: Record<string, EngramErrorCode> = {
   insufficient_aal: "permission-denied",
   mfa_totp_enroll_not_enabled: "permission-denied",
   mfa_totp_verify_not_enabled: "permission-denied",
+  // A code already accepted within its 90 s: the server ends every session of the user.
+  mfa_verification_rejected: "auth/session-expired",
 };
 
 /** The form field an auth error is about, where it is one. */
@@ -170,6 +172,8 @@ const authFields: Record<string, string> = {
 const authRules: Record<string, string> = {
   // A user with two-factor sign-in must enter the authenticator's code first.
   insufficient_aal: "aal2",
+  // Entered again within its 90 s: the next code from the app is needed.
+  mfa_verification_rejected: "code_reused",
 };
 
 /** Maps an auth-js error (GoTrue's `error_code`, or the client's own error classes). */

@@ -94,10 +94,22 @@ export function createMfa(supabase: EngramClient) {
     /**
      * Checks a code from the app: the factor becomes verified (when new) and the
      * session aal2. A wrong or stale code is `validation` on the field `code`.
+     * A code already accepted (the same one entered again within 90 s, which
+     * may be someone replaying it) ends every session of the user: it is
+     * `auth/session-expired` with rule `code_reused`, and this client is
+     * signed out too.
      */
     async verifyTotp(factorId: string, code: string): Promise<void> {
       const digits = sixDigits(code);
-      await call(mfa().challengeAndVerify({ factorId, code: digits }));
+      try {
+        await call(mfa().challengeAndVerify({ factorId, code: digits }));
+      } catch (error) {
+        if (error instanceof EngramError && error.rule === "code_reused") {
+          // The server already ended the session; forget it here, as a sign-out would.
+          await supabase.auth.signOut({ scope: "local" });
+        }
+        throw error;
+      }
     },
 
     /** The user's authenticator apps, newest enrolment last. */

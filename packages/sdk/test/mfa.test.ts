@@ -31,7 +31,7 @@ describe("two-factor sign-in", () => {
     expect((await engram.decks.get(deck.id)).name).toBe("Read in a worker");
   });
 
-  test("enrol, verify to aal2; a password sign-in is aal1 and sees no data until the code is given; unenroll", async () => {
+  test("enrol, verify to aal2; a password sign-in is aal1 and sees no data; removing the app turns it off", async () => {
     const { engram, account } = await signedIn("mfa");
     expect(await engram.auth.mfa.assurance()).toEqual({ current: "aal1", next: "aal1" });
     const deck = await engram.decks.create({ name: "Before two-factor" });
@@ -58,7 +58,6 @@ describe("two-factor sign-in", () => {
     expect(await engram.auth.mfa.assurance()).toEqual({ current: "aal2", next: "aal2" });
     expect(await engram.auth.mfa.listFactors()).toEqual([expect.objectContaining({ status: "verified" })]);
     expect((await engram.decks.list()).map((listed) => listed.id)).toEqual([deck.id]);
-    await engram.auth.signOut();
 
     // A new sign-in by password alone: the database answers nothing and refuses writes.
     const later = createEngram(supabaseClient());
@@ -72,14 +71,30 @@ describe("two-factor sign-in", () => {
     await expect(later.auth.updatePassword("a brand new password")).rejects.toMatchObject(needsCode);
     await expect(later.account.delete()).rejects.toMatchObject(needsCode);
 
-    await later.auth.mfa.verifyTotp(enrolment.factorId, authenticatorCode(enrolment.secret));
-    expect(await later.auth.mfa.assurance()).toEqual({ current: "aal2", next: "aal2" });
+    // Removed from the aal2 session, the app no longer stands between the password and the data.
+    await engram.auth.mfa.unenroll(enrolment.factorId);
+    expect(await engram.auth.mfa.listFactors()).toEqual([]);
+    expect(await engram.auth.mfa.assurance()).toEqual({ current: "aal1", next: "aal1" });
+    expect((await engram.decks.list()).map((listed) => listed.id)).toEqual([deck.id]);
     expect((await later.decks.list()).map((listed) => listed.id)).toEqual([deck.id]);
+  });
 
-    await later.auth.mfa.unenroll(enrolment.factorId);
-    expect(await later.auth.mfa.listFactors()).toEqual([]);
-    expect(await later.auth.mfa.assurance()).toEqual({ current: "aal1", next: "aal1" });
-    expect((await later.decks.list()).map((listed) => listed.id)).toEqual([deck.id]);
+  test("a code is accepted once: entered again on another sign-in it ends every session of the user", async () => {
+    const { engram, supabase, account } = await signedIn("mfa-once");
+    const enrolment = await engram.auth.mfa.enrollTotp();
+    const code = authenticatorCode(enrolment.secret);
+    await engram.auth.mfa.verifyTotp(enrolment.factorId, code);
+    await engram.decks.create({ name: "Mine" });
+
+    const elsewhere = createEngram(supabaseClient());
+    await elsewhere.auth.signIn({ email: account.email, password: account.password });
+    await expect(elsewhere.auth.mfa.verifyTotp(enrolment.factorId, code)).rejects.toMatchObject({
+      code: "auth/session-expired",
+      rule: "code_reused",
+    });
+    expect(await elsewhere.auth.getSession()).toBeNull();
+    // The first session ended with it: its token, still unexpired, reads nothing.
+    expect(await supabase.from("decks").select("id")).toMatchObject({ data: [], error: null });
   });
 
   test("starting again replaces an unfinished enrolment; an unknown factor is not-found", async () => {

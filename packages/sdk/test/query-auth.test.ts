@@ -74,7 +74,7 @@ describe("auth through the React Query factories", () => {
     await createEngram(supabaseClient()).auth.signIn({ email: account.email, password: "a brand new password" });
   });
 
-  test("enrolling and confirming an app refresh the factors and the level; the code completes a sign-in elsewhere; removing it refreshes both", async () => {
+  test("enrolling and confirming an app refresh the factors and the level; a sign-in elsewhere owes the code; removing it refreshes both", async () => {
     const { engram, account } = await signedIn("query-mfa");
     const { queryClient, queries, mutations } = setup(engram);
     const factors = await observed(queryClient, queries.auth.factors());
@@ -101,10 +101,6 @@ describe("auth through the React Query factories", () => {
     const other = setup(device);
     const level = await observed(other.queryClient, other.queries.auth.assurance(account.id));
     expect(level.observer.getCurrentResult().data).toEqual({ current: "aal1", next: "aal2" });
-    await new MutationObserver(other.queryClient, other.mutations.auth.mfa.completeSignIn()).mutate(
-      authenticatorCode(enrolment.secret),
-    );
-    expect(level.observer.getCurrentResult().data).toEqual({ current: "aal2", next: "aal2" });
     level.unsubscribe();
 
     await new MutationObserver(queryClient, mutations.auth.mfa.unenroll()).mutate(enrolment.factorId);
@@ -112,6 +108,21 @@ describe("auth through the React Query factories", () => {
     expect(assurance.observer.getCurrentResult().data).toEqual({ current: "aal1", next: "aal1" });
     factors.unsubscribe();
     assurance.unsubscribe();
+  });
+
+  test("completing a sign-in with a code already accepted is refused and ends the user's sessions", async () => {
+    const { engram, account } = await signedIn("query-mfa-once");
+    const enrolment = await engram.auth.mfa.enrollTotp();
+    const code = authenticatorCode(enrolment.secret);
+    await engram.auth.mfa.verifyTotp(enrolment.factorId, code);
+
+    const device = createEngram(supabaseClient());
+    await device.auth.signIn(account);
+    const other = setup(device);
+    await expect(
+      new MutationObserver(other.queryClient, other.mutations.auth.mfa.completeSignIn()).mutate(code),
+    ).rejects.toMatchObject({ code: "auth/session-expired", rule: "code_reused" });
+    expect(await device.auth.getSession()).toBeNull();
   });
 
   test("deleting the account leaves no picture in storage and clears the cache", async () => {

@@ -48,6 +48,9 @@ export async function startAppServer(): Promise<AppServer> {
       config.auth.additionalRedirectUrls = [`${appUrl}/**`];
       // Every test signs up and in from 127.0.0.1; Supabase's per-IP limits would trip.
       liftAuthRateLimits(config);
+      // The two-factor test signs in with a code seconds after turning two-factor on, which the
+      // hook refuses as a reused code (for 60-90 s); its refusal is tested in the SDK and the stack.
+      config.auth.hooks.mfaVerificationAttempt = null;
     },
   });
 

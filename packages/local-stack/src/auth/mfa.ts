@@ -2,7 +2,8 @@
  * GoTrue's multi-factor API for TOTP (internal/api/mfa.go): `POST /factors`
  * enrols an authenticator app, `/factors/{id}/challenge` and `/verify` raise the
  * session to aal2, `DELETE /factors/{id}` removes a factor. Phone and WebAuthn
- * factors are not served (their enrolment answers as disabled).
+ * factors are not served (their enrolment answers as disabled). The MFA
+ * verification attempt hook runs when config.toml enables it (./hooks.ts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
@@ -26,11 +27,13 @@ import {
   markChallengeVerified,
   markFactorVerified,
 } from "./factors.js";
+import { mfaVerificationAttempt } from "./hooks.js";
 import {
   authenticate,
   type Caller,
   downgradeFactorSessions,
   endSessionsBelowAal2,
+  endUserSessions,
   raiseSession,
   sessionIsAal2,
 } from "./sessions.js";
@@ -244,8 +247,20 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
         `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
       );
     }
-    if (!totpValid(code, factor.secret ?? ""))
-      throw unprocessable("mfa_verification_failed", "Invalid TOTP code entered");
+    const valid = totpValid(code, factor.secret ?? "");
+    // As GoTrue: the hook hears every attempt, valid or not, before the answer.
+    const hook = await mfaVerificationAttempt(stack, {
+      userId: caller.user.id,
+      factorId: factor.id,
+      factorType: "totp",
+      valid,
+      ipAddress: clientIp(c),
+    });
+    if (hook.rejected) {
+      await endUserSessions(stack.db, caller.user.id);
+      throw forbidden("mfa_verification_rejected", hook.message);
+    }
+    if (!valid) throw unprocessable("mfa_verification_failed", "Invalid TOTP code entered");
 
     const session = await stack.db.transaction(async (tx) => {
       await markChallengeVerified(tx, challenge.id);

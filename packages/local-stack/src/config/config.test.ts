@@ -28,6 +28,7 @@ describe("readConfig", () => {
     expect(config.db.port).toBe(54322);
     expect(config.auth.enableAnonymousSignIns).toBe(false);
     expect(config.functions["delete-account"]).toEqual({ verifyJwt: true, enabled: true });
+    expect(config.auth.hooks.mfaVerificationAttempt?.name).toBe('"private"."reject_reused_totp_code"');
   });
 
   test("reads the conformance fixture's config.toml", async () => {
@@ -152,6 +153,32 @@ describe("readConfig", () => {
       hello: { verifyJwt: false, enabled: true },
       other: { verifyJwt: true, enabled: true },
     });
+  });
+
+  test("reads the MFA verification attempt hook's function as GoTrue names it, when enabled", () => {
+    const hook = (uri: string, enabled = true) =>
+      readConfig(`[auth.hook.mfa_verification_attempt]\nenabled = ${enabled}\nuri = "${uri}"\n`).auth.hooks
+        .mfaVerificationAttempt;
+    expect(hook("pg-functions://postgres/private/reject_reused_totp_code")).toEqual({
+      uri: "pg-functions://postgres/private/reject_reused_totp_code",
+      name: '"private"."reject_reused_totp_code"',
+    });
+    expect(hook("pg-functions://postgres/public/mfa_attempt", false)).toBeNull();
+    expect(readConfig("").auth.hooks.mfaVerificationAttempt).toBeNull();
+  });
+
+  test("refuses an enabled hook it cannot run: an HTTP hook, or a URI without a schema and a function", () => {
+    const problems = (uri: string) =>
+      problemsOf(`[auth.hook.mfa_verification_attempt]\nenabled = true\nuri = "${uri}"\n`);
+    expect(problems("https://hooks.example.com/mfa")).toEqual([
+      "config.toml: auth.hook.mfa_verification_attempt.uri must be pg-functions://postgres/<schema>/<function>: the local stack runs no HTTP hooks",
+    ]);
+    expect(problems("pg-functions://postgres/public")).toEqual([
+      'config.toml: auth.hook.mfa_verification_attempt.uri has an invalid function name: ""',
+    ]);
+    expect(problems("pg-functions://postgres/my-schema/fn")).toEqual([
+      'config.toml: auth.hook.mfa_verification_attempt.uri has an invalid schema name: "my-schema"',
+    ]);
   });
 
   test("refuses a file that is not TOML", () => {

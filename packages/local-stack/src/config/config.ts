@@ -18,6 +18,16 @@ export interface ExternalProvider {
   emailOptional: boolean;
 }
 
+/**
+ * A Postgres function GoTrue calls at a point of its flows (`uri =
+ * "pg-functions://postgres/<schema>/<function>"`), as it names it: quoted.
+ */
+export interface PgFunctionHook {
+  uri: string;
+  /** `"<schema>"."<function>"`. */
+  name: string;
+}
+
 /** The settings of `supabase/config.toml` the local stack honours, with the CLI's defaults. */
 export interface StackConfig {
   api: { port: number; schemas: string[]; extraSearchPath: string[]; maxRows: number };
@@ -57,6 +67,8 @@ export interface StackConfig {
     external: Record<string, ExternalProvider>;
     /** `[auth.web3.solana]`, `[auth.web3.ethereum]`. */
     web3: { solana: { enabled: boolean }; ethereum: { enabled: boolean } };
+    /** `[auth.hook.*]` the stack runs, when enabled: the MFA verification attempt hook. */
+    hooks: { mfaVerificationAttempt: PgFunctionHook | null };
   };
   inbucket: { port: number };
   storage: {
@@ -101,7 +113,7 @@ export function readConfig(toml: string, env: Env = process.env): StackConfig {
 /** The file's settings with the CLI's defaults for what it leaves out. */
 function toStackConfig(file: ConfigFile): StackConfig {
   const { api = {}, db = {}, auth = {}, inbucket = {}, storage = {}, functions = {} } = file;
-  const { email = {}, rate_limit: rate = {}, mfa = {}, web3 = {} } = auth;
+  const { email = {}, rate_limit: rate = {}, mfa = {}, web3 = {}, hook = {} } = auth;
   return {
     api: {
       port: api.port ?? 54321,
@@ -158,6 +170,9 @@ function toStackConfig(file: ConfigFile): StackConfig {
         solana: { enabled: web3.solana?.enabled ?? false },
         ethereum: { enabled: web3.ethereum?.enabled ?? false },
       },
+      hooks: {
+        mfaVerificationAttempt: enabledHook("mfa_verification_attempt", hook.mfa_verification_attempt),
+      },
     },
     inbucket: { port: inbucket.port ?? 54324 },
     storage: {
@@ -180,6 +195,33 @@ function toStackConfig(file: ConfigFile): StackConfig {
       ]),
     ),
   };
+}
+
+// GoTrue's postgresNamesRegexp, for the schema and the function of a hook's URI.
+const postgresName = /^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/;
+
+/**
+ * An enabled hook's function, checked as GoTrue checks the URI at start
+ * (ValidateExtensibilityPoint). The stack runs Postgres functions only: an
+ * HTTP hook would go unheard, so it is refused rather than ignored.
+ */
+function enabledHook(key: string, hook: { enabled?: boolean; uri?: string } = {}): PgFunctionHook | null {
+  if (!hook.enabled) return null;
+  const uri = hook.uri ?? "";
+  const problem = (what: string) => new ConfigError([`config.toml: auth.hook.${key}.uri ${what}`]);
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw problem(`is not a URI: ${JSON.stringify(uri)}`);
+  }
+  if (url.protocol !== "pg-functions:") {
+    throw problem("must be pg-functions://postgres/<schema>/<function>: the local stack runs no HTTP hooks");
+  }
+  const [, schema = "", name = ""] = url.pathname.split("/");
+  if (!postgresName.test(schema)) throw problem(`has an invalid schema name: ${JSON.stringify(schema)}`);
+  if (!postgresName.test(name)) throw problem(`has an invalid function name: ${JSON.stringify(name)}`);
+  return { uri, name: `"${schema}"."${name}"` };
 }
 
 /** Reads `<supabaseDir>/config.toml`; `env(NAME)` also reads the project's `.env` files, as the CLI does. */
