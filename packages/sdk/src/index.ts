@@ -59,8 +59,11 @@ export {
   type ExportFile,
   type FileInput,
   type ImportJob,
+  type MediaUploadOptions,
   mediaTypes,
   type SignedUrlOptions,
+  type SvgRasterizer,
+  transferTypes,
   type UploadOptions,
 } from "./storage.js";
 export {

@@ -9,8 +9,10 @@ import { createMedia } from "./storage/media.js";
 import { createTransfers } from "./storage/transfers.js";
 import type { EngramClient } from "./supabase-client.js";
 
-export { avatarTypes, mediaTypes } from "@engram/core";
+export { avatarTypes, mediaTypes, transferTypes } from "@engram/core";
 export type { FileInput, SignedUrlOptions, UploadOptions } from "./storage/files.js";
+export type { MediaUploadOptions } from "./storage/media.js";
+export type { SvgRasterizer } from "./storage/svg.js";
 export type { ExportFile, ImportJob } from "./storage/transfers.js";
 
 export function createStorage(supabase: EngramClient) {

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { writeApkg } from "@engram/core/export";
 import { evaluateParameters } from "@engram/core/optimizer";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -81,6 +82,68 @@ const anki = [
   "collection.apkg",
   "spoken-languages-pc-2-dec-21.apkg",
 ];
+
+// No bucket takes SVG: an import stores each as the PNG a rasteriser draws, or skips and counts it.
+describe("an Anki package with an SVG picture", () => {
+  /** A 1×1 PNG, standing in for what a browser page draws. */
+  const png = Uint8Array.from(
+    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
+    (char) => char.charCodeAt(0),
+  );
+  const svgText = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle r="4" cx="4" cy="4"/></svg>';
+  let file: { name: string; data: Uint8Array };
+  beforeAll(async () => {
+    file = {
+      name: "shapes.apkg",
+      data: await writeApkg({
+        name: "Shapes",
+        notes: [
+          {
+            id: 1,
+            kind: "basic",
+            fields: { front: 'A circle <img src="circle.svg">', back: "round" },
+            tags: [],
+            cards: [{ id: 1, ordinal: 1 }],
+          },
+        ],
+        media: [{ name: "circle.svg", data: new TextEncoder().encode(svgText) }],
+      }),
+    };
+  });
+
+  async function frontOf(deckId: string) {
+    const { data, error } = await admin.from("notes").select("fields").eq("deck_id", deckId);
+    if (error) throw error;
+    return (data[0]?.fields as { front?: string } | undefined)?.front;
+  }
+
+  it("stores the PNG drawn of it, and the note names the PNG", async () => {
+    const user = await signedIn("svg-import");
+    const drawn: string[] = [];
+    const summary = await importDeck(user.engram, file, {
+      target: { newDeckName: "Shapes" },
+      rasterizeSvg: async (svg) => {
+        drawn.push(new TextDecoder().decode(svg));
+        return png;
+      },
+    });
+    expect(drawn).toEqual([svgText]);
+    expect(await mediaNames(summary.deckId)).toEqual(["circle.png"]);
+    expect(summary.media).toBe(1);
+    expect(await frontOf(summary.deckId)).toMatch(/^A circle <img src="circle\.png" ?\/?>$/);
+    const { data } = await admin.storage.from("media").download(`${summary.deckId}/circle.png`);
+    expect(data?.type).toBe("image/png");
+  });
+
+  it("skips and counts an SVG nothing can draw, storing nothing", async () => {
+    const user = await signedIn("svg-import");
+    const summary = await importDeck(user.engram, file, { target: { newDeckName: "Shapes" } });
+    expect(summary.skipped).toContainEqual({ reason: "svg-not-converted", count: 1 });
+    expect(summary.media).toBe(0);
+    expect(await mediaNames(summary.deckId)).toEqual([]);
+    expect(summary.notesAdded).toBe(1);
+  });
+});
 
 describe.each(anki)("importing %s", (name) => {
   const file = fixture(name);

@@ -25,6 +25,8 @@ export interface SignedUrlOptions {
 
 const typesByExtension: Record<string, string> = {
   ...mediaTypeByExtension,
+  // Not stored as such: recognised so that it can be drawn as PNG (svg.ts).
+  svg: "image/svg+xml",
   apkg: "application/zip",
   colpkg: "application/zip",
   csv: "text/csv",
@@ -37,7 +39,6 @@ const extensionsByType: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/gif": "gif",
   "image/webp": "webp",
-  "image/svg+xml": "svg",
   "audio/mpeg": "mp3",
   "audio/ogg": "ogg",
   "audio/mp4": "m4a",
@@ -76,10 +77,8 @@ export function checkFile(file: FileInput, options: UploadOptions, rules: FileRu
       detail: { size, limit: rules.maxBytes },
     });
   }
-  const givenName = options.name ?? (file instanceof File ? file.name : undefined);
-  const contentType = essence(
-    options.contentType || (file instanceof Blob ? file.type : "") || typeFromName(givenName) || "",
-  );
+  const givenName = nameOf(file, options);
+  const contentType = declaredType(file, options);
   if (rules.types && !rules.types.includes(contentType)) {
     throw new EngramError("validation", `${rules.label} must be one of: ${rules.types.join(", ")}.`, {
       field: "contentType",
@@ -87,7 +86,21 @@ export function checkFile(file: FileInput, options: UploadOptions, rules: FileRu
       detail: { contentType, allowed: rules.types },
     });
   }
-  return { body: file, contentType, name: storageName(givenName, contentType) };
+  // storage-js sends a Blob as a multipart part typed by the Blob itself, ignoring `contentType`.
+  const body = file instanceof Blob && file.type !== contentType ? file.slice(0, file.size, contentType) : file;
+  return { body, contentType, name: storageName(givenName, contentType) };
+}
+
+/** The name given, or a File's own. */
+export function nameOf(file: FileInput, options: UploadOptions): string | undefined {
+  return options.name ?? (file instanceof File ? file.name : undefined);
+}
+
+/** The type given, or the Blob's own, or one guessed from the name, without parameters. */
+export function declaredType(file: FileInput, options: UploadOptions): string {
+  return essence(
+    options.contentType || (file instanceof Blob ? file.type : "") || typeFromName(nameOf(file, options)) || "",
+  );
 }
 
 /** The MIME type without parameters (`audio/ogg; codecs=opus` → `audio/ogg`), as buckets compare it. */
@@ -96,7 +109,7 @@ function essence(type: string): string {
   return bare || "application/octet-stream";
 }
 
-function typeFromName(name: string | undefined): string | undefined {
+export function typeFromName(name: string | undefined): string | undefined {
   const extension = name?.split(".").pop()?.toLowerCase();
   return extension ? typesByExtension[extension] : undefined;
 }

@@ -1,15 +1,16 @@
 /** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
-import { limits, mediaTypes, sanitizeSvg } from "@engram/core";
+import { limits, mediaTypes } from "@engram/core";
 import { z } from "zod";
 import { memberRole, refuseDeck } from "../deck-access.js";
-import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
 import type { EngramClient } from "../supabase-client.js";
 import {
   checkFile,
+  declaredType,
   type FileInput,
   folderOf,
+  nameOf,
   objectPathSchema,
   type SignedUrlOptions,
   signedUrlLifetime,
@@ -18,6 +19,22 @@ import {
   type UploadOptions,
   uniquePrefix,
 } from "./files.js";
+import { pngNameFor, type SvgRasterizer, svgAsPng, svgType } from "./svg.js";
+
+export interface MediaUploadOptions extends UploadOptions {
+  /** Draws an SVG as PNG (a browser page can; see `svg.ts`). Without it an SVG is refused. */
+  rasterizeSvg?: SvgRasterizer;
+}
+
+const mediaRules = { maxBytes: limits.mediaBytes, types: mediaTypes, label: "Media files" };
+
+/** An SVG becomes the PNG drawing of it, named `<name>.png`; any other file is sent as it is. */
+async function storable(file: FileInput, options: MediaUploadOptions): Promise<[FileInput, UploadOptions]> {
+  if (declaredType(file, options) !== svgType) return [file, options];
+  checkFile(file, options, { maxBytes: mediaRules.maxBytes, label: mediaRules.label });
+  const png = await svgAsPng(file, options.rasterizeSvg);
+  return [png, { name: pngNameFor(nameOf(file, options) ?? "image.svg"), contentType: "image/png" }];
+}
 
 const deckIdSchema = z.guid("Unknown deck.");
 const pathsSchema = z.array(objectPathSchema).min(1, "Choose at least one file.").max(1000);
@@ -29,19 +46,17 @@ export function createMedia(supabase: EngramClient) {
     /**
      * Uploads an image or sound to a deck (owners and editors) and returns its
      * path, `<deck_id>/<file>`. Without `name` the file gets a unique name;
-     * with one, an existing file of that name is a `conflict`.
+     * with one, an existing file of that name is a `conflict`. An SVG is stored
+     * as the PNG `rasterizeSvg` draws of it (`diagram.svg` → `diagram.png`), and
+     * refused (`validation`, rule `svg`) when there is none or it cannot draw it.
      */
-    async uploadMedia(deckId: string, file: FileInput, options: UploadOptions = {}): Promise<string> {
+    async uploadMedia(deckId: string, file: FileInput, options: MediaUploadOptions = {}): Promise<string> {
       const deck = validate(deckIdSchema, deckId);
-      const checked = checkFile(file, options, {
-        maxBytes: limits.mediaBytes,
-        types: mediaTypes,
-        label: "Media files",
-      });
+      const [body, bodyOptions] = await storable(file, options);
+      const checked = checkFile(body, bodyOptions, mediaRules);
       const name = options.name ? checked.name : `${uniquePrefix()}-${checked.name}`;
-      const body = checked.contentType === "image/svg+xml" ? await drawingOnly(checked.body) : checked.body;
       const result = await storageRun(
-        bucket().upload(`${deck}/${name}`, body, { contentType: checked.contentType, upsert: false }),
+        bucket().upload(`${deck}/${name}`, checked.body, { contentType: checked.contentType, upsert: false }),
       ).catch(async (error: unknown) => {
         // Storage refuses an upload to an unknown deck and to a deck one only reads alike.
         if ((error as { code?: string }).code === "permission-denied") {
@@ -81,12 +96,4 @@ export function createMedia(supabase: EngramClient) {
       return removed.length;
     },
   };
-}
-
-/** An SVG opened on its own can run script; only its drawing is stored (docs/product.md §5). */
-async function drawingOnly(file: Blob | Uint8Array): Promise<Blob> {
-  const text = file instanceof Blob ? await file.text() : new TextDecoder().decode(file);
-  const clean = sanitizeSvg(text);
-  if (!clean) throw new EngramError("validation", "This SVG has nothing to draw.", { field: "file", rule: "svg" });
-  return new Blob([clean], { type: "image/svg+xml" });
 }

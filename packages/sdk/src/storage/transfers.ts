@@ -2,7 +2,7 @@
  * Files for the import and export functions: uploads to `imports/<user_id>/`,
  * the user's import jobs, and the finished exports in `exports/<user_id>/`.
  */
-import { limits } from "@engram/core";
+import { limits, transferTypes } from "@engram/core";
 import { z } from "zod";
 import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
@@ -12,11 +12,13 @@ import type { EngramClient } from "../supabase-client.js";
 import {
   checkFile,
   type FileInput,
+  nameOf,
   objectPathSchema,
   type SignedUrlOptions,
   signedUrlLifetime,
   signedUrlSchema,
   storageRun,
+  typeFromName,
   type UploadOptions,
   uniquePrefix,
 } from "./files.js";
@@ -38,9 +40,17 @@ export function createTransfers(supabase: EngramClient) {
   const exports = () => supabase.storage.from("exports");
 
   return {
-    /** Uploads a deck file (.apkg, .csv, .tsv) for the import function and returns its path in `imports`. */
+    /**
+     * Uploads a deck file (.apkg, .csv, .tsv) for the import function and returns its path in `imports`.
+     * Its type comes from its name (a browser may call a .csv `application/vnd.ms-excel`), bytes otherwise.
+     */
     async uploadImport(file: FileInput, options: UploadOptions = {}): Promise<string> {
-      const checked = checkFile(file, options, { maxBytes: limits.importBytes, label: "Import files" });
+      const contentType = options.contentType || typeFromName(nameOf(file, options)) || "application/octet-stream";
+      const checked = checkFile(
+        file,
+        { ...options, contentType },
+        { maxBytes: limits.importBytes, types: transferTypes, label: "Import files" },
+      );
       const userId = await currentUserId(supabase);
       const path = `${userId}/${uniquePrefix()}-${checked.name}`;
       const result = await storageRun(imports().upload(path, checked.body, { contentType: checked.contentType }));

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
+import type { SvgRasterizer } from "../storage/svg.js";
 import { stageAnkiNotes } from "./anki.js";
 import { stageCsvNotes } from "./csv.js";
 import { newJobId } from "./ids.js";
@@ -25,6 +26,11 @@ export type ImportOptions = {
   /** The id of an earlier attempt, to retry it; it lands once. */
   jobId?: string;
   wasm?: Wasm;
+  /**
+   * Draws the package's SVG pictures as PNG (no bucket takes SVG); the notes then
+   * name the PNG. Without it, or where it fails, an SVG is skipped as `svg-not-converted`.
+   */
+  rasterizeSvg?: SvgRasterizer;
   /** Cancels the import; nothing is left behind. */
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
@@ -146,6 +152,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     notes,
     media,
     skipped,
+    ...(options.rasterizeSvg ? { rasterizeSvg: options.rasterizeSvg } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(progress ? { onProgress: progress } : {}),
   });

@@ -10,6 +10,7 @@
 import type { Json, Tables } from "../database.types.js";
 import { EngramError, toEngramError } from "../errors.js";
 import { run } from "../request.js";
+import type { SvgRasterizer } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
 import { type PackageMedia, removeUploaded, uploadMedia } from "./media.js";
 import { batches, type SkipTally, type StagedNote } from "./staged.js";
@@ -38,6 +39,7 @@ export type JobInput = {
   notes: StagedNote[];
   media: readonly PackageMedia[];
   skipped: SkipTally;
+  rasterizeSvg?: SvgRasterizer;
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
 };
@@ -98,6 +100,7 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
       input.skipped,
       (done, total) => progress("media", done, total),
       signal,
+      input.rasterizeSvg,
     );
     uploaded = media.uploaded;
 

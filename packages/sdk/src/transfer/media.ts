@@ -2,11 +2,15 @@
  * An import's images and sounds into the deck's media folder. Only files the
  * notes use are sent; a name already taken by a different file gets a suffix and
  * the notes are rewritten to it; files over the limit or of another type are
- * skipped with a reason. What this import added is returned, so an import that
- * fails can take it away again.
+ * skipped with a reason. An SVG is stored as the PNG the rasteriser draws of
+ * it and the notes are rewritten to the PNG's name; without a rasteriser, or
+ * when it cannot draw one, the SVG is skipped and counted (`svg-not-converted`).
+ * What this import added is returned, so an import that fails can take it away
+ * again.
  */
-import { limits, mediaTypeOf, mediaTypes, sanitizeSvg } from "@engram/core";
+import { limits, mediaTypeOf, mediaTypes } from "@engram/core";
 import { storageRun } from "../storage/files.js";
+import { isSvgName, pngNameFor, type SvgRasterizer, svgAsPng } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
 import { decodeName, mediaNamesIn, sourcePattern } from "./references.js";
 import type { SkipTally, StagedNote } from "./staged.js";
@@ -63,6 +67,24 @@ function rewrite(notes: StagedNote[], renames: Map<string, string>): void {
 
 export type MediaUpload = { uploaded: string[]; reused: number };
 
+/** What a package file is stored as: its bytes and type, or why it is left out. */
+async function storedForm(
+  file: PackageMedia,
+  rasterizeSvg: SvgRasterizer | undefined,
+): Promise<{ body: Uint8Array | Blob; type: string } | { skip: string }> {
+  if (isSvgName(file.name)) {
+    if (file.data.byteLength > limits.mediaBytes) return { skip: "media-too-large" };
+    try {
+      return { body: await svgAsPng(file.data, rasterizeSvg), type: "image/png" };
+    } catch {
+      return { skip: "svg-not-converted" };
+    }
+  }
+  const type = mediaTypeOf(file.name);
+  if (!type || !(mediaTypes as readonly string[]).includes(type)) return { skip: "unsupported-media-type" };
+  return { body: file.data, type };
+}
+
 export async function uploadMedia(
   supabase: EngramClient,
   deckId: string,
@@ -71,9 +93,12 @@ export async function uploadMedia(
   skipped: SkipTally,
   progress: (done: number, total: number) => void,
   signal?: AbortSignal,
+  rasterizeSvg?: SvgRasterizer,
 ): Promise<MediaUpload> {
   const used = mediaNamesIn(notes.flatMap(fieldsOf));
   const wanted = files.filter((file) => used.has(file.name));
+  // A drawn SVG takes `<name>.png`, unless the package holds a file of that name itself.
+  const packageNames = new Set(wanted.map((file) => storageName(file.name)));
   skipped.add("unused-media", files.length - wanted.length);
   const existing = wanted.length > 0 ? await existingSizes(supabase, deckId) : new Map<string, number>();
   const renames = new Map<string, string>();
@@ -84,17 +109,16 @@ export async function uploadMedia(
 
   const send = async (file: PackageMedia) => {
     signal?.throwIfAborted();
-    const type = mediaTypeOf(file.name);
-    if (!type || !(mediaTypes as readonly string[]).includes(type)) return skipped.add("unsupported-media-type");
-    let body: Uint8Array | Blob = file.data;
-    if (type === "image/svg+xml") {
-      const clean = sanitizeSvg(new TextDecoder().decode(file.data));
-      if (!clean) return skipped.add("unsupported-media-type");
-      body = new TextEncoder().encode(clean);
-    }
+    const form = await storedForm(file, rasterizeSvg);
+    if ("skip" in form) return skipped.add(form.skip);
+    const { body, type } = form;
     const size = body instanceof Blob ? body.size : body.byteLength;
     if (size > limits.mediaBytes) return skipped.add("media-too-large");
     let name = storageName(file.name);
+    if (isSvgName(file.name)) {
+      name = pngNameFor(name);
+      if (packageNames.has(name)) name = withSuffix(name, await shortHash(file.data));
+    }
     const taken = existing.get(name);
     if (taken === size) {
       reused += 1;
