@@ -194,6 +194,27 @@ as $$
       or exists (select 1 from public.decks where id = p_deck_id and is_public)
 $$;
 
+-- Where copies came from, for whoever may read both the copy and its source:
+-- a public copy of a private deck does not name it to strangers. Looks at
+-- p_deck_ids, or at every deck the caller is a member of when it is null, and
+-- lists only copies whose source is shown.
+create function public.deck_sources(p_deck_ids uuid[] default null)
+returns table (deck_id uuid, cloned_from uuid)
+language sql stable security definer
+set search_path = ''
+as $$
+  select d.id, d.cloned_from
+  from public.decks d
+  where d.id = any(coalesce(p_deck_ids, array(select private.member_deck_ids())))
+    and d.cloned_from is not null
+    and (select private.aal_satisfied())
+    and private.can_read_deck(d.id)
+    and private.can_read_deck(d.cloned_from)
+$$;
+
+revoke execute on function public.deck_sources(uuid[]) from public;
+grant execute on function public.deck_sources(uuid[]) to anon, authenticated, service_role;
+
 create function private.can_edit_deck(p_deck_id uuid) returns boolean
 language sql stable security definer
 set search_path = ''
@@ -230,10 +251,14 @@ create policy "two-factor sessions only" on public.decks as restrictive for all 
   using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
 
 -- Inserts and updates name their columns, so clone_count and cloned_from stay out of clients' reach.
+-- Reads name them too: cloned_from may name a private deck, so the API roles
+-- read it only through deck_sources (a new column is granted here by name).
 revoke all on public.decks from anon, authenticated, service_role;
 grant select, insert, update, delete on public.decks to service_role;
-grant select on public.decks to anon;
-grant select, delete on public.decks to authenticated;
+grant select (id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
+    created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning)
+  on public.decks to anon, authenticated;
+grant delete on public.decks to authenticated;
 grant insert (id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
     created_at, updated_at, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning),
   update (name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,

@@ -325,7 +325,9 @@ begin
   -- the source's row.)
   return query
     select d.id, d.owner_id, d.name, d.description, d.is_public, d.cover_path, d.new_per_day, d.reviews_per_day,
-      d.archived_at, d.created_at, d.updated_at, d.clone_count, d.cloned_from,
+      d.archived_at, d.created_at, d.updated_at, d.clone_count,
+      -- A copy names its source only to who may read it (see deck_sources).
+      case when private.can_read_deck(d.cloned_from) then d.cloned_from end,
       (select count(*)::integer from public.notes n where n.deck_id = d.id),
       nullif(p.display_name, '')
     from (

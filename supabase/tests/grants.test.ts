@@ -67,7 +67,8 @@ describe("what each API role may do with each table", () => {
     const all = "DELETE,INSERT,SELECT,UPDATE";
     expect(await tablePrivileges(db)).toEqual({
       profiles: { anon: "SELECT", authenticated: "SELECT", service_role: all },
-      decks: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
+      // Reads of decks are granted column by column (below).
+      decks: { authenticated: "DELETE", service_role: all },
       deck_members: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
       deck_invites: { authenticated: "DELETE,SELECT", service_role: all },
       notes: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
@@ -78,7 +79,7 @@ describe("what each API role may do with each table", () => {
     });
   });
 
-  test("updates (and deck and note inserts) are granted column by column, leaving owners, authors, decks and origins of rows fixed", async () => {
+  test("updates (and deck and note inserts) are granted column by column, leaving owners, authors, decks and origins of rows fixed, and deck reads leave out where a copy came from", async () => {
     const rows = await db.query<{ line: string }>(
       `select format('%s %s %s: %s', c.relname, g.grantee::regrole, g.privilege_type, string_agg(a.attname, ',' order by a.attnum)) as line
        from pg_class c join pg_attribute a on a.attrelid = c.oid cross join lateral aclexplode(a.attacl) g
@@ -87,7 +88,9 @@ describe("what each API role may do with each table", () => {
     expect(rows.map((row) => row.line)).toEqual([
       "deck_invites authenticated UPDATE: revoked_at",
       "deck_members authenticated UPDATE: role",
+      "decks anon SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
+      "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at",
       "notes authenticated UPDATE: kind,fields,tags,version",

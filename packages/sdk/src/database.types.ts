@@ -572,6 +572,13 @@ export type Database = {
           user_id: string
         }[]
       }
+      deck_sources: {
+        Args: { p_deck_ids?: string[] }
+        Returns: {
+          cloned_from: string
+          deck_id: string
+        }[]
+      }
       deck_stats: {
         Args: { p_now?: string }
         Returns: {
@@ -659,6 +666,7 @@ export type Database = {
         Args: { p_deck_id: string; p_note_ids: string[] }
         Returns: number
       }
+      purge_abandoned_imports: { Args: { p_limit?: number }; Returns: number }
       record_review: {
         Args: {
           p_card_id: string

@@ -43,48 +43,80 @@ const exploreSchema = z.object({
 /** How many media files are copied at once when a deck is cloned. */
 const copyConcurrency = 4;
 
+/**
+ * Every column of decks but `cloned_from`, which may name a private deck: the
+ * API roles read it only through `deck_sources`, for a source they may read.
+ */
+const deckColumns =
+  "id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at, created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning";
+
+/** The source of each copy among `ids` (null: the user's decks) whose source the user may read. */
+async function sourcesOf(supabase: EngramClient, ids: string[] | null): Promise<Map<string, string>> {
+  const rows = await run(supabase.rpc("deck_sources", ids ? { p_deck_ids: ids } : {}));
+  return new Map(rows.map((row) => [row.deck_id, row.cloned_from]));
+}
+
+/** A deck as the API roles read it: every column but `cloned_from`. */
+type DeckRow = Omit<Deck, "cloned_from">;
+
+/** A deck as read without `cloned_from`, with its source where the user may see it (null otherwise). */
+function withSource<T extends DeckRow>(deck: T, sources: Map<string, string>): T & Deck {
+  return { ...deck, cloned_from: sources.get(deck.id) ?? null };
+}
+
 export function createDecks(supabase: EngramClient) {
   return {
     /** Decks the user belongs to (any role), newest first; archived decks last. */
     async list(): Promise<MyDeck[]> {
       const userId = await currentUserId(supabase);
-      const rows = await run(
-        supabase
-          .from("deck_members")
-          .select("role, deck:decks!inner(*)")
-          .eq("user_id", userId)
-          .order("created_at", { ascending: false }),
-      );
+      const [rows, sources] = await Promise.all([
+        run(
+          supabase
+            .from("deck_members")
+            .select(`role, deck:decks!inner(${deckColumns})`)
+            .eq("user_id", userId)
+            .order("created_at", { ascending: false }),
+        ),
+        sourcesOf(supabase, null),
+      ]);
       return rows
-        .map(({ role, deck }) => ({ ...deck, role }))
+        .map(({ role, deck }) => ({ ...withSource(deck, sources), role }))
         .sort((a, b) => Number(a.archived_at !== null) - Number(b.archived_at !== null));
     },
 
     /** One deck the user can see (a member, or a public deck); `not-found` otherwise. */
     async get(deckId: string): Promise<Deck> {
       const id = validate(idSchema, deckId);
-      return run(supabase.from("decks").select("*").eq("id", id).single());
+      const deck = run<DeckRow>(supabase.from("decks").select(deckColumns).eq("id", id).single());
+      const sources = sourcesOf(supabase, [id]);
+      return withSource(await deck, await sources);
     },
 
     /** Creates a deck owned by the user (the database makes them its owner member). */
     async create(input: DeckInput): Promise<Deck> {
       const deck = validate(deckInputSchema, input);
       const ownerId = await currentUserId(supabase);
-      return run(
+      const created = await run<DeckRow>(
         supabase
           .from("decks")
           .insert({ ...deck, owner_id: ownerId })
-          .select("*")
+          .select(deckColumns)
           .single(),
       );
+      // Only clone_deck makes a copy.
+      return { ...created, cloned_from: null };
     },
 
     /** Renames or changes settings (owners only). */
     async update(deckId: string, patch: DeckPatch): Promise<Deck> {
       const id = validate(idSchema, deckId);
       const checked = validate(deckPatchSchema, patch);
-      const updated = await run(supabase.from("decks").update(checked).eq("id", id).select("*"));
-      return updated[0] ?? refuseDeck(supabase, id, "Only the owner can change this deck.");
+      const [updated, sources] = await Promise.all([
+        run<DeckRow[]>(supabase.from("decks").update(checked).eq("id", id).select(deckColumns)),
+        sourcesOf(supabase, [id]),
+      ]);
+      const [deck] = updated;
+      return deck ? withSource(deck, sources) : refuseDeck(supabase, id, "Only the owner can change this deck.");
     },
 
     async rename(deckId: string, name: string): Promise<Deck> {

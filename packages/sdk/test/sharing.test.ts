@@ -158,6 +158,31 @@ describe("decks.explore", () => {
   });
 });
 
+describe("a copy's source (cloned_from)", () => {
+  test("is read by whoever may read the source, and is null for everyone else", async () => {
+    const owner = await signedIn("author");
+    const source = await owner.engram.decks.create({ name: "Tide tables", is_public: true });
+    const copier = await signedIn("copier");
+    const copyId = await copier.engram.decks.clone(source.id);
+    await copier.engram.decks.update(copyId, { is_public: true });
+    expect((await copier.engram.decks.get(copyId)).cloned_from).toBe(source.id);
+    expect((await copier.engram.decks.list()).find((d) => d.id === copyId)?.cloned_from).toBe(source.id);
+
+    // The source goes private: only its owner may still see that the copy came from it.
+    await owner.engram.decks.update(source.id, { is_public: false });
+    const stranger = await signedIn("stranger");
+    for (const reader of [stranger.engram, signedOut(), copier.engram]) {
+      expect((await reader.decks.get(copyId)).cloned_from).toBeNull();
+    }
+    expect((await copier.engram.decks.list()).find((d) => d.id === copyId)?.cloned_from).toBeNull();
+    const copy = await owner.engram.decks.get(copyId);
+    expect(copy).toMatchObject({ id: copyId, name: "Tide tables (copy)", is_public: true, cloned_from: source.id });
+    // Every other column reads as before.
+    expect(Object.keys(copy).sort()).toEqual(Object.keys(source).sort());
+    expect((await copier.engram.decks.update(copyId, { description: "Mine" })).cloned_from).toBeNull();
+  });
+});
+
 /** A public deck of someone else's whose notes show two images stored in its media folder. */
 async function publicDeckWithImages() {
   const owner = await signedIn("author");
