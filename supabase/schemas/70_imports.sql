@@ -23,6 +23,8 @@ create table public.import_jobs (
 );
 alter table public.import_jobs enable row level security;
 create index import_jobs_user_id_idx on public.import_jobs (user_id, created_at desc);
+-- The running jobs by age, for the purge of abandoned ones.
+create index import_jobs_running_idx on public.import_jobs (created_at) where status = 'running';
 
 create trigger import_jobs_touch before update on public.import_jobs
   for each row execute function private.touch_updated_at();
@@ -36,16 +38,34 @@ revoke all on public.import_jobs from anon, authenticated, service_role;
 grant select, insert, update, delete on public.import_jobs to service_role;
 grant select on public.import_jobs to authenticated;
 
--- Staged batches of a running import, as the device sent them. Only the
--- import functions touch them.
+-- Staged batches of a running import, as the device sent them, with the
+-- size of each as text (what import_limits bounds). Only the import
+-- functions touch them.
 create table private.import_batches (
   job_id uuid not null references public.import_jobs (id) on delete cascade,
   batch integer not null constraint import_batches_batch_range check (batch >= 0),
   payload jsonb not null,
+  bytes integer not null default 0 constraint import_batches_bytes_range check (bytes >= 0),
   primary key (job_id, batch)
 );
 alter table private.import_batches enable row level security;
 revoke all on private.import_batches from anon, authenticated, service_role;
+
+-- What one user's imports may hold while they run. The device sends batches
+-- of at most 1,000 notes and 2 MB (@engram/sdk's transfer/staged.ts; a
+-- 1,558-note Anki collection stages 1.2 MB in two), so a batch may hold
+-- 4 MiB and a job 1,000 batches and 512 MiB in all: room for 100,000 notes
+-- with a million answers (about 400 MB). A job runs for at most a day
+-- (staging takes minutes); an older one was abandoned, and
+-- purge_abandoned_imports removes it. At most 3 run at once per user.
+create function private.import_limits(
+  out batch_bytes integer, out batches integer, out job_bytes bigint, out running_jobs integer, out max_age interval
+)
+language sql immutable
+set search_path = ''
+as $$
+  select 4 * 1024 * 1024, 1000, 512::bigint * 1024 * 1024, 3, interval '24 hours'
+$$;
 
 -- Begins an import into an existing deck the caller edits (p_deck_id) or a
 -- new deck of theirs (p_deck_name). The client picks the job id, so a retried
@@ -102,13 +122,14 @@ begin
     end if;
   end if;
 
-  -- One import start at a time per user, so the count below holds. A job
-  -- untouched for a day is a tab that was closed: it no longer counts.
+  -- One import start at a time per user, so the count below holds. Imports
+  -- abandoned by anyone are cleared first, so the count is of live ones.
   perform 1 from public.profiles where id = uid for update;
+  perform public.purge_abandoned_imports(100);
   if (
     select count(*) from public.import_jobs
-    where user_id = uid and status = 'running' and updated_at > now() - interval '1 day'
-  ) >= 3 then
+    where user_id = uid and status = 'running' and created_at > now() - (private.import_limits()).max_age
+  ) >= (private.import_limits()).running_jobs then
     perform private.fail('PT413', 'at most 3 imports can run at once', 'imports');
   end if;
 
@@ -144,10 +165,24 @@ begin
 end
 $$;
 
+-- A running job past its age was abandoned: it takes no more batches and
+-- does not finish (PT410 expired); start the import again.
+create function private.refuse_expired_import(p_job public.import_jobs) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if p_job.status = 'running' and p_job.created_at <= now() - (private.import_limits()).max_age then
+    perform private.fail('PT410', 'this import ran for more than a day and has expired', 'expired');
+  end if;
+end
+$$;
+
 -- Stores one batch of notes and reports progress (p_processed notes of the
 -- file read so far), which reaches the user's other devices through realtime
 -- on import_jobs. Sending a batch again changes nothing. The notes are
--- checked by finish_import, so staging stays cheap.
+-- checked by finish_import, so staging stays cheap; their size is bounded
+-- here (import_limits).
 create function public.stage_import(p_job_id uuid, p_batch integer, p_payload jsonb, p_processed integer)
 returns public.import_jobs
 language plpgsql security definer
@@ -155,22 +190,32 @@ set search_path = ''
 as $$
 declare
   job public.import_jobs;
+  limits record;
+  size bigint;
 begin
   perform private.require_user();
+  select * into limits from private.import_limits();
   job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
   if job.status <> 'running' then
     perform private.fail('22023', 'this import is no longer running', 'job');
-  elsif p_batch is null or p_batch not between 0 and 99999 then
-    perform private.fail('22023', 'batches are numbered 0 to 99999', 'batch');
+  elsif p_batch is null or p_batch < 0 or p_batch >= limits.batches then
+    perform private.fail('22023', format('batches are numbered 0 to %s', limits.batches - 1), 'batch');
   elsif p_processed is null or p_processed < 0 then
     perform private.fail('22023', 'processed must be a number of notes, 0 or more', 'processed');
   elsif p_payload is null or jsonb_typeof(p_payload) <> 'object' or jsonb_typeof(p_payload -> 'notes') is distinct from 'array' then
     perform private.fail('22023', 'a batch is an object with a list of notes', 'payload');
-  elsif octet_length(p_payload::text) > 8 * 1024 * 1024 then
-    perform private.fail('22023', 'a batch holds at most 8 MB', 'payload');
+  end if;
+  size := octet_length(p_payload::text);
+  if size > limits.batch_bytes then
+    perform private.fail('22023', 'a batch holds at most 4 MiB', 'payload');
+  elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch)
+    and size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
+      > limits.job_bytes then
+    perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
   end if;
 
-  insert into private.import_batches (job_id, batch, payload) values (p_job_id, p_batch, p_payload)
+  insert into private.import_batches (job_id, batch, payload, bytes) values (p_job_id, p_batch, p_payload, size)
   on conflict (job_id, batch) do nothing;
   update public.import_jobs
   set processed = greatest(processed, least(p_processed, coalesce(total, p_processed)))
@@ -274,6 +319,7 @@ declare
   reviews_added integer;
 begin
   job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
   if job.status = 'done' then
     return job;
   elsif job.status <> 'running' then
@@ -501,6 +547,49 @@ begin
   return job;
 end
 $$;
+
+-- Clears imports that were abandoned: running jobs past their age
+-- (import_limits) are marked failed as expired, and their staged batches
+-- deleted with the deck they created while it holds no notes. Finished
+-- imports, and every note an import landed, are never touched. start_import
+-- runs it for everyone; the service role may call it too (from pg_cron on a
+-- hosted project: `select public.purge_abandoned_imports()`). Returns how
+-- many jobs it cleared, at most p_limit.
+create function public.purge_abandoned_imports(p_limit integer default 1000) returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  expired uuid[];
+begin
+  if p_limit is null or p_limit not between 1 and 10000 then
+    perform private.fail('22023', 'purge 1 to 10,000 imports at a time', 'limit');
+  end if;
+  -- A job being staged or finished right now is locked: it is left for the next purge.
+  select array_agg(j.id) into expired
+  from (
+    select id from public.import_jobs
+    where status = 'running' and created_at <= now() - (private.import_limits()).max_age
+    order by created_at
+    limit p_limit
+    for update skip locked
+  ) j;
+  if expired is null then
+    return 0;
+  end if;
+  delete from private.import_batches where job_id = any(expired);
+  delete from public.decks d
+  using public.import_jobs j
+  where j.id = any(expired) and j.created_deck and d.id = j.deck_id and d.owner_id = j.user_id
+    and not exists (select 1 from public.notes n where n.deck_id = d.id);
+  update public.import_jobs set status = 'failed', error = 'expired' where id = any(expired);
+  return cardinality(expired);
+end
+$$;
+
+revoke execute on function public.purge_abandoned_imports(integer) from public, anon, authenticated;
+grant execute on function public.purge_abandoned_imports(integer) to service_role;
+revoke execute on function private.import_limits(), private.refuse_expired_import(public.import_jobs) from anon;
 
 revoke execute on function public.start_import, public.stage_import, public.finish_import, public.abandon_import
   from public, anon;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { actAs, anon, createUser, openTestDatabase, probeAs } from "./support/database.js";
+import { actAs, anon, createUser, openTestDatabase, probeAs, service } from "./support/database.js";
 import { addMember, createDeck, failure, logsOf, only, stateOf, type User } from "./support/study-fixtures.js";
 
 // Imports (docs/product.md §4 import job, §5, §7): notes staged in batches under an
@@ -532,8 +532,8 @@ describe("who may import", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "22023", detail: field } });
   });
 
-  test("stage refuses a payload that is not a list of notes or over 8 MB (22023 payload)", async () => {
-    const huge = { notes: [basicNote(null, "x".repeat(8 * 1024 * 1024), "A")] };
+  test("stage refuses a payload that is not a list of notes or over 4 MiB (22023 payload)", async () => {
+    const huge = { notes: [basicNote(null, "x".repeat(4 * 1024 * 1024), "A")] };
     for (const payload of [[], { cards: [] }, huge]) {
       expect(await probeAs(db, alice, (tx) => stage(tx, running.id, 2, payload))).toMatchObject({
         ok: false,
@@ -574,5 +574,140 @@ describe("an import into an existing deck", () => {
       ),
     );
     expect(result).toMatchObject({ ok: false, error: { code: "42501" } });
+  });
+});
+
+describe("what an import may stage, and for how long", () => {
+  const jobOf = (id: string) =>
+    db
+      .query<Job & { created_at: Date }>("select * from import_jobs where id = $1", [id])
+      .then((rows) => only(rows, "job"));
+  /** Makes a job look started `hours` ago, as a tab closed that long ago left it. */
+  const age = (jobId: string, hours: number) =>
+    db.query("update import_jobs set created_at = now() - make_interval(hours => $2) where id = $1", [jobId, hours]);
+  const deckExists = (deckId: string) =>
+    db.query("select id from decks where id = $1", [deckId]).then((rows) => rows.length === 1);
+
+  test("a batch holds at most 4 MiB: 4 MiB of text passes, a byte more does not (22023 payload)", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Sized" }));
+    // The payload's size as the database writes it, around a front of `length` characters.
+    const payload = (length: number) => ({ notes: [basicNote(null, "x".repeat(length), "A")] });
+    const [empty] = await db.query<{ bytes: number }>("select octet_length($1::jsonb::text) as bytes", [
+      JSON.stringify(payload(0)),
+    ]);
+    const room = 4 * 1024 * 1024 - (empty?.bytes ?? 0);
+    expect(await actAs(db, user, (tx) => stage(tx, job.id, 0, payload(room)))).toMatchObject({ status: "running" });
+    expect(await probeAs(db, user, (tx) => stage(tx, job.id, 1, payload(room + 1)))).toMatchObject({
+      ok: false,
+      error: { code: "22023", detail: "payload" },
+    });
+    expect(await stagedBatches(job.id)).toBe(1);
+  });
+
+  test("a job takes batches 0 to 999 (22023 batch)", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Counted" }));
+    await actAs(db, user, (tx) => stage(tx, job.id, 999, { notes: [] }));
+    for (const batch of [1000, 99_999, -1]) {
+      expect(await probeAs(db, user, (tx) => stage(tx, job.id, batch, { notes: [] }))).toMatchObject({
+        ok: false,
+        error: { code: "22023", detail: "batch" },
+      });
+    }
+    expect(await stagedBatches(job.id)).toBe(1);
+  });
+
+  test("a job stages at most 512 MiB in all (PT413 import_size); a batch sent again is not counted twice", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Full" }));
+    await actAs(db, user, (tx) => stage(tx, job.id, 0, { notes: [] }));
+    // Batch 0 stands for 512 MiB less 10 bytes already staged.
+    await db.query("update private.import_batches set bytes = 512 * 1024 * 1024 - 10 where job_id = $1", [job.id]);
+    const small = { notes: [basicNote(null, "Q", "A")] };
+    expect(await probeAs(db, user, (tx) => stage(tx, job.id, 1, small))).toMatchObject({
+      ok: false,
+      error: { code: "PT413", detail: "import_size" },
+    });
+    expect(await actAs(db, user, (tx) => stage(tx, job.id, 0, { notes: [] }))).toMatchObject({ status: "running" });
+    expect(await stagedBatches(job.id)).toBe(1);
+  });
+
+  test("a job started more than a day ago has expired: no batch, no finish (PT410 expired), abandoning still works", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Late" }));
+    await actAs(db, user, (tx) => stage(tx, job.id, 0, { notes: [basicNote("late", "Q", "A")] }, 1));
+    await age(job.id, 25);
+    for (const call of [
+      (tx: Queryable) => stage(tx, job.id, 1, { notes: [] }),
+      (tx: Queryable) => finish(tx, job.id),
+    ]) {
+      expect(await probeAs(db, user, call)).toMatchObject({ ok: false, error: { code: "PT410", detail: "expired" } });
+    }
+    expect(await actAs(db, user, (tx) => abandon(tx, job.id))).toMatchObject({ status: "failed" });
+    expect(await stagedBatches(job.id)).toBe(0);
+  });
+
+  test("abandoned jobs are purged when anyone starts an import; finished ones and their notes are not touched", async () => {
+    const erin = await createUser(db);
+    const withNotes = await createDeck(db, erin, { name: "Has notes" });
+    await importNotes(erin, { deckId: withNotes }, [[basicNote("kept", "Q", "A")]]);
+    const finished = await importNotes(erin, { deckName: "Finished" }, [[basicNote("done", "Q", "A")]]);
+    const abandoned = await actAs(db, erin, (tx) => start(tx, { deckName: "Abandoned" }));
+    await actAs(db, erin, (tx) => stage(tx, abandoned.id, 0, { notes: [basicNote("a", "Q", "A")] }));
+    const intoNotes = await actAs(db, erin, (tx) => start(tx, { deckId: withNotes }));
+    await actAs(db, erin, (tx) => stage(tx, intoNotes.id, 0, { notes: [basicNote("b", "Q", "A")] }));
+    const young = await actAs(db, erin, (tx) => start(tx, { deckName: "Young" }));
+    await actAs(db, erin, (tx) => stage(tx, young.id, 0, { notes: [basicNote("c", "Q", "A")] }));
+    for (const job of [finished, abandoned, intoNotes]) await age(job.id, 25);
+
+    // Somebody else starts an import.
+    await actAs(db, bob, (tx) => start(tx, { deckName: "Trigger" }));
+
+    expect(await jobOf(abandoned.id)).toMatchObject({ status: "failed", error: "expired", deck_id: null });
+    expect(await stagedBatches(abandoned.id)).toBe(0);
+    expect(await deckExists(abandoned.deck_id as string)).toBe(false);
+    // A deck that holds notes stays, with them.
+    expect(await jobOf(intoNotes.id)).toMatchObject({ status: "failed", error: "expired", deck_id: withNotes });
+    expect(await stagedBatches(intoNotes.id)).toBe(0);
+    expect((await notesOf(withNotes)).map((n) => n.source_guid)).toEqual(["kept"]);
+    // Finished and young imports are left as they were.
+    expect(await jobOf(finished.id)).toMatchObject({ status: "done", deck_id: finished.deck_id });
+    expect((await notesOf(finished.deck_id as string)).map((n) => n.source_guid)).toEqual(["done"]);
+    expect(await jobOf(young.id)).toMatchObject({ status: "running" });
+    expect(await stagedBatches(young.id)).toBe(1);
+  });
+
+  test("an expired job no longer counts against the 3 that may run at once", async () => {
+    const fay = await createUser(db);
+    const jobs: Job[] = [];
+    for (let i = 0; i < 3; i++) jobs.push(await actAs(db, fay, (tx) => start(tx, { deckName: `Run ${i}` })));
+    await age((jobs[0] as Job).id, 25);
+    expect(await actAs(db, fay, (tx) => start(tx, { deckName: "Fourth" }))).toMatchObject({ status: "running" });
+    expect(await failure(actAs(db, fay, (tx) => start(tx, { deckName: "Fifth" })))).toMatchObject({
+      code: "PT413",
+      detail: "imports",
+    });
+  });
+
+  test("the service role may purge; signed-in and signed-out callers may not (42501)", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Left behind" }));
+    await age(job.id, 30);
+    for (const actor of [user, anon]) {
+      expect(await probeAs(db, actor, (tx) => tx.query("select purge_abandoned_imports()"))).toMatchObject({
+        ok: false,
+        error: { code: "42501" },
+      });
+    }
+    const [purged] = await actAs(db, service, (tx) =>
+      tx.query<{ purged: number }>("select purge_abandoned_imports() as purged"),
+    );
+    expect(purged?.purged).toBeGreaterThanOrEqual(1);
+    expect(await jobOf(job.id)).toMatchObject({ status: "failed", error: "expired" });
+    expect(await probeAs(db, service, (tx) => tx.query("select purge_abandoned_imports(0)"))).toMatchObject({
+      ok: false,
+      error: { code: "22023", detail: "limit" },
+    });
   });
 });

@@ -61,24 +61,45 @@ export class SkipTally {
   }
 }
 
-/** The server refuses payloads over 8 MB; batches stay well under it and small enough to retry cheaply. */
+/**
+ * The server takes a batch of at most 4 MiB of JSON and 1,000 batches a job
+ * (`private.import_limits`): batches of up to 1,000 notes and 2 MB, counted
+ * in UTF-8 bytes as the server counts them, keep well under the first and
+ * small enough to retry cheaply, and reach the second only past a million notes.
+ */
 const maxBatchNotes = 1000;
-const maxBatchChars = 2_000_000;
+const maxBatchBytes = 2_000_000;
 
-/** Splits notes into stage_import payloads, each at most `maxBatchNotes` notes and about `maxBatchChars` of JSON. */
+/** The UTF-8 length of a string, without encoding it. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair is one code point of four bytes.
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Splits notes into stage_import payloads, each at most `maxBatchNotes` notes and about `maxBatchBytes` of JSON. */
 export function batches(notes: readonly StagedNote[]): StagedNote[][] {
   const result: StagedNote[][] = [];
   let current: StagedNote[] = [];
-  let chars = 0;
+  let bytes = 0;
   for (const note of notes) {
-    const size = JSON.stringify(note).length;
-    if (current.length > 0 && (current.length >= maxBatchNotes || chars + size > maxBatchChars)) {
+    const size = utf8Bytes(JSON.stringify(note));
+    if (current.length > 0 && (current.length >= maxBatchNotes || bytes + size > maxBatchBytes)) {
       result.push(current);
       current = [];
-      chars = 0;
+      bytes = 0;
     }
     current.push(note);
-    chars += size;
+    bytes += size;
   }
   if (current.length > 0) result.push(current);
   return result;

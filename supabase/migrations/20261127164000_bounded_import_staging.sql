@@ -1,0 +1,434 @@
+-- Staged imports were unbounded and never removed: a batch could hold 8 MB,
+-- a job 100,000 batches, and a job left running stayed forever. Now a batch
+-- holds at most 4 MiB, a job 1,000 batches and 512 MiB in all, and a job runs
+-- for at most a day: purge_abandoned_imports (run by start_import, and
+-- callable by the service role) fails older ones as expired and removes
+-- their staged batches and the empty deck they created.
+
+create index import_jobs_running_idx on public.import_jobs (created_at) where status = 'running';
+
+alter table private.import_batches
+  add column bytes integer not null default 0 constraint import_batches_bytes_range check (bytes >= 0);
+update private.import_batches set bytes = octet_length(payload::text);
+
+-- What one user's imports may hold while they run. The device sends batches
+-- of at most 1,000 notes and 2 MB (@engram/sdk's transfer/staged.ts; a
+-- 1,558-note Anki collection stages 1.2 MB in two), so a batch may hold
+-- 4 MiB and a job 1,000 batches and 512 MiB in all: room for 100,000 notes
+-- with a million answers (about 400 MB). A job runs for at most a day
+-- (staging takes minutes); an older one was abandoned, and
+-- purge_abandoned_imports removes it. At most 3 run at once per user.
+create function private.import_limits(
+  out batch_bytes integer, out batches integer, out job_bytes bigint, out running_jobs integer, out max_age interval
+)
+language sql immutable
+set search_path = ''
+as $$
+  select 4 * 1024 * 1024, 1000, 512::bigint * 1024 * 1024, 3, interval '24 hours'
+$$;
+
+-- A running job past its age was abandoned: it takes no more batches and
+-- does not finish (PT410 expired); start the import again.
+create function private.refuse_expired_import(p_job public.import_jobs) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if p_job.status = 'running' and p_job.created_at <= now() - (private.import_limits()).max_age then
+    perform private.fail('PT410', 'this import ran for more than a day and has expired', 'expired');
+  end if;
+end
+$$;
+
+-- Begins an import into an existing deck the caller edits (p_deck_id) or a
+-- new deck of theirs (p_deck_name). The client picks the job id, so a retried
+-- call returns the job it already made.
+create or replace function public.start_import(
+  p_job_id uuid,
+  p_source public.import_source,
+  p_total integer,
+  p_deck_id uuid default null,
+  p_deck_name text default null,
+  p_options jsonb default '{}'
+) returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  job public.import_jobs;
+  target uuid := p_deck_id;
+  existing text := 'skip';
+begin
+  if p_job_id is null then
+    perform private.fail('22023', 'an import needs an id', 'job_id');
+  end if;
+  select * into job from public.import_jobs where id = p_job_id;
+  if job.id is not null then
+    if job.user_id <> uid then
+      perform private.fail('PT404', 'import not found', 'job_id');
+    end if;
+    return job;
+  end if;
+
+  if p_source is null then
+    perform private.fail('22023', 'say whether the file is an Anki package or CSV', 'source');
+  elsif p_total is null or p_total < 0 then
+    perform private.fail('22023', 'total must be a number of notes, 0 or more', 'total');
+  elsif (p_deck_id is null) = (p_deck_name is null) then
+    perform private.fail('22023', 'import into an existing deck or a new one, not both', 'deck_id');
+  elsif p_deck_name is not null and char_length(private.trim_space(p_deck_name)) not between 1 and 120 then
+    perform private.fail('22023', 'a deck name has 1 to 120 characters', 'deck_name');
+  elsif p_options is null or jsonb_typeof(p_options) <> 'object' or pg_column_size(p_options) > 8192 then
+    perform private.fail('22023', 'options must be a small JSON object', 'options');
+  elsif p_options ? 'existing' and (p_options ->> 'existing') is distinct from 'update'
+    and (p_options ->> 'existing') is distinct from 'skip' then
+    perform private.fail('22023', 'existing must be "update" or "skip"', 'existing');
+  end if;
+  existing := coalesce(p_options ->> 'existing', 'skip');
+
+  if p_deck_id is not null then
+    if not private.can_read_deck(p_deck_id) then
+      perform private.fail('PT404', 'deck not found', 'deck_id');
+    elsif not private.can_edit_deck(p_deck_id) then
+      perform private.fail('42501', 'only the owner and editors of a deck can import into it');
+    end if;
+  end if;
+
+  -- One import start at a time per user, so the count below holds. Imports
+  -- abandoned by anyone are cleared first, so the count is of live ones.
+  perform 1 from public.profiles where id = uid for update;
+  perform public.purge_abandoned_imports(100);
+  if (
+    select count(*) from public.import_jobs
+    where user_id = uid and status = 'running' and created_at > now() - (private.import_limits()).max_age
+  ) >= (private.import_limits()).running_jobs then
+    perform private.fail('PT413', 'at most 3 imports can run at once', 'imports');
+  end if;
+
+  if p_deck_name is not null then
+    -- The deck's trigger makes the caller its owner member.
+    insert into public.decks (owner_id, name) values (uid, private.trim_space(p_deck_name))
+    returning id into target;
+  end if;
+
+  insert into public.import_jobs (id, user_id, deck_id, source, status, processed, total, options, created_deck)
+  values (
+    p_job_id, uid, target, p_source, 'running', 0, p_total,
+    p_options || jsonb_build_object('existing', existing), p_deck_name is not null
+  )
+  returning * into job;
+  return job;
+end
+$$;
+
+-- Stores one batch of notes and reports progress (p_processed notes of the
+-- file read so far), which reaches the user's other devices through realtime
+-- on import_jobs. Sending a batch again changes nothing. The notes are
+-- checked by finish_import, so staging stays cheap; their size is bounded
+-- here (import_limits).
+create or replace function public.stage_import(p_job_id uuid, p_batch integer, p_payload jsonb, p_processed integer)
+returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  job public.import_jobs;
+  limits record;
+  size bigint;
+begin
+  perform private.require_user();
+  select * into limits from private.import_limits();
+  job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
+  if job.status <> 'running' then
+    perform private.fail('22023', 'this import is no longer running', 'job');
+  elsif p_batch is null or p_batch < 0 or p_batch >= limits.batches then
+    perform private.fail('22023', format('batches are numbered 0 to %s', limits.batches - 1), 'batch');
+  elsif p_processed is null or p_processed < 0 then
+    perform private.fail('22023', 'processed must be a number of notes, 0 or more', 'processed');
+  elsif p_payload is null or jsonb_typeof(p_payload) <> 'object' or jsonb_typeof(p_payload -> 'notes') is distinct from 'array' then
+    perform private.fail('22023', 'a batch is an object with a list of notes', 'payload');
+  end if;
+  size := octet_length(p_payload::text);
+  if size > limits.batch_bytes then
+    perform private.fail('22023', 'a batch holds at most 4 MiB', 'payload');
+  elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch)
+    and size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
+      > limits.job_bytes then
+    perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
+  end if;
+
+  insert into private.import_batches (job_id, batch, payload, bytes) values (p_job_id, p_batch, p_payload, size)
+  on conflict (job_id, batch) do nothing;
+  update public.import_jobs
+  set processed = greatest(processed, least(p_processed, coalesce(total, p_processed)))
+  where id = p_job_id
+  returning * into job;
+  return job;
+end
+$$;
+
+-- Commits a staged import in one transaction: adds the new notes (and so
+-- their cards and every member's 'new' schedule), updates or skips notes
+-- already imported into the deck (by source_guid, as the job's "existing"
+-- option says), applies the caller's schedules, suspensions and review
+-- history to the cards of the notes it added or updated, and marks the job
+-- done with counts the database made. Any invalid note fails the whole call
+-- (22023 naming the note, or 23514 naming the constraint) and leaves the job
+-- running, so the client can abandon it. Finishing again returns the job.
+create or replace function public.finish_import(p_job_id uuid, p_summary jsonb default '{}')
+returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  job public.import_jobs;
+  on_existing text;
+  bad record;
+  added integer;
+  updated integer;
+  skipped integer;
+  card_count integer;
+  reviews_added integer;
+begin
+  job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
+  if job.status = 'done' then
+    return job;
+  elsif job.status <> 'running' then
+    perform private.fail('22023', 'this import is no longer running', 'job');
+  elsif p_summary is null or jsonb_typeof(p_summary) <> 'object' or pg_column_size(p_summary) > 65536 then
+    perform private.fail('22023', 'summary must be a small JSON object', 'summary');
+  elsif job.deck_id is null then
+    perform private.fail('PT404', 'the deck of this import no longer exists', 'deck_id');
+  elsif not private.can_edit_deck(job.deck_id) then
+    perform private.fail('42501', 'you can no longer add notes to this deck');
+  end if;
+  on_existing := coalesce(job.options ->> 'existing', 'skip');
+  -- Two imports into one deck commit one after the other, so both see each other's notes.
+  perform 1 from public.decks where id = job.deck_id for no key update;
+
+  begin
+    -- The staged notes in file order, each with what happens to it: the first
+    -- of each guid counts, later ones are skipped.
+    drop table if exists pg_temp.import_notes;
+    create temp table import_notes on commit drop as
+    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards,
+           coalesce(n.id, gen_random_uuid()) as note_id,
+           now() + (t.seq - 1) * interval '1 microsecond' as created_at,
+           case
+             when t.guid is not null and row_number() over (partition by t.guid order by t.seq) > 1 then 'duplicate'
+             when n.id is null then 'insert'
+             else on_existing
+           end as action
+    from (
+      select row_number() over (order by b.batch, e.ord) as seq,
+             nullif(e.note ->> 'guid', '') as guid,
+             (e.note ->> 'kind')::public.note_kind as kind,
+             e.note -> 'fields' as fields,
+             coalesce(array(select jsonb_array_elements_text(nullif(e.note -> 'tags', 'null'))), '{}') as tags,
+             coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+      where b.job_id = p_job_id
+    ) t
+    left join public.notes n on n.deck_id = job.deck_id and n.source_guid = t.guid;
+
+    -- created_at a microsecond apart keeps the file's order in the deck and
+    -- in the order new cards are studied (new cards are due at creation).
+    -- Their cards are added below in one statement instead of one per note
+    -- by the sync trigger (a third of the time on 10,000 notes).
+    begin
+      perform set_config('engram.adding_cards_in_bulk', 'on', true);
+      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at)
+      select i.note_id, job.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at
+      from pg_temp.import_notes i
+      where i.action = 'insert'
+      order by i.seq;
+      get diagnostics added = row_count;
+      perform set_config('engram.adding_cards_in_bulk', 'off', true);
+
+      -- The card sync trigger keeps the cards (and schedules) of surviving ordinals.
+      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags
+      from pg_temp.import_notes i
+      where n.id = i.note_id and i.action = 'update'
+        and (n.kind, n.fields, n.tags) is distinct from (i.kind, i.fields, i.tags);
+    exception when check_violation then
+      -- Which note broke which rule, looked for only once one did; a rule
+      -- import_content_problem does not mirror keeps its constraint's error.
+      select i.seq, i.guid, private.import_content_problem(i.kind, i.fields, i.tags) as problem into bad
+      from pg_temp.import_notes i
+      where i.action in ('insert', 'update') and private.import_content_problem(i.kind, i.fields, i.tags) is not null
+      order by i.seq limit 1;
+      if bad.seq is null then
+        raise;
+      end if;
+      perform private.fail('22023', format('note %s%s: %s', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end, bad.problem), 'notes');
+    end;
+
+    -- Every member of the deck gets a 'new' schedule for these (cards_add_states).
+    insert into public.cards (note_id, deck_id, ordinal, created_at)
+    select i.note_id, job.deck_id, o, i.created_at
+    from pg_temp.import_notes i
+    cross join lateral unnest(private.note_ordinals(i.kind, i.fields)) as o
+    where i.action = 'insert'
+    order by i.seq, o;
+
+    select count(*) filter (where action = 'update'), count(*) filter (where action in ('skip', 'duplicate'))
+    into updated, skipped
+    from pg_temp.import_notes;
+
+    -- The staged cards of added and updated notes, matched to the cards their
+    -- notes now have (a card of an ordinal the note does not make is ignored).
+    drop table if exists pg_temp.import_cards;
+    create temp table import_cards on commit drop as
+    select c.id as card_id, e.card
+    from pg_temp.import_notes i
+    cross join lateral jsonb_array_elements(i.cards) as e(card)
+    join public.cards c on c.note_id = i.note_id and c.ordinal = (e.card ->> 'ordinal')::integer
+    where i.action in ('insert', 'update');
+
+    -- The caller's schedules; other members keep theirs. A schedule the
+    -- caller has studied since it was last imported is not overwritten, and
+    -- a card the file leaves as it is keeps its version.
+    update public.card_states s set
+      state = coalesce((x.schedule ->> 'state')::public.card_state, s.state),
+      due = coalesce((x.schedule ->> 'due')::timestamptz, s.due),
+      stability = coalesce((x.schedule ->> 'stability')::double precision, s.stability),
+      difficulty = coalesce((x.schedule ->> 'difficulty')::double precision, s.difficulty),
+      elapsed_days = coalesce((x.schedule ->> 'elapsed_days')::integer, s.elapsed_days),
+      scheduled_days = coalesce((x.schedule ->> 'scheduled_days')::integer, s.scheduled_days),
+      learning_steps = coalesce((x.schedule ->> 'learning_steps')::integer, s.learning_steps),
+      reps = coalesce((x.schedule ->> 'reps')::integer, s.reps),
+      lapses = coalesce((x.schedule ->> 'lapses')::integer, s.lapses),
+      last_review = case when x.schedule is null then s.last_review
+        else (x.schedule ->> 'last_review')::timestamptz end,
+      suspended = coalesce((x.card ->> 'suspended')::boolean, s.suspended),
+      buried_until = case when x.card ? 'buried_until' then (x.card ->> 'buried_until')::timestamptz
+        else s.buried_until end,
+      version = s.version + 1,
+      updated_at = now()
+    from (
+      select ic.card_id, ic.card, case
+        when jsonb_typeof(ic.card -> 'schedule') = 'object'
+          and (mine.state = 'new' or mine.last_review is null
+            or mine.last_review <= coalesce((ic.card -> 'schedule' ->> 'last_review')::timestamptz, '-infinity'))
+        then ic.card -> 'schedule'
+      end as schedule
+      from pg_temp.import_cards ic
+      join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
+    ) x
+    where s.user_id = uid and s.card_id = x.card_id
+      and (
+        x.schedule is not null
+        or coalesce((x.card ->> 'suspended')::boolean, s.suspended) <> s.suspended
+        or (x.card ? 'buried_until' and (x.card ->> 'buried_until')::timestamptz is distinct from s.buried_until)
+      );
+
+    -- Logs made by an import have no schedule to go back to (undo_review refuses them).
+    insert into public.review_logs (
+      user_id, card_id, client_review_id, rating, state, due, stability, difficulty,
+      elapsed_days, last_elapsed_days, scheduled_days, learning_steps, reviewed_at, duration_ms, previous
+    )
+    select uid, c.card_id, (r ->> 'client_review_id')::uuid, (r ->> 'rating')::smallint,
+           (r ->> 'state')::public.card_state, (r ->> 'due')::timestamptz,
+           (r ->> 'stability')::double precision, (r ->> 'difficulty')::double precision,
+           (r ->> 'elapsed_days')::integer, coalesce((r ->> 'last_elapsed_days')::integer, 0),
+           (r ->> 'scheduled_days')::integer, coalesce((r ->> 'learning_steps')::integer, 0),
+           (r ->> 'reviewed_at')::timestamptz, coalesce((r ->> 'duration_ms')::integer, 0),
+           '{"imported": true}'
+    from pg_temp.import_cards c
+    cross join lateral jsonb_array_elements(coalesce(nullif(c.card -> 'reviews', 'null'), '[]')) as r
+    on conflict (user_id, client_review_id) do nothing;
+    get diagnostics reviews_added = row_count;
+
+    select count(*) into card_count
+    from public.cards c join pg_temp.import_notes i on i.note_id = c.note_id
+    where i.action in ('insert', 'update');
+  exception when others then
+    -- Only once something failed: a malformed note is named, a value the
+    -- casts above refused is a bad argument, anything else keeps its error.
+    select s.seq, s.guid, s.problem into bad
+    from (
+      select row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid,
+             private.import_note_problem(e.note) as problem
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+      where b.job_id = p_job_id
+    ) s
+    where s.problem is not null
+    order by s.seq limit 1;
+    if bad.seq is not null then
+      perform private.fail('22023', format('note %s%s: %s', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end, bad.problem), 'notes');
+    elsif sqlstate in ('22P02', '22007', '22008', '22003', '23502') then
+      perform private.fail('22023', 'a staged value is missing or of the wrong type: ' || sqlerrm, 'notes');
+    end if;
+    raise;
+  end;
+
+  delete from private.import_batches where job_id = p_job_id;
+  update public.import_jobs set
+    status = 'done',
+    processed = coalesce(total, processed),
+    error = null,
+    summary = p_summary || jsonb_build_object(
+      'notes_added', added,
+      'notes_updated', updated,
+      'notes_skipped', skipped,
+      'cards', card_count,
+      'reviews_added', reviews_added
+    )
+  where id = p_job_id
+  returning * into job;
+  return job;
+end
+$$;
+
+alter function public.finish_import(uuid, jsonb) set statement_timeout = '60s';
+
+-- Clears imports that were abandoned: running jobs past their age
+-- (import_limits) are marked failed as expired, and their staged batches
+-- deleted with the deck they created while it holds no notes. Finished
+-- imports, and every note an import landed, are never touched. start_import
+-- runs it for everyone; the service role may call it too (from pg_cron on a
+-- hosted project: `select public.purge_abandoned_imports()`). Returns how
+-- many jobs it cleared, at most p_limit.
+create function public.purge_abandoned_imports(p_limit integer default 1000) returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  expired uuid[];
+begin
+  if p_limit is null or p_limit not between 1 and 10000 then
+    perform private.fail('22023', 'purge 1 to 10,000 imports at a time', 'limit');
+  end if;
+  -- A job being staged or finished right now is locked: it is left for the next purge.
+  select array_agg(j.id) into expired
+  from (
+    select id from public.import_jobs
+    where status = 'running' and created_at <= now() - (private.import_limits()).max_age
+    order by created_at
+    limit p_limit
+    for update skip locked
+  ) j;
+  if expired is null then
+    return 0;
+  end if;
+  delete from private.import_batches where job_id = any(expired);
+  delete from public.decks d
+  using public.import_jobs j
+  where j.id = any(expired) and j.created_deck and d.id = j.deck_id and d.owner_id = j.user_id
+    and not exists (select 1 from public.notes n where n.deck_id = d.id);
+  update public.import_jobs set status = 'failed', error = 'expired' where id = any(expired);
+  return cardinality(expired);
+end
+$$;
+
+revoke execute on function public.purge_abandoned_imports(integer) from public, anon, authenticated;
+grant execute on function public.purge_abandoned_imports(integer) to service_role;
+revoke execute on function private.import_limits(), private.refuse_expired_import(public.import_jobs) from anon;
