@@ -70,7 +70,7 @@ export function mediaUploadMessage(error: unknown): string {
   if (code === "quota-exceeded") return "This file is over 10 MB. Choose a smaller one.";
   if (code === "validation") {
     return error instanceof EngramError && error.rule === "svg"
-      ? "This SVG has nothing to draw."
+      ? "This SVG couldn't be drawn as a picture. Save it as PNG and try again."
       : "This file type can't be used. Use an image (PNG, JPEG, GIF, WebP, SVG) or a sound (MP3, OGG, M4A, WAV).";
   }
   return messages[code];

@@ -30,6 +30,9 @@ function fieldHtml(html: string): string {
 
 const filesOf = (data: DataTransfer | null) => [...(data?.files ?? [])];
 
+/** What the buckets take, and SVG, which is stored as the PNG drawn of it (use-media-upload.ts). */
+const acceptedFiles = [...mediaTypes, "image/svg+xml", ".svg"].join(",");
+
 export function RichField({
   deckId,
   name,
@@ -129,7 +132,7 @@ export function RichField({
         className="visually-hidden"
         tabIndex={-1}
         aria-label={`Image or sound for ${label}`}
-        accept={mediaTypes.join(",")}
+        accept={acceptedFiles}
         multiple
         onChange={(event) => {
           const files = [...(event.currentTarget.files ?? [])];

@@ -1,11 +1,14 @@
 /**
  * Images and sounds a field receives (file picker, paste, drop): each is
- * uploaded to the deck's media, then inserted by its relative name. A file the
- * SDK refuses (too large, wrong type) or that fails to upload inserts nothing.
+ * uploaded to the deck's media, then inserted by its relative name. An SVG is
+ * drawn as PNG on this page and the PNG is stored and inserted. A file the
+ * SDK refuses (too large, wrong type, an SVG that cannot be drawn) or that
+ * fails to upload inserts nothing and says why.
  */
 import type { Editor } from "@tiptap/react";
 import { useCallback, useState } from "react";
 import { mediaUploadMessage } from "../lib/error-messages.js";
+import { rasterizeSvg } from "../lib/rasterize-svg.js";
 import { useEngram } from "../session/engram-context.js";
 
 export interface MediaUploadState {
@@ -33,7 +36,7 @@ export function useMediaUpload(deckId: string, editor: Editor | null) {
       for (const file of files) {
         setState((current) => ({ ...current, uploading: [...current.uploading, file.name] }));
         try {
-          const path = await engram.storage.uploadMedia(deckId, file);
+          const path = await engram.storage.uploadMedia(deckId, file, { rasterizeSvg: (svg) => rasterizeSvg(svg) });
           const name = path.slice(path.indexOf("/") + 1);
           const node = isSound(file)
             ? { type: "audio", attrs: { src: name } }

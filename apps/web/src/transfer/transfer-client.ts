@@ -4,6 +4,7 @@
  * EngramErrors, so lib/error-messages.ts words them like any other SDK call.
  */
 import { type Engram, EngramError, type EngramErrorCode, engramErrorCodes } from "@engram/sdk";
+import { rasterizeSvg } from "../lib/rasterize-svg.js";
 import type {
   CsvOptions,
   ExportChoices,
@@ -71,6 +72,13 @@ function createTransferClient(getToken: () => Promise<string | null>): TransferC
         getToken().then(
           (token) => send({ type: "token", requestId: message.requestId, token }),
           () => send({ type: "token", requestId: message.requestId, token: null }),
+        );
+        return;
+      }
+      if (message.type === "svg-request") {
+        rasterizeSvg(message.svg).then(
+          (png) => send({ type: "png", requestId: message.requestId, png }),
+          () => send({ type: "png", requestId: message.requestId, png: null }),
         );
         return;
       }

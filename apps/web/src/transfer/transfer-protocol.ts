@@ -53,13 +53,19 @@ export type Progress = { phase: ImportProgress["phase"] | "training"; done: numb
 /** An EngramError flattened for postMessage; the page rebuilds it. */
 export type SerialisedError = { code: string; message: string; field?: string; rule?: string; detail?: unknown };
 
+/**
+ * An SVG from a package goes to the page to be drawn as PNG (Chromium cannot
+ * decode SVG in a worker); the page answers the PNG, or null when it cannot.
+ */
 export type ToWorker =
   | { type: "run"; id: number; operation: Operation }
   | { type: "cancel"; id: number }
-  | { type: "token"; requestId: number; token: string | null };
+  | { type: "token"; requestId: number; token: string | null }
+  | { type: "png"; requestId: number; png: Blob | null };
 
 export type FromWorker =
   | { type: "progress"; id: number; progress: Progress }
   | { type: "done"; id: number; result: OperationResult[keyof OperationResult] }
   | { type: "failed"; id: number; error: SerialisedError }
-  | { type: "token-request"; requestId: number };
+  | { type: "token-request"; requestId: number }
+  | { type: "svg-request"; requestId: number; svg: Uint8Array };

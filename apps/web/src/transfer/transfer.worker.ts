@@ -6,6 +6,8 @@
  *
  * The worker cannot read the session cookie, so its client asks the page for
  * the current access token before each request (`createEngramClient`'s `accessToken`).
+ * Nor can it draw an SVG (Chromium decodes none in a worker), so an import
+ * asks the page to draw each as PNG.
  */
 import { createEngram, createEngramClient, EngramError } from "@engram/sdk";
 import {
@@ -47,6 +49,18 @@ function askPageForToken(): Promise<string | null> {
   });
 }
 
+const drawRequests = new Map<number, (png: Blob | null) => void>();
+let nextDrawRequest = 0;
+
+/** The page's PNG drawing of an SVG; rejects when the page cannot draw it, and the import counts it skipped. */
+function askPageToDraw(svg: Uint8Array): Promise<Blob> {
+  const requestId = nextDrawRequest++;
+  return new Promise((resolve, reject) => {
+    drawRequests.set(requestId, (png) => (png ? resolve(png) : reject(new Error("The page could not draw this SVG."))));
+    scope.postMessage({ type: "svg-request", requestId, svg });
+  });
+}
+
 const engram = createEngram(
   createEngramClient({ url: env.supabaseUrl, key: env.supabaseAnonKey, accessToken: askPageForToken }),
 );
@@ -65,6 +79,7 @@ async function run(
       return importDeck(engram, await readFile(operation.file), {
         ...operation.options,
         wasm,
+        rasterizeSvg: askPageToDraw,
         signal,
         onProgress: report,
       });
@@ -117,6 +132,11 @@ scope.addEventListener("message", (event) => {
   if (message.type === "token") {
     tokenRequests.get(message.requestId)?.(message.token);
     tokenRequests.delete(message.requestId);
+    return;
+  }
+  if (message.type === "png") {
+    drawRequests.get(message.requestId)?.(message.png);
+    drawRequests.delete(message.requestId);
     return;
   }
   if (message.type === "cancel") {

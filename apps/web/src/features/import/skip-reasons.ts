@@ -19,6 +19,7 @@ const reasons: Record<string, string> = {
   "unused-media": "images or sounds no note uses",
   "unsupported-media-type": "files that aren't images or sounds Engram can show",
   "media-too-large": "images or sounds over 10 MB",
+  "svg-not-converted": "SVG pictures that couldn't be drawn as PNG",
   "tags-over-limit": "tags beyond the 50 a note can have",
 };
 
