@@ -43,6 +43,28 @@ describe("realtime → query cache", () => {
     unsubscribe();
   });
 
+  test("a note edited on another device marks that note stale, named by the change's ids", async () => {
+    const { engram, account } = await signedIn("editor");
+    const deck = await engram.decks.create({ name: "Anatomy" });
+    const fields = { front: "Longest bone?", back: "Femur" };
+    const [note, other] = await Promise.all([
+      engram.notes.create(deck.id, { kind: "basic", fields }),
+      engram.notes.create(deck.id, { kind: "basic", fields: { front: "Smallest bone?", back: "Stapes" } }),
+    ]);
+    const queryClient = new QueryClient();
+    await queryClient.fetchQuery(engramQueries(engram).notes.detail(note.id));
+    await queryClient.fetchQuery(engramQueries(engram).notes.detail(other.id));
+    const stop = await wired(engram, queryClient, [deck.id]);
+
+    const device = await secondDevice(account);
+    await device.notes.update(note.id, note.version, { kind: "basic", fields: { ...fields, back: "The femur" } });
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryState(engramKeys.notes.detail(note.id))?.isInvalidated).toBe(true),
+    );
+    expect(queryClient.getQueryState(engramKeys.notes.detail(other.id))?.isInvalidated).toBe(false);
+    await stop();
+  });
+
   test("import progress is written into the cache as it arrives", async () => {
     const { engram, account } = await signedIn("importer");
     const deck = await engram.decks.create({ name: "Imported" });
