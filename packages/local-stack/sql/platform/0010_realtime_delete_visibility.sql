@@ -96,7 +96,7 @@ drop function if exists realtime.engram_sync_delete_triggers();
 -- Like realtime.engram_sync_change_triggers for DELETE: in strict mode the trigger that
 -- keeps the old rows (`engram_realtime_deletes`), else the one that notifies their keys
 -- (`engram_realtime_delete_keys`; per row, `engram_realtime_delete_rows`, on a table
--- that cannot take a statement trigger with transition tables, such as a partition).
+-- that cannot take a statement trigger with transition tables).
 -- Triggers of the other mode, and of tables that left the publication, are dropped.
 create or replace function realtime.engram_sync_delete_triggers(strict boolean) returns void
 language plpgsql as $$
