@@ -132,6 +132,21 @@ describe("realtime: own schedule", () => {
     await Promise.all([stopBob(), stopAlice()]);
   });
 
+  test("nobody may join another user's own topic", async () => {
+    const alice = await signedIn("alice");
+    const bob = await signedIn("bob");
+    await bob.supabase.realtime.setAuth();
+    const prying = bob.supabase.channel(`user:${alice.account.id}`, { config: { private: true } });
+    const refusal = await new Promise<string>((resolve) =>
+      prying.subscribe((status, error) => {
+        if (status !== "SUBSCRIBED" && error) resolve(error.message);
+        else if (status === "SUBSCRIBED") resolve("joined");
+      }),
+    );
+    expect(refusal).toMatch(/Unauthorized/);
+    await bob.supabase.removeChannel(prying);
+  });
+
   test("the user's streams share one channel; stopping one leaves the others listening", async () => {
     const alice = await signedIn("alice");
     const first = await deckWithCard(alice);
