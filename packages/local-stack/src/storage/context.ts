@@ -82,6 +82,25 @@ export function transact<T>(
 }
 
 /**
+ * Runs `check` as the caller and undoes it, as Storage's `testPermission` does:
+ * RLS decides on a trial write, which is then rolled back (the caller's role
+ * and claims with it), and the real write follows with the server's privileges.
+ */
+export async function asCallerRolledBack<T>(
+  tx: Queryable,
+  becomeCaller: () => Promise<void>,
+  check: () => Promise<T>,
+): Promise<T> {
+  await tx.query("savepoint storage_test_permission");
+  try {
+    await becomeCaller();
+    return await check();
+  } finally {
+    await tx.query("rollback to savepoint storage_test_permission");
+  }
+}
+
+/**
  * Serialises writers of one object until commit, so each knows which version
  * file it replaces (and no replaced file is left behind or removed too early).
  */

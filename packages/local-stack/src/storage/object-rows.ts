@@ -88,30 +88,66 @@ export async function insertObject(
 }
 
 /**
- * The row an upload would write, without its bytes: what signing an upload URL
- * tries (and rolls back) so the INSERT, and for upsert the UPDATE, policy decides.
+ * The trial row of Storage's `canUpload`, written as the caller and rolled back
+ * (see `asCallerRolledBack`): version '1', the owner, and only the metadata the
+ * request declared. A column left undefined is left out, as Storage leaves it.
+ * An upsert updates what it sets, so the UPDATE policy decides too.
  */
-export async function insertPlaceholder(
+export async function insertTrialObject(
   tx: Queryable,
-  row: { bucket: string; key: string; owner: string | null; ownerId: string | null; upsert: boolean },
+  row: {
+    bucket: string;
+    key: string;
+    owner: string | null;
+    ownerId: string | null;
+    metadata: Record<string, unknown> | undefined;
+    userMetadata: unknown;
+    upsert: boolean;
+  },
 ): Promise<void> {
+  const values: Record<string, unknown> = {
+    bucket_id: row.bucket,
+    name: row.key,
+    version: "1",
+    owner: row.owner ?? undefined,
+    owner_id: row.ownerId ?? undefined,
+    metadata: row.metadata === undefined ? undefined : JSON.stringify(row.metadata),
+    user_metadata: row.userMetadata == null ? undefined : JSON.stringify(row.userMetadata),
+  };
+  const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+  const casts: Record<string, string> = { owner: "::uuid", metadata: "::jsonb", user_metadata: "::jsonb" };
+  const updated = columns.filter((column) => column !== "bucket_id" && column !== "name");
+  const conflict = row.upsert
+    ? `on conflict (name, bucket_id) do update set ${updated.map((column) => `${column} = excluded.${column}`).join(", ")}`
+    : "";
   await tx.query(
-    `insert into storage.objects (bucket_id, name, owner, owner_id, metadata) values ($1, $2, $3, $4, '{}')
-     ${row.upsert ? "on conflict (bucket_id, name) do update set owner = excluded.owner, updated_at = now()" : ""}`,
-    [row.bucket, row.key, row.owner, row.ownerId],
+    `insert into storage.objects (${columns.join(", ")})
+     values (${columns.map((column, i) => `$${i + 1}${casts[column] ?? ""}`).join(", ")}) ${conflict}`,
+    columns.map((column) => values[column]),
   );
 }
 
-/** Renames an object (into another bucket too) with its new file version; false when the caller may not. */
+/**
+ * Renames an object (into another bucket too) with its new file version and
+ * the mover as owner, as Storage records it (the JWT's `sub`; a token without
+ * one, such as the service role's, leaves the owner as it was); false when no
+ * row was changed. `lastModified` is the new file's time, set by the real move.
+ */
 export async function moveObject(
   tx: Queryable,
   from: { bucket: string; key: string },
   to: { bucket: string; key: string; version: string },
+  mover: { owner: string | null; ownerId: string | null },
+  lastModified?: string,
 ): Promise<boolean> {
   const updated = await tx.query(
-    `update storage.objects set bucket_id = $3, name = $4, version = $5, updated_at = now()
+    `update storage.objects set bucket_id = $3, name = $4, version = $5,
+       owner = coalesce($6::uuid, owner), owner_id = coalesce($7, owner_id),
+       metadata = case when $8::text is null then metadata
+                       else coalesce(metadata, '{}') || jsonb_build_object('lastModified', $8::text) end,
+       updated_at = now()
      where bucket_id = $1 and name = $2 returning id`,
-    [from.bucket, from.key, to.bucket, to.key, to.version],
+    [from.bucket, from.key, to.bucket, to.key, to.version, mover.owner, mover.ownerId, lastModified ?? null],
   );
   return updated.length > 0;
 }

@@ -1,16 +1,24 @@
 /** `/object` routes acting as the caller: download, info, list, remove, move, copy (uploads: upload-routes.ts). */
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
-import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { findBucket } from "./bucket-rows.js";
-import { callerOf, lockObject, ownerOf, transact } from "./context.js";
+import { asCallerRolledBack, callerOf, lockObject, ownerOf, transact } from "./context.js";
+import { userMetadataHeader } from "./declared.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
 import { listLevel, listOptions } from "./list.js";
 import { listV2, listV2Options } from "./list-v2.js";
-import { deleteObjects, existingObject, findObject, insertObject, moveObject, type ObjectRow } from "./object-rows.js";
+import {
+  deleteObjects,
+  existingObject,
+  findObject,
+  insertObject,
+  insertTrialObject,
+  moveObject,
+  type ObjectRow,
+} from "./object-rows.js";
 import { bucketAndKey, checkBucketName, checkKey, rawTail } from "./paths.js";
 import { publicObject, visibleObject } from "./reads.js";
 import { jsonBody } from "./request-body.js";
@@ -71,32 +79,18 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
   });
 
   /**
-   * Reads the source as the caller (RLS decides whether they may) and copies its
-   * file to the destination, recording the new version in `created` so a failed
-   * transaction can remove it.
+   * Storage's move: as the caller, a rolled-back trial reads the source and
+   * renames it with the mover as owner, so the SELECT and UPDATE policies decide
+   * on the row as it would become; then, with the server's privileges, the file
+   * is copied and the row renamed for real (owner too).
    */
-  async function copySource(
-    tx: Queryable,
-    from: string,
-    sourceKey: string,
-    to: string,
-    destinationKey: string,
-    created: { version: string | null },
-  ) {
-    const source = await findObject(tx, from, sourceKey);
-    const { version } = source;
-    if (!version) throw errors.noSuchKey();
-    const copied = await files.copy({ bucket: from, key: sourceKey, version }, to, destinationKey);
-    created.version = copied;
-    return { source: { ...source, version }, copied };
-  }
-
   app.post("/move", async (c) => {
     const caller = await callerOf(stack, c);
     const { from, to, sourceKey, destinationKey } = transferOf(await jsonBody(c.req.raw));
+    const mover = ownerOf(caller);
     // A property, not a local: TypeScript does not narrow it away after the callback assigns it.
     const created: { version: string | null } = { version: null };
-    let replaced: string;
+    let replaced: string | null;
     try {
       replaced = await transact(stack, c, caller, async (tx, becomeCaller) => {
         await findBucket(tx, from);
@@ -108,15 +102,30 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
         ];
         objects.sort(([a, x], [b, y]) => (`${a}/${x}` < `${b}/${y}` ? -1 : 1));
         for (const [bucket, key] of objects) await lockObject(tx, bucket, key);
-        await becomeCaller();
-        const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
-        const moved = await moveObject(
+        const trialVersion = randomUUID();
+        await asCallerRolledBack(tx, becomeCaller, async () => {
+          await findObject(tx, from, sourceKey);
+          const moved = await moveObject(
+            tx,
+            { bucket: from, key: sourceKey },
+            { bucket: to, key: destinationKey, version: trialVersion },
+            mover,
+          );
+          if (!moved) throw errors.noSuchKey();
+        });
+        // Onto itself: Storage stops after the check.
+        if (from === to && sourceKey === destinationKey) return null;
+        const { version } = await findObject(tx, from, sourceKey);
+        if (!version) throw errors.noSuchKey();
+        created.version = await files.copy({ bucket: from, key: sourceKey, version }, to, destinationKey);
+        await moveObject(
           tx,
           { bucket: from, key: sourceKey },
-          { bucket: to, key: destinationKey, version: copied },
+          { bucket: to, key: destinationKey, version: created.version },
+          mover,
+          new Date().toISOString(),
         );
-        if (!moved) throw errors.noSuchKey();
-        return source.version;
+        return version;
       });
     } catch (error) {
       await files.remove(to, destinationKey, created.version);
@@ -126,10 +135,20 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
     return c.json({ message: "Successfully moved" });
   });
 
+  /**
+   * Storage's copy: the source is read as the caller; the destination row is
+   * the source's metadata (with `copyMetadata: false`, the request's `metadata`
+   * `mimetype` and `cacheControl` over it) and user metadata (with
+   * `copyMetadata: false`, the `x-metadata` header's instead), owned by the
+   * caller. The INSERT (or, with x-upsert, upsert) policies decide on a
+   * rolled-back trial of that row; the real row is written with the server's
+   * privileges.
+   */
   app.post("/copy", async (c) => {
     const caller = await callerOf(stack, c);
     const body = await jsonBody(c.req.raw);
     const { from, to, sourceKey, destinationKey } = transferOf(body);
+    const { copyMetadata, fileMetadata } = copyOptionsOf(body);
     const upsert = c.req.header("x-upsert") === "true";
     const { owner, ownerId } = ownerOf(caller);
     const created: { version: string | null } = { version: null };
@@ -141,8 +160,30 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
         await lockObject(tx, to, destinationKey);
         const existing = await existingObject(tx, to, destinationKey);
         if (existing && !upsert) throw errors.keyExists();
-        await becomeCaller();
-        const { source, copied } = await copySource(tx, from, sourceKey, to, destinationKey, created);
+        const destination = await asCallerRolledBack(tx, becomeCaller, async () => {
+          const source = await findObject(tx, from, sourceKey);
+          const metadata: Record<string, unknown> = {
+            ...(source.metadata ?? {}),
+            ...(copyMetadata ? {} : fileMetadata),
+          };
+          const userMetadata = copyMetadata ? source.user_metadata : userMetadataHeader(c);
+          await insertTrialObject(tx, {
+            bucket: to,
+            key: destinationKey,
+            owner,
+            ownerId,
+            metadata,
+            userMetadata,
+            upsert,
+          });
+          return { version: source.version, metadata, userMetadata };
+        });
+        if (!destination.version) throw errors.noSuchKey();
+        created.version = await files.copy(
+          { bucket: from, key: sourceKey, version: destination.version },
+          to,
+          destinationKey,
+        );
         const objectId = existing?.id ?? randomUUID();
         await insertObject(tx, {
           id: objectId,
@@ -150,9 +191,9 @@ export function objectRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
           key: destinationKey,
           owner,
           ownerId,
-          metadata: { ...(source.metadata ?? {}), lastModified: new Date().toISOString() },
-          userMetadata: body.copyMetadata === false ? (body.metadata ?? null) : source.user_metadata,
-          version: copied,
+          metadata: { ...destination.metadata, lastModified: new Date().toISOString() },
+          userMetadata: destination.userMetadata ?? null,
+          version: created.version,
           upsert,
         });
         return { id: objectId, previous: existing?.version ?? null };
@@ -211,4 +252,23 @@ function transferOf(body: Awaited<ReturnType<typeof jsonBody>>) {
     sourceKey: checkKey(body.sourceKey),
     destinationKey: checkKey(body.destinationKey),
   };
+}
+
+/** A copy's `copyMetadata` (true unless false) and the `metadata` it may set instead: `mimetype`, `cacheControl`. */
+function copyOptionsOf(body: Awaited<ReturnType<typeof jsonBody>>) {
+  if (body.copyMetadata !== undefined && typeof body.copyMetadata !== "boolean") {
+    throw errors.invalidRequest("body/copyMetadata must be boolean");
+  }
+  const given = body.metadata ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    throw errors.invalidRequest("body/metadata must be object");
+  }
+  const fileMetadata: Record<string, string> = {};
+  for (const field of ["mimetype", "cacheControl"] as const) {
+    const value = (given as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw errors.invalidRequest(`body/metadata/${field} must be string`);
+    fileMetadata[field] = value;
+  }
+  return { copyMetadata: body.copyMetadata !== false, fileMetadata };
 }

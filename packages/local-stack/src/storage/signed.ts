@@ -7,10 +7,11 @@ import type { StackEnv } from "../gateway/gateway.js";
 import { JwtError } from "../keys/keys.js";
 import type { Stack } from "../stack.js";
 import { findBucket } from "./bucket-rows.js";
-import { anonymous, callerOf, jsonwebtokenMessage, ownerOf, transact } from "./context.js";
+import { anonymous, asCallerRolledBack, callerOf, jsonwebtokenMessage, ownerOf, transact } from "./context.js";
+import { declaredLength, userMetadataHeader } from "./declared.js";
 import { errors, StorageError } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
-import { existingObject, findObject, insertPlaceholder, visibleNames } from "./object-rows.js";
+import { existingObject, findObject, insertTrialObject, visibleNames } from "./object-rows.js";
 import { bucketAndKey, checkBucketName, rawTail } from "./paths.js";
 import { jsonBody } from "./request-body.js";
 import { sendObject } from "./serve.js";
@@ -91,22 +92,26 @@ export function signedRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
   });
 
   // Like Storage, signing an upload URL tests the INSERT (and for upsert the UPDATE) policy, then rolls back.
+  // The trial row's metadata is what this request declares: its own Content-Type and Content-Length.
   app.post("/upload/sign/*", async (c) => {
     const caller = await callerOf(stack, c);
     const { bucket, key } = bucketAndKey(rawTail(c.req.url, "/object/upload/sign/"));
     const upsert = c.req.header("x-upsert") === "true";
-    const probe = new StorageError(200, "Probe", "probe", "rolled back on purpose");
-    try {
-      await transact(stack, c, caller, async (tx, becomeCaller) => {
-        await findBucket(tx, bucket);
-        if ((await existingObject(tx, bucket, key)) && !upsert) throw errors.keyExists();
-        await becomeCaller();
-        await insertPlaceholder(tx, { bucket, key, ...ownerOf(caller), upsert });
-        throw probe;
-      });
-    } catch (error) {
-      if (error !== probe) throw error;
-    }
+    const metadata = { mimetype: c.req.header("content-type"), contentLength: declaredLength(c) };
+    await transact(stack, c, caller, async (tx, becomeCaller) => {
+      await findBucket(tx, bucket);
+      if ((await existingObject(tx, bucket, key)) && !upsert) throw errors.keyExists();
+      await asCallerRolledBack(tx, becomeCaller, () =>
+        insertTrialObject(tx, {
+          bucket,
+          key,
+          ...ownerOf(caller),
+          metadata,
+          userMetadata: userMetadataHeader(c),
+          upsert,
+        }),
+      );
+    });
     const token = await sign(
       { owner: typeof caller.claims.sub === "string" ? caller.claims.sub : undefined, url: `${bucket}/${key}`, upsert },
       uploadTokenLifetime,

@@ -6,16 +6,17 @@ import type { Stack } from "../stack.js";
 import { type Bucket, findBucket } from "./bucket-rows.js";
 import { checkContent } from "./content.js";
 import type { Caller } from "./context.js";
-import { lockObject, ownerOf, transact } from "./context.js";
+import { asCallerRolledBack, lockObject, ownerOf, transact } from "./context.js";
+import { checkMimeType, declaredLength, isEmptyFolder, parseJson, userMetadataHeader } from "./declared.js";
 import { errors } from "./errors.js";
 import type { ObjectFiles } from "./files.js";
-import { existingObject, insertObject } from "./object-rows.js";
+import { existingObject, insertObject, insertTrialObject } from "./object-rows.js";
 
 interface Upload {
   bytes: Uint8Array;
   mimetype: string;
   cacheControl: string;
-  userMetadata: Record<string, unknown> | null;
+  userMetadata: unknown;
 }
 
 /** The metadata jsonb Storage keeps for every object. */
@@ -31,31 +32,11 @@ export function objectMetadata(bytes: Uint8Array, mimetype: string, cacheControl
   };
 }
 
-/** Bucket limit capped by the global one, as Storage applies them. */
-function sizeLimitOf(stack: Stack, bucket: Bucket): number {
+/** Bucket limit capped by the global one, as Storage applies them; an empty folder's placeholder holds nothing. */
+function sizeLimitOf(stack: Stack, bucket: Bucket, key: string): number {
+  if (isEmptyFolder(key)) return 0;
   const global = stack.config.storage.fileSizeLimit;
   return bucket.file_size_limit === null ? global : Math.min(bucket.file_size_limit, global);
-}
-
-function checkMimeType(bucket: Bucket, mimetype: string): void {
-  const allowed = bucket.allowed_mime_types;
-  if (!allowed || allowed.length === 0) return;
-  const type = (mimetype.split(";")[0] ?? "").trim().toLowerCase();
-  const ok = allowed.some((pattern) => {
-    const p = pattern.trim().toLowerCase();
-    return p.endsWith("/*") ? type.startsWith(p.slice(0, -1)) : p === type;
-  });
-  if (!ok) throw errors.invalidMimeType(mimetype);
-}
-
-function parseJsonObject(text: string | null | undefined): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    throw errors.invalidRequest("Invalid metadata");
-  }
 }
 
 async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> {
@@ -80,28 +61,20 @@ async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> 
     if (!file) throw errors.invalidRequest("No file found in the multipart body");
     const cacheControl = form.get("cacheControl");
     const explicitType = form.get("contentType");
-    const metadata = form.get("metadata");
+    const metadata = form.get("metadata") ?? form.get("userMetadata");
     upload = {
       bytes: new Uint8Array(await file.arrayBuffer()),
-      mimetype: (typeof explicitType === "string" && explicitType) || file.type || "application/octet-stream",
+      // Storage's multipart parser (busboy) gives a part's type lowercased, without parameters, text/plain when absent.
+      mimetype: (typeof explicitType === "string" && explicitType) || file.type.split(";")[0]?.trim() || "text/plain",
       cacheControl: typeof cacheControl === "string" && cacheControl ? `max-age=${cacheControl}` : "no-cache",
-      userMetadata: parseJsonObject(typeof metadata === "string" ? metadata : null),
+      userMetadata: typeof metadata === "string" ? parseJson(metadata) : undefined,
     };
   } else {
-    const header = c.req.header("x-metadata");
-    let metadata: string | null = null;
-    if (header) {
-      try {
-        metadata = Buffer.from(header, "base64").toString("utf8");
-      } catch {
-        throw errors.invalidRequest("Invalid x-metadata header");
-      }
-    }
     upload = {
       bytes: await readCapped(c.req.raw, limit),
       mimetype: contentType || "application/octet-stream",
-      cacheControl: c.req.header("cache-control") || "no-cache",
-      userMetadata: parseJsonObject(metadata),
+      cacheControl: c.req.header("cache-control") ?? "no-cache",
+      userMetadata: userMetadataHeader(c),
     };
   }
   if (upload.bytes.byteLength > limit) throw errors.entityTooLarge();
@@ -137,7 +110,14 @@ export interface StoreOptions {
   actAs: Caller | null;
 }
 
-/** Checks limits, writes a new version on disk, then records it (INSERT, or INSERT … ON CONFLICT UPDATE to upsert). */
+/**
+ * Checks limits, writes a new version on disk, then records it as Storage
+ * does: the caller's RLS decides on a rolled-back trial row holding only what
+ * the request declared (`{ mimetype, contentLength }`, the latter the request's
+ * Content-Length, multipart framing included, and absent for a chunked body;
+ * no `size`), then the row is written with the server's privileges and the
+ * full metadata (INSERT, or INSERT … ON CONFLICT UPDATE to upsert).
+ */
 export async function storeUpload(
   stack: Stack,
   files: ObjectFiles,
@@ -145,8 +125,9 @@ export async function storeUpload(
   options: StoreOptions,
 ): Promise<{ Id: string; Key: string }> {
   const bucket = await findBucket(stack.db, options.bucket);
-  const upload = await readUpload(c, sizeLimitOf(stack, bucket));
-  checkMimeType(bucket, upload.mimetype);
+  const upload = await readUpload(c, sizeLimitOf(stack, bucket, options.key));
+  if (!isEmptyFolder(options.key)) checkMimeType(bucket.allowed_mime_types, upload.mimetype);
+  const declared = { mimetype: upload.mimetype, contentLength: declaredLength(c) };
   // Hosted Storage stores the bytes as given under the declared type; strict mode checks them.
   const bytes = stack.strict ? checkContent(upload.bytes, upload.mimetype) : upload.bytes;
   const metadata = objectMetadata(bytes, upload.mimetype, upload.cacheControl);
@@ -158,7 +139,19 @@ export async function storeUpload(
       await lockObject(tx, options.bucket, options.key);
       const existing = await existingObject(tx, options.bucket, options.key);
       if (existing && !options.upsert) throw errors.keyExists();
-      if (options.actAs) await becomeCaller();
+      if (options.actAs) {
+        await asCallerRolledBack(tx, becomeCaller, () =>
+          insertTrialObject(tx, {
+            bucket: options.bucket,
+            key: options.key,
+            owner,
+            ownerId,
+            metadata: declared,
+            userMetadata: upload.userMetadata,
+            upsert: options.upsert,
+          }),
+        );
+      }
       const id = existing?.id ?? randomUUID();
       await insertObject(tx, {
         id,
@@ -167,7 +160,8 @@ export async function storeUpload(
         owner,
         ownerId,
         metadata,
-        userMetadata: upload.userMetadata,
+        // Storage records `{}` when the upload carried no user metadata.
+        userMetadata: isRecord(upload.userMetadata) ? upload.userMetadata : {},
         version,
         upsert: options.upsert,
       });
@@ -180,4 +174,8 @@ export async function storeUpload(
   // Only now is the old version unreferenced; removing it earlier could lose the object if the commit failed.
   if (stored.previous !== version) await files.remove(options.bucket, options.key, stored.previous);
   return { Id: stored.id, Key: `${options.bucket}/${options.key}` };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -95,8 +95,16 @@ describe("bucket limits", () => {
   it("accepts wildcard and exact MIME matches within the limit", async () => {
     const image = await alice.client.storage.from("images").upload("ok.png", png(), { contentType: "image/png" });
     expect(image.error).toBeNull();
-    const text = await alice.client.storage.from("images").upload("ok.txt", bytes("text"));
+    const text = await alice.client.storage
+      .from("images")
+      .upload("ok.txt", bytes("text"), { contentType: "text/plain" });
     expect(text.error).toBeNull();
+    // storage-js declares `text/plain;charset=UTF-8` when no type is given, which Storage does not match to `text/plain`.
+    const undeclared = await alice.client.storage.from("images").upload("undeclared.txt", bytes("text"));
+    expect(undeclared.error).toMatchObject({
+      statusCode: "415",
+      message: "mime type text/plain;charset=UTF-8 is not supported",
+    });
     const multipart = await alice.client.storage
       .from("images")
       .upload("ok.webp", new Blob([bytes("RIFF\0\0\0\0WEBPVP8 ")], { type: "image/webp" }));
