@@ -225,7 +225,7 @@ export function createPostgresChanges(
     const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
     for (const [channel, ids] of perChannel) {
       const selectable = selectableBy.get(channel.role) ?? new Set<string>();
-      const select = selectionOf(channel, ids);
+      const select = selectionOf(channel, ids, change.old);
       push(channel, "postgres_changes", {
         ids,
         data: {
@@ -282,7 +282,7 @@ export function createPostgresChanges(
     if (deliveries.length === 0) return;
     const columns = await columnsOf(change.schema, change.table);
     for (const { channel, ids, key } of deliveries) {
-      const select = selectionOf(channel, ids);
+      const select = selectionOf(channel, ids, key);
       const data = { schema: change.schema, table: change.table, commit_timestamp: change.ts, type: "DELETE" };
       push(channel, "postgres_changes", {
         ids,
@@ -366,7 +366,7 @@ export function createPostgresChanges(
     // (Channels of one identity share one record object.)
     const encoded = new Map<Payload, Map<string, string>>();
     for (const [channel, { ids, record }] of perChannel) {
-      const select = selectionOf(channel, ids);
+      const select = selectionOf(channel, ids, change.new ?? {});
       const key = select ? [...select].join(",") : "*";
       const forRecord = encoded.get(record) ?? new Map<string, string>();
       encoded.set(record, forRecord);
@@ -423,8 +423,9 @@ const identityKey = (channel: Channel) => JSON.stringify([channel.role, channel.
  * The columns to send to a channel for these bindings: all of them when any
  * binding wants the whole row, else those the bindings select.
  */
-function selectionOf(channel: Channel, ids: number[]): Set<string> | null {
-  const selected = new Set<string>();
+function selectionOf(channel: Channel, ids: number[], primaryKey: Payload): Set<string> | null {
+  // Realtime always sends the primary key, selected or not.
+  const selected = new Set<string>(Object.keys(primaryKey));
   for (const binding of channel.bindings) {
     if (!ids.includes(binding.id)) continue;
     if (!binding.select) return null;

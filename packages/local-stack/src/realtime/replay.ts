@@ -4,8 +4,7 @@ import { type Channel, isObject, type Payload, push } from "./channel.js";
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, storedMessage } from "./messages.js";
 import { encodeUserBroadcast } from "./protocol.js";
 
-/** Realtime's bounds: `limit` defaults to 10 and is clamped to 1..25; `since` defaults to 0. */
-const DEFAULT_LIMIT = 10;
+/** Realtime's bounds: `limit` defaults to 25 (`replay["limit"] || 25`) and is clamped to 1..25; `since` has no default. */
 const MAX_LIMIT = 25;
 
 export interface ReplayRequest {
@@ -15,7 +14,7 @@ export interface ReplayRequest {
 
 /**
  * Reads `config.broadcast.replay` of a join as Realtime does: absent or not an object
- * means no replay; `since` (epoch ms) and `limit` must be integers when given.
+ * means no replay; `since` (epoch ms) is required and, like `limit` when given, an integer.
  * Returns the reason to refuse the join with, when there is one.
  */
 export function replayRequest(
@@ -26,8 +25,8 @@ export function replayRequest(
   if (!isPrivate) return { error: "UnableToReplayMessages: Replay is not allowed for public channels" };
   const replay = broadcastConfig.replay;
   if (!isObject(replay)) return { request: null };
-  const since = replay.since ?? 0;
-  const limit = replay.limit ?? DEFAULT_LIMIT;
+  const since = replay.since;
+  const limit = replay.limit ?? MAX_LIMIT;
   if (!Number.isSafeInteger(since) || !Number.isSafeInteger(limit)) {
     return { error: "UnableToReplayMessages: Replay params are not valid" };
   }

@@ -193,6 +193,23 @@ describe("postgres_changes column selection", () => {
     expect(change?.new).toMatchObject({ title: "picked" });
   });
 
+  it("always includes the primary key, selected or not", async () => {
+    const c = await aliceClient();
+    const changes = collector<Change>();
+    await subscribe(
+      c
+        .channel("selected-without-key")
+        .on(
+          "postgres_changes",
+          { event: "INSERT", schema: "public", table: "rt_notes", filter: "title=eq.keyed", select: ["title"] },
+          (p) => changes.push(p as Change),
+        ),
+    );
+    await insert("keyed", 8, true, null);
+    const [change] = await changes.waitFor(1);
+    expect(Object.keys(change?.new ?? {}).sort()).toEqual(["id", "title"]);
+  });
+
   it("refuses a selection on a wildcard table or of a column the table lacks", async () => {
     const c = await aliceClient();
     const wildcard = c

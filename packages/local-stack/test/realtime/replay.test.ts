@@ -58,7 +58,7 @@ describe("broadcast replay", () => {
     await client.removeAllChannels();
   });
 
-  it("defaults to ten messages since the epoch, at most 25, binary payloads included", async () => {
+  it("defaults to 25 messages (Realtime's `limit || 25`), at most 25, binary payloads included", async () => {
     const alice = await newUser(stack);
     const topic = `user:${alice.id}`;
     for (let n = 1; n <= 30; n++) await send(topic, "note", { n });
@@ -78,13 +78,14 @@ describe("broadcast replay", () => {
         .channel(topic, { config: { private: true, broadcast: { replay: { since: 0, limit: 100 } } } })
         .on("broadcast", { event: "*" }, (m) => capped.push(m as Message)),
     );
-    const ten = await defaults.waitFor(10);
-    expect(ten.slice(0, 9).map((m) => m.payload.n)).toEqual([22, 23, 24, 25, 26, 27, 28, 29, 30]);
-    expect(ten[9]?.event).toBe("bytes");
-    expect([...new Uint8Array(ten[9]?.payload as unknown as ArrayBuffer)]).toEqual([5, 6]);
-    expect(ten[9]?.meta).toEqual({ replayed: true, id: expect.any(String) });
+    const byDefault = await defaults.waitFor(25);
+    expect(byDefault.slice(0, 24).map((m) => m.payload.n)).toEqual(Array.from({ length: 24 }, (_, i) => i + 7));
+    expect(byDefault[24]?.event).toBe("bytes");
+    expect([...new Uint8Array(byDefault[24]?.payload as unknown as ArrayBuffer)]).toEqual([5, 6]);
+    expect(byDefault[24]?.meta).toEqual({ replayed: true, id: expect.any(String) });
     const all = await capped.waitFor(25);
     expect(all[0]?.payload.n).toBe(7);
+    expect(all[24]?.event).toBe("bytes");
     await client.removeAllChannels();
     await other.removeAllChannels();
   });
@@ -113,6 +114,18 @@ describe("broadcast replay", () => {
       { config: { private: true, broadcast: { replay: { since: "yesterday" } } } },
     ]);
     expect((await socket.next({ ref: "2" }))[4]).toEqual({
+      status: "error",
+      response: { reason: "UnableToReplayMessages: Replay params are not valid" },
+    });
+    // Realtime passes `since` on as given: without one there is nothing to replay from.
+    socket.send([
+      "3",
+      "3",
+      "realtime:any",
+      "phx_join",
+      { config: { private: true, broadcast: { replay: { limit: 5 } } } },
+    ]);
+    expect((await socket.next({ ref: "3" }))[4]).toEqual({
       status: "error",
       response: { reason: "UnableToReplayMessages: Replay params are not valid" },
     });
