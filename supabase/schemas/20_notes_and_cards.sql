@@ -319,22 +319,26 @@ revoke all on public.card_states from anon, authenticated, service_role;
 grant select, insert, update, delete on public.card_states to service_role;
 grant select on public.card_states to authenticated;
 
--- Bulk tagging from the deck screen: add and remove tags on many notes in one
--- statement, so the change is all or nothing (a note that would break the tag
--- rules fails the whole call with the constraint's name).
-create function public.tag_notes(p_note_ids uuid[], p_add text[] default '{}', p_remove text[] default '{}')
-returns setof public.notes
-language plpgsql security definer
+-- The checks every bulk note action starts with: each note exists and is
+-- visible (PT404), its deck is one the caller edits (42501), and, when
+-- versions are given (one per note, in the same order), no note changed since
+-- the caller loaded it. The rows are locked first, so no edit slips in between
+-- this check and the action; stale notes refuse the whole action with PT412,
+-- the detail naming each with its current version: {"notes": [{id, version}]}.
+create function private.lock_notes_for_bulk(p_note_ids uuid[], p_versions integer[], p_action text)
+returns void
+language plpgsql
 set search_path = ''
 as $$
+declare
+  stale jsonb;
 begin
-  perform private.require_user();
   if coalesce(cardinality(p_note_ids), 0) = 0 then
     perform private.fail('22023', 'choose at least one note', 'note_ids');
   elsif cardinality(p_note_ids) > 500 then
-    perform private.fail('22023', 'tag at most 500 notes at once', 'note_ids');
-  elsif coalesce(cardinality(p_add), 0) + coalesce(cardinality(p_remove), 0) = 0 then
-    perform private.fail('22023', 'choose tags to add or remove', 'tags');
+    perform private.fail('22023', 'choose at most 500 notes at once', 'note_ids');
+  elsif p_versions is not null and cardinality(p_versions) is distinct from cardinality(p_note_ids) then
+    perform private.fail('22023', 'give one version for each note', 'versions');
   end if;
   if exists (
     select 1 from unnest(p_note_ids) as wanted(id)
@@ -344,8 +348,46 @@ begin
     perform private.fail('PT404', 'note not found', 'note_ids');
   end if;
   if exists (select 1 from public.notes n where n.id = any (p_note_ids) and not private.can_edit_deck(n.deck_id)) then
-    perform private.fail('42501', 'only the owner and editors of a deck can tag its notes');
+    perform private.fail('42501', format('only the owner and editors of a deck can %s its notes', p_action));
   end if;
+  perform 1 from public.notes n where n.id = any (p_note_ids) order by n.id for update;
+  if p_versions is null then
+    return;
+  end if;
+  select jsonb_agg(jsonb_build_object('id', n.id, 'version', n.version) order by n.id) into stale
+  from unnest(p_note_ids, p_versions) as stated(id, version)
+  join public.notes n on n.id = stated.id
+  where n.version is distinct from stated.version;
+  if stale is not null then
+    perform private.fail('PT412', 'some of these notes were changed since they were loaded',
+      jsonb_build_object('notes', stale)::text);
+  end if;
+end
+$$;
+
+revoke execute on function private.lock_notes_for_bulk(uuid[], integer[], text) from public;
+
+-- Bulk tagging from the deck screen: add and remove tags on many notes in one
+-- statement, so the change is all or nothing (a note that would break the tag
+-- rules fails the whole call with the constraint's name). `p_versions` holds
+-- each note's version as the caller loaded it; a note changed since refuses
+-- the call (PT412).
+create function public.tag_notes(
+  p_note_ids uuid[],
+  p_add text[] default '{}',
+  p_remove text[] default '{}',
+  p_versions integer[] default null
+)
+returns setof public.notes
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_user();
+  if coalesce(cardinality(p_add), 0) + coalesce(cardinality(p_remove), 0) = 0 then
+    perform private.fail('22023', 'choose tags to add or remove', 'tags');
+  end if;
+  perform private.lock_notes_for_bulk(p_note_ids, p_versions, 'tag');
   -- Kept tags stay in their order; added ones follow, once each.
   return query
     update public.notes n
@@ -368,5 +410,30 @@ begin
 end
 $$;
 
-revoke execute on function public.tag_notes(uuid[], text[], text[]) from public, anon;
-grant execute on function public.tag_notes(uuid[], text[], text[]) to authenticated, service_role;
+revoke execute on function public.tag_notes(uuid[], text[], text[], integer[]) from public, anon;
+grant execute on function public.tag_notes(uuid[], text[], text[], integer[]) to authenticated, service_role;
+
+-- Deletes notes with their cards and schedules, all or nothing, when none
+-- changed since the caller loaded them (`p_versions`, one per note); returns
+-- how many were deleted.
+create function public.delete_notes(p_note_ids uuid[], p_versions integer[])
+returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  deleted integer;
+begin
+  perform private.require_user();
+  if p_versions is null then
+    perform private.fail('22023', 'give one version for each note', 'versions');
+  end if;
+  perform private.lock_notes_for_bulk(p_note_ids, p_versions, 'delete');
+  delete from public.notes where id = any (p_note_ids);
+  get diagnostics deleted = row_count;
+  return deleted;
+end
+$$;
+
+revoke execute on function public.delete_notes(uuid[], integer[]) from public, anon;
+grant execute on function public.delete_notes(uuid[], integer[]) to authenticated, service_role;

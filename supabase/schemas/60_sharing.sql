@@ -224,7 +224,8 @@ $$;
 
 -- Moves notes (with their cards and everyone's schedules) to another deck.
 -- The caller must be able to edit both the notes' decks and the target.
-create function public.move_notes(p_note_ids uuid[], p_deck_id uuid) returns integer
+create function public.move_notes(p_note_ids uuid[], p_deck_id uuid, p_versions integer[] default null)
+returns integer
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -237,16 +238,8 @@ begin
   elsif not private.can_edit_deck(p_deck_id) then
     perform private.fail('42501', 'you cannot add notes to this deck');
   end if;
-  if exists (
-    select 1 from unnest(p_note_ids) as wanted(id)
-    left join public.notes n on n.id = wanted.id
-    where n.id is null or not private.can_read_deck(n.deck_id)
-  ) then
-    perform private.fail('PT404', 'note not found', 'note_ids');
-  end if;
-  if exists (select 1 from public.notes n where n.id = any (p_note_ids) and not private.can_edit_deck(n.deck_id)) then
-    perform private.fail('42501', 'you cannot move notes out of a deck you do not edit');
-  end if;
+  -- Checks, locks and, with `p_versions`, refuses notes changed since they were loaded (PT412).
+  perform private.lock_notes_for_bulk(p_note_ids, p_versions, 'move');
   update public.notes set deck_id = p_deck_id, updated_at = now()
   where id = any (p_note_ids) and deck_id <> p_deck_id;
   get diagnostics moved = row_count;

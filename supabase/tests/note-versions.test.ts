@@ -81,3 +81,115 @@ describe("note versions", () => {
     expect(await failure(save(olga, noteId, "Stale", 2))).toMatchObject({ code: "PT412" });
   });
 });
+
+// Bulk actions state each note's version as the caller loaded it; one note
+// changed since refuses the whole action with the stale notes' current versions.
+describe("bulk actions with versions", () => {
+  const countOf = async (noteIds: string[]) =>
+    (await db.query<{ count: number }>("select count(*)::int as count from notes where id = any($1)", [noteIds]))[0]
+      ?.count;
+  const deckOf = async (noteId: string) =>
+    (await db.query<{ deck_id: string }>("select deck_id from notes where id = $1", [noteId]))[0]?.deck_id;
+
+  /** Two notes, the second edited by Ed after both were loaded at version 1. */
+  async function oneStale() {
+    const [a, b] = await Promise.all([
+      addNote(db, olga, deck, basic("A", "Back")),
+      addNote(db, olga, deck, basic("B", "Back")),
+    ]);
+    await save(ed, b.noteId, "Ed's B", 1);
+    return { ids: [a.noteId, b.noteId], stale: b.noteId };
+  }
+  const staleDetail = (error: { detail?: string }) => JSON.parse(error.detail ?? "");
+
+  test("delete_notes deletes notes at their current versions", async () => {
+    const [a, b] = await Promise.all([
+      addNote(db, olga, deck, basic("A", "Back")),
+      addNote(db, olga, deck, basic("B", "Back")),
+    ]);
+    const rows = await actAs(db, ed, (tx) =>
+      tx.query<{ deleted: number }>("select delete_notes($1, $2) as deleted", [
+        [a.noteId, b.noteId],
+        [1, 1],
+      ]),
+    );
+    expect(rows).toEqual([{ deleted: 2 }]);
+    expect(await countOf([a.noteId, b.noteId])).toBe(0);
+  });
+
+  test("delete_notes with one stale version is refused and deletes nothing", async () => {
+    const { ids, stale } = await oneStale();
+    const error = await failure(actAs(db, olga, (tx) => tx.query("select delete_notes($1, $2)", [ids, [1, 1]])));
+    expect(error).toMatchObject({ code: "PT412" });
+    expect(staleDetail(error)).toEqual({ notes: [{ id: stale, version: 2 }] });
+    expect(await countOf(ids)).toBe(2);
+  });
+
+  test("delete_notes needs one version per note", async () => {
+    const { noteId } = await addNote(db, olga, deck, basic("A", "Back"));
+    for (const versions of [null, [1, 1]]) {
+      const error = await failure(
+        actAs(db, olga, (tx) => tx.query("select delete_notes($1, $2)", [[noteId], versions])),
+      );
+      expect(error).toMatchObject({ code: "22023" });
+    }
+    expect(await countOf([noteId])).toBe(1);
+  });
+
+  test("delete_notes refuses a viewer's call", async () => {
+    const viewer = await createUser(db, { displayName: "Vera" });
+    await addMember(db, olga, deck, viewer, "viewer");
+    const { noteId } = await addNote(db, olga, deck, basic("A", "Back"));
+    const error = await failure(actAs(db, viewer, (tx) => tx.query("select delete_notes($1, $2)", [[noteId], [1]])));
+    expect(error).toMatchObject({ code: "42501" });
+    expect(await countOf([noteId])).toBe(1);
+  });
+
+  test("move_notes moves notes at their current versions", async () => {
+    const { noteId } = await addNote(db, olga, deck, basic("A", "Back"));
+    const rows = await actAs(db, olga, (tx) =>
+      tx.query<{ moved: number }>("select move_notes(p_note_ids => $1, p_deck_id => $2, p_versions => $3) as moved", [
+        [noteId],
+        otherDeck,
+        [1],
+      ]),
+    );
+    expect(rows).toEqual([{ moved: 1 }]);
+    expect(await deckOf(noteId)).toBe(otherDeck);
+  });
+
+  test("move_notes with one stale version is refused and moves nothing", async () => {
+    const { ids, stale } = await oneStale();
+    const error = await failure(
+      actAs(db, olga, (tx) =>
+        tx.query("select move_notes(p_note_ids => $1, p_deck_id => $2, p_versions => $3)", [ids, otherDeck, [1, 1]]),
+      ),
+    );
+    expect(error).toMatchObject({ code: "PT412" });
+    expect(staleDetail(error)).toEqual({ notes: [{ id: stale, version: 2 }] });
+    expect(await Promise.all(ids.map(deckOf))).toEqual([deck, deck]);
+  });
+
+  test("tag_notes tags notes at their current versions", async () => {
+    const { noteId } = await addNote(db, olga, deck, basic("A", "Back"));
+    const rows = await actAs(db, ed, (tx) =>
+      tx.query<{ version: number; tags: string[] }>(
+        "select version, tags from tag_notes(p_note_ids => $1, p_add => $2, p_versions => $3)",
+        [[noteId], ["verb"], [1]],
+      ),
+    );
+    expect(rows).toEqual([{ version: 2, tags: ["verb"] }]);
+  });
+
+  test("tag_notes with one stale version is refused and tags nothing", async () => {
+    const { ids, stale } = await oneStale();
+    const error = await failure(
+      actAs(db, olga, (tx) =>
+        tx.query("select id from tag_notes(p_note_ids => $1, p_add => $2, p_versions => $3)", [ids, ["verb"], [1, 1]]),
+      ),
+    );
+    expect(error).toMatchObject({ code: "PT412" });
+    expect(staleDetail(error)).toEqual({ notes: [{ id: stale, version: 2 }] });
+    for (const id of ids) expect((await noteOf(id))?.tags).toEqual([]);
+  });
+});

@@ -155,6 +155,14 @@ test("bulk actions tag, move, suspend and delete the selected notes, and the dat
   const idOf = async (front: string) =>
     (await admin.from("notes").select("id").eq("deck_id", deckId).eq("fields->>front", `<b>${front}</b>`).single()).data
       ?.id ?? "";
+  // Live updates can be held back, as when they arrive late, so the list can show notes someone changed meanwhile.
+  let holdLiveUpdates = false;
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (!holdLiveUpdates) socket.send(message);
+    });
+  });
   await openDeck(deckId, owner, "?sort=oldest");
   expect(await visibleFronts(page)).toEqual(animals);
 
@@ -216,6 +224,28 @@ test("bulk actions tag, move, suspend and delete the selected notes, and the dat
   await bar.getByText("6 notes selected").waitFor();
   await bar.getByRole("button", { name: "Delete", exact: true }).click();
   dialog = page.getByRole("dialog", { name: "Delete 6 notes?" });
+  // Someone else edits one of them meanwhile: the delete is refused whole and the list reloads with their change.
+  const goat = await idOf("goat");
+  holdLiveUpdates = true;
+  expect(
+    (
+      await admin
+        .from("notes")
+        .update({ tags: ["animal", "edited"] })
+        .eq("id", goat)
+    ).error,
+  ).toBeNull();
+  await dialog.getByRole("button", { name: "Delete notes" }).click();
+  await dialog
+    .getByRole("alert")
+    .filter({
+      hasText: "1 of the selected notes was changed by someone else since you loaded them, so nothing was changed.",
+    })
+    .waitFor();
+  expect((await admin.from("notes").select("id").eq("deck_id", deckId)).data).toHaveLength(7);
+  // The list behind the open dialog reloads with their change (the dialog hides it from the accessibility tree).
+  await page.locator(".note-row").filter({ hasText: "goat" }).getByText("edited", { exact: true }).waitFor();
+  holdLiveUpdates = false;
   await dialog.getByRole("button", { name: "Delete notes" }).click();
   await page.getByRole("status").filter({ hasText: "Deleted 6 notes." }).waitFor();
   await page.waitForFunction(() => document.querySelector(".list-summary")?.textContent === "1 note");
@@ -274,9 +304,9 @@ test("a viewer sees the notes and cards read-only, and the server refuses the vi
     .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(EngramError);
   expect(error).toMatchObject({ code: "permission-denied" });
-  const { ids } = await engram.notes.ids(deckId);
-  await expect(engram.notes.addTags(ids, ["mine"])).rejects.toMatchObject({ code: "permission-denied" });
-  await expect(engram.notes.remove(ids)).rejects.toMatchObject({ code: "permission-denied" });
+  const { notes } = await engram.notes.ids(deckId);
+  await expect(engram.notes.addTags(notes, ["mine"])).rejects.toMatchObject({ code: "permission-denied" });
+  await expect(engram.notes.remove(notes)).rejects.toMatchObject({ code: "permission-denied" });
   expect((await adminClient().from("notes").select("id").eq("deck_id", deckId)).data).toHaveLength(5);
 });
 

@@ -598,6 +598,10 @@ export type Database = {
           suspended_count: number
         }[]
       }
+      delete_notes: {
+        Args: { p_note_ids: string[]; p_versions: number[] }
+        Returns: number
+      }
       explore_decks: {
         Args: {
           p_limit?: number
@@ -663,7 +667,7 @@ export type Database = {
         }[]
       }
       move_notes: {
-        Args: { p_deck_id: string; p_note_ids: string[] }
+        Args: { p_deck_id: string; p_note_ids: string[]; p_versions?: number[] }
         Returns: number
       }
       purge_abandoned_imports: { Args: { p_limit?: number }; Returns: number }
@@ -810,7 +814,12 @@ export type Database = {
         }[]
       }
       tag_notes: {
-        Args: { p_add?: string[]; p_note_ids: string[]; p_remove?: string[] }
+        Args: {
+          p_add?: string[]
+          p_note_ids: string[]
+          p_remove?: string[]
+          p_versions?: number[]
+        }
         Returns: {
           created_at: string
           created_by: string | null

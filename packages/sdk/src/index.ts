@@ -30,6 +30,7 @@ export {
   type NoteInput,
   type NotePage,
   type NoteSort,
+  type NoteVersion,
   type NoteWithCards,
   noteSorts,
 } from "./notes.js";

@@ -14,6 +14,8 @@ import type { EngramClient } from "./supabase-client.js";
 export type Note = Tables<"notes">;
 export type NoteWithCards = Note & { cards: Tables<"cards">[] };
 export type NoteInput = z.input<typeof noteInputSchema>;
+/** A note as a bulk action states it: its id and the version the caller loaded. */
+export type NoteVersion = Pick<Note, "id" | "version">;
 export interface NotePage {
   notes: Note[];
   /** How many notes match, over all pages. */
@@ -26,11 +28,14 @@ export const maxBulkNotes = 500;
 const deckIdSchema = z.guid("Unknown deck.");
 const noteIdSchema = z.guid("Unknown note.");
 const versionSchema = z.int("Unknown note version.").min(1, "Unknown note version.");
-const noteIdsSchema = z
-  .array(noteIdSchema)
+const noteVersionsSchema = z
+  .array(z.object({ id: noteIdSchema, version: versionSchema }))
   .min(1, "Choose at least one note.")
   .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
-  .transform((ids) => [...new Set(ids)]);
+  .transform((notes) => {
+    const byId = new Map(notes.map((note) => [note.id, note.version]));
+    return { p_note_ids: [...byId.keys()], p_versions: [...byId.values()] };
+  });
 /** The orders a deck's notes can be listed in. */
 export const noteSorts = ["newest", "oldest", "edited", "alphabetical"] as const;
 export type NoteSort = (typeof noteSorts)[number];
@@ -72,22 +77,26 @@ export function createNotes(supabase: EngramClient) {
 
     /**
      * The ids of every note matching a filter (as `list` takes it), for "select
-     * all": at most `maxBulkNotes`, with the total so a caller knows when more match.
+     * all": at most `maxBulkNotes`, with the total so a caller knows when more
+     * match, and each note's version for the bulk actions.
      */
-    async ids(deckId: string, filter: NoteFilter = {}): Promise<{ ids: string[]; total: number }> {
+    async ids(
+      deckId: string,
+      filter: NoteFilter = {},
+    ): Promise<{ ids: string[]; notes: NoteVersion[]; total: number }> {
       const id = validate(deckIdSchema, deckId);
       const parsed = validate(filterSchema, filter);
-      const query = filtered(supabase.from("notes").select("id", { count: "exact" }), id, parsed);
-      const { ids, total } = await run(
+      const query = filtered(supabase.from("notes").select("id, version", { count: "exact" }), id, parsed);
+      const { notes, total } = await run(
         ordered(query, "newest")
           .range(0, maxBulkNotes - 1)
           .then(({ data, count, ...result }) => ({
             ...result,
-            data: data && { ids: data.map((row) => row.id), total: count ?? data.length },
+            data: data && { notes: data, total: count ?? data.length },
           })),
       );
       if (total === 0) await requireVisibleDeck(supabase, id);
-      return { ids, total };
+      return { ids: notes.map((note) => note.id), notes, total };
     },
 
     /** One note the user can see; `not-found` otherwise. */
@@ -128,32 +137,39 @@ export function createNotes(supabase: EngramClient) {
       return { ...saved, cards: await cardsOf(supabase, id) };
     },
 
-    /** Deletes notes with their cards and schedules (owners and editors); all or none. */
-    async remove(noteIds: string[]): Promise<void> {
-      const ids = validate(noteIdsSchema, noteIds);
-      await requireEditable(supabase, ids, "delete");
-      await run(supabase.from("notes").delete().in("id", ids));
+    /*
+     * The bulk actions take each note with the version the caller loaded. All
+     * or nothing: if any note changed since, nothing changes and the call fails
+     * with `note/conflict`, whose `detail.notes` lists the changed notes with
+     * their current versions.
+     */
+
+    /** Deletes notes with their cards and schedules (owners and editors); returns how many. */
+    async remove(notes: NoteVersion[]): Promise<number> {
+      const stated = validate(noteVersionsSchema, notes);
+      await currentUserId(supabase);
+      return run(supabase.rpc("delete_notes", stated));
     },
 
     /** Moves notes, their cards and everyone's schedules to another deck; returns how many moved. */
-    async move(noteIds: string[], deckId: string): Promise<number> {
-      const ids = validate(noteIdsSchema, noteIds);
+    async move(notes: NoteVersion[], deckId: string): Promise<number> {
+      const stated = validate(noteVersionsSchema, notes);
       const target = validate(deckIdSchema, deckId);
       await currentUserId(supabase);
-      return run(supabase.rpc("move_notes", { p_note_ids: ids, p_deck_id: target }));
+      return run(supabase.rpc("move_notes", { ...stated, p_deck_id: target }));
     },
 
     /**
      * Adds tags to every note given (those that have them already keep one
-     * copy). All or nothing: a note that would break the tag rules fails the call.
+     * copy). A note that would break the tag rules fails the call.
      */
-    async addTags(noteIds: string[], tags: string[]): Promise<Note[]> {
-      return retag(supabase, noteIds, { p_add: validate(bulkTagsSchema, { tags }).tags });
+    async addTags(notes: NoteVersion[], tags: string[]): Promise<Note[]> {
+      return retag(supabase, notes, { p_add: validate(bulkTagsSchema, { tags }).tags });
     },
 
     /** Removes tags from every note given, in one change. */
-    async removeTags(noteIds: string[], tags: string[]): Promise<Note[]> {
-      return retag(supabase, noteIds, { p_remove: validate(bulkTagsSchema, { tags }).tags });
+    async removeTags(notes: NoteVersion[], tags: string[]): Promise<Note[]> {
+      return retag(supabase, notes, { p_remove: validate(bulkTagsSchema, { tags }).tags });
     },
   };
 }
@@ -245,10 +261,10 @@ async function refuseNotes(supabase: EngramClient, noteIds: string[], action: st
 /** One `tag_notes` call: the database checks every note and applies every change in one statement. */
 async function retag(
   supabase: EngramClient,
-  noteIds: string[],
+  notes: NoteVersion[],
   change: { p_add?: string[]; p_remove?: string[] },
 ): Promise<Note[]> {
-  const ids = validate(noteIdsSchema, noteIds);
+  const stated = validate(noteVersionsSchema, notes);
   await currentUserId(supabase);
-  return run(supabase.rpc("tag_notes", { p_note_ids: ids, ...change }));
+  return run(supabase.rpc("tag_notes", { ...stated, ...change }));
 }

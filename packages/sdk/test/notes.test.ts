@@ -62,7 +62,7 @@ describe("notes", () => {
     await expect(viewer.engram.notes.update(note.id, note.version, basic("changed"))).rejects.toMatchObject({
       code: "permission-denied",
     });
-    await expect(viewer.engram.notes.remove([note.id])).rejects.toMatchObject({ code: "permission-denied" });
+    await expect(viewer.engram.notes.remove([note])).rejects.toMatchObject({ code: "permission-denied" });
 
     const stranger = await signedIn("stranger");
     await expect(stranger.engram.notes.create(deck.id, basic("x"))).rejects.toMatchObject({ code: "not-found" });
@@ -114,7 +114,7 @@ describe("notes", () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     await expect(owner.engram.notes.get(missing)).rejects.toMatchObject({ code: "not-found" });
     await expect(owner.engram.notes.update(missing, 1, basic("x"))).rejects.toMatchObject({ code: "not-found" });
-    await expect(owner.engram.notes.remove([missing])).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.remove([{ id: missing, version: 1 }])).rejects.toMatchObject({ code: "not-found" });
   });
 
   test("search matches words in fields and tags, with a total over all pages", async () => {
@@ -167,7 +167,11 @@ describe("notes", () => {
     const { owner, deck } = await ownerWithDeck();
     const verb = await owner.engram.notes.create(deck.id, basic("correr", "to run", ["verb"]));
     await owner.engram.notes.create(deck.id, basic("mesa", "table", ["noun"]));
-    expect(await owner.engram.notes.ids(deck.id, { tags: ["verb"] })).toEqual({ ids: [verb.id], total: 1 });
+    expect(await owner.engram.notes.ids(deck.id, { tags: ["verb"] })).toEqual({
+      ids: [verb.id],
+      notes: [{ id: verb.id, version: 1 }],
+      total: 1,
+    });
     expect((await owner.engram.notes.ids(deck.id)).total).toBe(2);
     const stranger = await signedIn("stranger");
     await expect(stranger.engram.notes.ids(deck.id)).rejects.toMatchObject({ code: "not-found" });
@@ -180,20 +184,45 @@ describe("notes", () => {
     const other = await ownerWithDeck("Theirs");
     const theirs = await other.owner.engram.notes.create(other.deck.id, basic("tres"));
 
-    await expect(owner.engram.notes.remove([a.id, theirs.id])).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.remove([a, theirs])).rejects.toMatchObject({ code: "not-found" });
     expect((await owner.engram.notes.list(deck.id)).total).toBe(2);
 
-    await owner.engram.notes.remove([a.id, b.id]);
+    expect(await owner.engram.notes.remove([a, b])).toBe(2);
     expect((await owner.engram.notes.list(deck.id)).total).toBe(0);
     await expect(owner.engram.cards.listForNote(a.id)).rejects.toMatchObject({ code: "not-found" });
     await expect(owner.engram.notes.remove([])).rejects.toMatchObject({ code: "validation" });
+  });
+
+  test("a bulk action from a stale version fails with note/conflict naming the changed notes, changing nothing", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const target = await owner.engram.decks.create({ name: "Elsewhere" });
+    const a = await owner.engram.notes.create(deck.id, basic("uno"));
+    const b = await owner.engram.notes.create(deck.id, basic("dos"));
+    const editor = await memberOf(owner, deck.id, "editor");
+    await editor.engram.notes.update(b.id, b.version, basic("dos", "two, edited"));
+
+    const conflict = { code: "note/conflict", detail: { notes: [{ id: b.id, version: 2 }] } };
+    await expect(owner.engram.notes.remove([a, b])).rejects.toMatchObject(conflict);
+    await expect(owner.engram.notes.move([a, b], target.id)).rejects.toMatchObject(conflict);
+    await expect(owner.engram.notes.addTags([a, b], ["late"])).rejects.toMatchObject(conflict);
+    await expect(owner.engram.notes.removeTags([a, b], ["late"])).rejects.toMatchObject(conflict);
+    const notes = (await owner.engram.notes.list(deck.id)).notes;
+    expect(notes.map((note) => [note.id, note.version, note.tags]).sort()).toEqual(
+      [
+        [a.id, 1, []],
+        [b.id, 2, []],
+      ].sort(),
+    );
+
+    // Reloaded, the same action goes through.
+    expect(await owner.engram.notes.remove(notes)).toBe(2);
   });
 
   test("notes move to another deck the user edits, with their cards", async () => {
     const { owner, deck } = await ownerWithDeck();
     const target = await owner.engram.decks.create({ name: "Vocabulary" });
     const note = await owner.engram.notes.create(deck.id, basic("libro", "book"));
-    expect(await owner.engram.notes.move([note.id], target.id)).toBe(1);
+    expect(await owner.engram.notes.move([note], target.id)).toBe(1);
     expect(await owner.engram.notes.get(note.id)).toMatchObject({ deck_id: target.id });
     expect((await owner.engram.cards.listForNote(note.id))[0]).toMatchObject({ deck_id: target.id });
   });
@@ -205,10 +234,10 @@ describe("notes", () => {
     const viewer = await memberOf(other.owner, other.deck.id, "viewer");
     await viewer.engram.invites.accept((await owner.engram.invites.create(deck.id, { role: "editor" })).token);
 
-    await expect(viewer.engram.notes.move([note.id], other.deck.id)).rejects.toMatchObject({
+    await expect(viewer.engram.notes.move([note], other.deck.id)).rejects.toMatchObject({
       code: "permission-denied",
     });
-    await expect(owner.engram.notes.move([note.id], other.deck.id)).rejects.toMatchObject({ code: "not-found" });
+    await expect(owner.engram.notes.move([note], other.deck.id)).rejects.toMatchObject({ code: "not-found" });
     expect(await owner.engram.notes.get(note.id)).toMatchObject({ deck_id: deck.id });
   });
 
@@ -216,12 +245,12 @@ describe("notes", () => {
     const { owner, deck } = await ownerWithDeck();
     const a = await owner.engram.notes.create(deck.id, basic("uno", "one", ["number"]));
     const b = await owner.engram.notes.create(deck.id, basic("dos", "two"));
-    const tagged = await owner.engram.notes.addTags([a.id, b.id], ["number", "lesson-1"]);
+    const tagged = await owner.engram.notes.addTags([a, b], ["number", "lesson-1"]);
     expect(Object.fromEntries(tagged.map((n) => [n.id, n.tags]))).toEqual({
       [a.id]: ["number", "lesson-1"],
       [b.id]: ["number", "lesson-1"],
     });
-    await owner.engram.notes.removeTags([a.id, b.id], ["number"]);
+    await owner.engram.notes.removeTags(tagged, ["number"]);
     expect((await owner.engram.notes.get(a.id)).tags).toEqual(["lesson-1"]);
     expect((await owner.engram.notes.list(deck.id, { tags: ["lesson-1"] })).total).toBe(2);
   });
@@ -232,20 +261,20 @@ describe("notes", () => {
     const a = await owner.engram.notes.create(deck.id, basic("uno", "one", full));
     const b = await owner.engram.notes.create(deck.id, basic("dos", "two"));
     // The first note would get a 51st tag: the database refuses the whole change, so the second is untouched too.
-    await expect(owner.engram.notes.addTags([a.id, b.id], ["one-more"])).rejects.toMatchObject({
+    await expect(owner.engram.notes.addTags([a, b], ["one-more"])).rejects.toMatchObject({
       code: "validation",
       rule: "notes_tags_count",
     });
     expect((await owner.engram.notes.get(a.id)).tags).toEqual(full);
     expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
-    await expect(owner.engram.notes.addTags([b.id], ["has space"])).rejects.toMatchObject({
+    await expect(owner.engram.notes.addTags([b], ["has space"])).rejects.toMatchObject({
       code: "validation",
       field: "tags.0",
     });
     expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
 
     const viewer = await memberOf(owner, deck.id, "viewer");
-    await expect(viewer.engram.notes.addTags([b.id], ["mine"])).rejects.toMatchObject({ code: "permission-denied" });
+    await expect(viewer.engram.notes.addTags([b], ["mine"])).rejects.toMatchObject({ code: "permission-denied" });
     expect((await owner.engram.notes.get(b.id)).tags).toEqual([]);
   });
 });

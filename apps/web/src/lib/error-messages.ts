@@ -34,7 +34,21 @@ export function errorCode(error: unknown): EngramErrorCode {
 
 /** A sentence for any error thrown by an SDK call. */
 export function errorMessage(error: unknown): string {
+  const stale = staleNotes(error);
+  if (stale !== null) return staleNotesMessage(stale);
   return messages[errorCode(error)];
+}
+
+/** How many notes a bulk action found changed since they were loaded (`detail.notes`), or null for any other error. */
+function staleNotes(error: unknown): number | null {
+  if (!(error instanceof EngramError) || error.code !== "note/conflict") return null;
+  const notes = (error.detail as { notes?: unknown } | undefined)?.notes;
+  return Array.isArray(notes) ? notes.length : null;
+}
+
+function staleNotesMessage(count: number): string {
+  const which = count === 1 ? "1 of the selected notes was" : `${count} of the selected notes were`;
+  return `${which} changed by someone else since you loaded them, so nothing was changed. The list now shows their changes; try again.`;
 }
 
 /**
@@ -86,6 +100,10 @@ export function avatarUploadMessage(error: unknown): string {
 
 /** Why an authenticator code was not accepted: mistyped, or the app's code had already changed. */
 export function totpCodeMessage(error: unknown): string {
+  // A code is accepted once; the server then ends every session of the account, as a replay may be an attacker's.
+  if (error instanceof EngramError && error.rule === "code_reused") {
+    return "That code was just used, so you were signed out everywhere to be safe. Wait for your app's next code and sign in again.";
+  }
   if (errorCode(error) !== "validation") return messages[errorCode(error)];
   return error instanceof EngramError && error.rule === "format"
     ? "Enter the 6-digit code from your authenticator app."

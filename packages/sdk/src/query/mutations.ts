@@ -7,9 +7,10 @@ import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { SignUpInput } from "../auth.js";
 import type { Engram } from "../client.js";
 import type { DeckInput, DeckPatch, MyDeck } from "../decks.js";
+import type { EngramError } from "../errors.js";
 import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
-import type { NoteInput } from "../notes.js";
+import type { NoteInput, NoteVersion } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
 import { invalidateKeys } from "./invalidations.js";
@@ -26,6 +27,9 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
     engramKeys.study.all,
     engramKeys.stats.all,
   ];
+  // A bulk action refused because notes changed since they were loaded: the list reloads with their new versions.
+  const reloadIfStale = (error: Error, deckId: string) =>
+    (error as Partial<EngramError>).code === "note/conflict" ? invalidate(engramKeys.notes.deck(deckId)) : undefined;
 
   return {
     // Signing in or up, and the links asked for by email, change no cached data: the session's listener follows them.
@@ -219,27 +223,31 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         }),
       remove: () =>
         mutationOptions({
-          mutationFn: ({ noteIds }: { deckId: string; noteIds: string[] }) => engram.notes.remove(noteIds),
-          onSuccess: (_result, { deckId }) => invalidate(...deckContent(deckId)),
+          mutationFn: ({ notes }: { deckId: string; notes: NoteVersion[] }) => engram.notes.remove(notes),
+          onSuccess: (_count, { deckId }) => invalidate(...deckContent(deckId)),
+          onError: (error, { deckId }) => reloadIfStale(error, deckId),
         }),
       move: () =>
         mutationOptions({
-          mutationFn: ({ noteIds, toDeckId }: { fromDeckId: string; noteIds: string[]; toDeckId: string }) =>
-            engram.notes.move(noteIds, toDeckId),
+          mutationFn: ({ notes, toDeckId }: { fromDeckId: string; notes: NoteVersion[]; toDeckId: string }) =>
+            engram.notes.move(notes, toDeckId),
           onSuccess: (_count, { fromDeckId, toDeckId }) =>
             invalidate(...deckContent(fromDeckId), engramKeys.notes.deck(toDeckId), engramKeys.decks.all),
+          onError: (error, { fromDeckId }) => reloadIfStale(error, fromDeckId),
         }),
       addTags: () =>
         mutationOptions({
-          mutationFn: ({ noteIds, tags }: { deckId: string; noteIds: string[]; tags: string[] }) =>
-            engram.notes.addTags(noteIds, tags),
+          mutationFn: ({ notes, tags }: { deckId: string; notes: NoteVersion[]; tags: string[] }) =>
+            engram.notes.addTags(notes, tags),
           onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
+          onError: (error, { deckId }) => reloadIfStale(error, deckId),
         }),
       removeTags: () =>
         mutationOptions({
-          mutationFn: ({ noteIds, tags }: { deckId: string; noteIds: string[]; tags: string[] }) =>
-            engram.notes.removeTags(noteIds, tags),
+          mutationFn: ({ notes, tags }: { deckId: string; notes: NoteVersion[]; tags: string[] }) =>
+            engram.notes.removeTags(notes, tags),
           onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
+          onError: (error, { deckId }) => reloadIfStale(error, deckId),
         }),
     },
     cards: {

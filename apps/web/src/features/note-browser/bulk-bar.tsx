@@ -2,7 +2,7 @@
  * Bulk actions over the selected notes. Each is one SDK call, all or nothing;
  * the outcome is announced through the page's live region.
  */
-import { maxBulkNotes } from "@engram/sdk";
+import { maxBulkNotes, type NoteVersion } from "@engram/sdk";
 import { FolderInput, Pause, Play, Tag, TagsIcon, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { errorMessage, fieldErrors } from "../../lib/error-messages.js";
@@ -26,7 +26,7 @@ export function BulkBar({
   onDone,
 }: {
   deckId: string;
-  selected: string[];
+  selected: NoteVersion[];
   total: number;
   onSelectAll: () => void;
   selectingAll: boolean;
@@ -41,7 +41,7 @@ export function BulkBar({
 
   const suspend = (suspended: boolean) =>
     mutations.suspendNotes.mutate(
-      { noteIds: selected, suspended },
+      { noteIds: selected.map((note) => note.id), suspended },
       {
         onSuccess: (changed) =>
           onDone(
@@ -109,7 +109,7 @@ export function BulkBar({
           onSubmit={(tags) => {
             const mutation = open === "add-tags" ? mutations.addTags : mutations.removeTags;
             mutation.mutate(
-              { deckId, noteIds: selected, tags },
+              { deckId, notes: selected, tags },
               {
                 onSuccess: () => {
                   close();
@@ -132,7 +132,7 @@ export function BulkBar({
           onClose={close}
           onSubmit={(toDeckId) =>
             mutations.move.mutate(
-              { fromDeckId: deckId, noteIds: selected, toDeckId },
+              { fromDeckId: deckId, notes: selected, toDeckId },
               {
                 onSuccess: (moved) => {
                   close();
@@ -152,7 +152,7 @@ export function BulkBar({
           onClose={close}
           onConfirm={() =>
             mutations.remove.mutate(
-              { deckId, noteIds: selected },
+              { deckId, notes: selected },
               {
                 onSuccess: () => {
                   close();

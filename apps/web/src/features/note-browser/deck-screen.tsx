@@ -3,7 +3,7 @@
  * browser (filters in the URL, a virtualised list), bulk actions for people
  * who edit, and the shared editor dialog.
  */
-import type { Deck, DeckRole, Note } from "@engram/sdk";
+import type { Deck, DeckRole, Note, NoteVersion } from "@engram/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
@@ -51,6 +51,8 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   });
 
   const selection = useSelection(noteIds);
+  // The versions "select all" loaded, for notes not yet scrolled into the list.
+  const [allVersions, setAllVersions] = useState<ReadonlyMap<string, number>>(() => new Map());
   const [selectingAll, setSelectingAll] = useState(false);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [activeIndex, setActiveIndex] = useState(0);
@@ -112,7 +114,8 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const selectAll = async () => {
     setSelectingAll(true);
     try {
-      const { ids } = await queryClient.fetchQuery(queries.notes.ids(deck.id, filter));
+      const { ids, notes: matching } = await queryClient.fetchQuery(queries.notes.ids(deck.id, filter));
+      setAllVersions(new Map(matching.map((note) => [note.id, note.version])));
       selection.replace(ids);
       setStatus(`Selected all ${numberFormat.format(ids.length)} matching notes.`);
     } catch (error) {
@@ -134,7 +137,13 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
     if (!pages.isFetchingNextPage) void pages.fetchNextPage();
   }, [pages.isFetchingNextPage, pages.fetchNextPage]);
 
-  const selected = [...selection.selected];
+  // Bulk actions state the version each note had when it was loaded; the list's, kept current, comes first.
+  // A selected note the list no longer holds (moved or deleted meanwhile) has none and is left out.
+  const listed = new Map(notes.map((note) => [note.id, note.version]));
+  const selected: NoteVersion[] = [...selection.selected].flatMap((id) => {
+    const version = listed.get(id) ?? allVersions.get(id);
+    return version === undefined ? [] : [{ id, version }];
+  });
   return (
     <div className="page deck-page">
       <DeckHeader
@@ -156,7 +165,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             ? "Loading notes…"
             : `${numberFormat.format(total)} ${total === 1 ? "note" : "notes"}${filtered ? " match" : ""}`}
         </p>
-        {editable && selected.length > 0 ? (
+        {editable && selection.selected.size > 0 ? (
           <BulkBar
             deckId={deck.id}
             selected={selected}
@@ -226,7 +235,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           onClose={() => setDeleting(null)}
           onConfirm={() =>
             remove.mutate(
-              { deckId: deck.id, noteIds: [deleting.id] },
+              { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
               {
                 onSuccess: () => {
                   setStatus(`Deleted “${firstFieldText(deleting)}”.`);
