@@ -1,15 +1,14 @@
-import type { RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
 import { addMarker, createDeck, createDecksFixture } from "./decks-fixture.js";
-import { collector, newUser, realtimeClient, subscribe } from "./helpers.js";
+import { type collector, newUser, realtimeClients, subscribe, watchDeletes } from "./helpers.js";
 
-type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 type User = { id: string; token: string };
 
 // Strict mode; hosted-behaviour.test.ts pins what hosted Realtime does instead.
 const stack = stackPerFile({ strict: true });
-const clients: SupabaseClient[] = [];
+const realtime = realtimeClients(stack);
+const client = realtime.client;
 let owner: User;
 let member: User;
 let coMember: User;
@@ -22,33 +21,9 @@ beforeAll(async () => {
   coMember = await newUser(stack);
   stranger = await newUser(stack);
 });
-afterAll(async () => {
-  for (const client of clients) await client.removeAllChannels();
-});
+afterAll(() => realtime.closeAll());
 
-async function client(token?: string) {
-  const c = await realtimeClient(stack, token);
-  clients.push(c);
-  return c;
-}
-
-/**
- * Listens for DELETEs on `table` and for markers. After a marker arrives, every
- * change committed before it has been delivered (or withheld) on this socket.
- */
-async function watch(name: string, table: string, token?: string) {
-  const deletes = collector<Change>();
-  const markers = collector<string>();
-  await subscribe(
-    (await client(token))
-      .channel(name)
-      .on("postgres_changes", { event: "DELETE", schema: "public", table }, (p) => deletes.push(p as Change))
-      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_markers" }, (p) =>
-        markers.push(String((p.new as { label: string }).label)),
-      ),
-  );
-  return { deletes, markers };
-}
+const watch = async (name: string, table: string, token?: string) => watchDeletes(await client(token), name, table);
 
 async function afterMarker(watchers: Array<{ markers: ReturnType<typeof collector<string>> }>, label: string) {
   await addMarker(stack, label);

@@ -1,4 +1,4 @@
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { RealtimeChannel, RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import type { RunningStack } from "../../src/server.js";
 import { clientFor, newUser } from "../support/stack.js";
@@ -14,6 +14,42 @@ export async function realtimeClient(stack: RunningStack, token?: string): Promi
   const client = token ? clientFor(stack, stack.anonKey, { accessToken: async () => token }) : clientFor(stack);
   if (token) await client.realtime.setAuth(token);
   return client;
+}
+
+/** The realtime clients a test file opens, each closed by `closeAll` (call it in afterAll). */
+export function realtimeClients(stack: RunningStack) {
+  const opened: SupabaseClient[] = [];
+  return {
+    async client(token?: string): Promise<SupabaseClient> {
+      const client = await realtimeClient(stack, token);
+      opened.push(client);
+      return client;
+    },
+    async closeAll(): Promise<void> {
+      for (const client of opened) await client.removeAllChannels();
+    },
+  };
+}
+
+export type RowChange = RealtimePostgresChangesPayload<Record<string, unknown>>;
+
+/**
+ * Listens for DELETEs on `table` and for inserts into `rt_markers` (decks-fixture's
+ * `addMarker`). Once a marker arrives, every change committed before it has been
+ * delivered (or withheld) on this socket.
+ */
+export async function watchDeletes(client: SupabaseClient, name: string, table: string) {
+  const deletes = collector<RowChange>();
+  const markers = collector<string>();
+  await subscribe(
+    client
+      .channel(name)
+      .on("postgres_changes", { event: "DELETE", schema: "public", table }, (p) => deletes.push(p as RowChange))
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_markers" }, (p) =>
+        markers.push(String((p.new as { label: string }).label)),
+      ),
+  );
+  return { deletes, markers };
 }
 
 /** Subscribes and resolves on SUBSCRIBED; rejects with the channel's error otherwise. */

@@ -1,17 +1,16 @@
-import type { RealtimePostgresChangesPayload, SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor, stackPerFile } from "../support/stack.js";
 import { addMarker, createDeck, createDecksFixture } from "./decks-fixture.js";
-import { collector, newUser, rawSocket, realtimeClient, subscribe } from "./helpers.js";
+import { collector, newUser, rawSocket, realtimeClients, subscribe, watchDeletes } from "./helpers.js";
 
 // The default mode: what hosted Realtime lets through, where strict mode would not
 // (delete-visibility.test.ts, revocation.test.ts).
 const stack = stackPerFile();
 
-type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 type User = { id: string; token: string };
 
-const clients: SupabaseClient[] = [];
+const realtime = realtimeClients(stack);
+const client = realtime.client;
 let owner: User;
 let member: User;
 let stranger: User;
@@ -22,30 +21,9 @@ beforeAll(async () => {
   member = await newUser(stack);
   stranger = await newUser(stack);
 });
-afterAll(async () => {
-  for (const client of clients) await client.removeAllChannels();
-});
+afterAll(() => realtime.closeAll());
 
-async function client(token?: string) {
-  const c = await realtimeClient(stack, token);
-  clients.push(c);
-  return c;
-}
-
-/** Listens for DELETEs on `table` and for markers, which every subscriber gets after what came before. */
-async function watch(name: string, table: string, token?: string) {
-  const deletes = collector<Change>();
-  const markers = collector<string>();
-  await subscribe(
-    (await client(token))
-      .channel(name)
-      .on("postgres_changes", { event: "DELETE", schema: "public", table }, (p) => deletes.push(p as Change))
-      .on("postgres_changes", { event: "INSERT", schema: "public", table: "rt_markers" }, (p) =>
-        markers.push(String((p.new as { label: string }).label)),
-      ),
-  );
-  return { deletes, markers };
-}
+const watch = async (name: string, table: string, token?: string) => watchDeletes(await client(token), name, table);
 
 const removeMember = async (deck: string, user: string) => {
   const ownerClient = clientFor(stack, stack.anonKey, { accessToken: async () => owner.token });
