@@ -287,7 +287,9 @@ describe("leech settings", () => {
 
   test("a new deck may be created with its own", async () => {
     const [deck] = await actAs(db, alice, (tx) =>
-      tx.query("insert into decks (name, leech_threshold, leech_action) values ('Hard', 3, 'tag_only') returning *"),
+      tx.query(
+        "insert into decks (name, leech_threshold, leech_action) values ('Hard', 3, 'tag_only') returning leech_threshold, leech_action",
+      ),
     );
     expect(deck).toMatchObject({ leech_threshold: 3, leech_action: "tag_only" });
   });

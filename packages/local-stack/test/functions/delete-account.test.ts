@@ -66,18 +66,23 @@ describe("delete-account", () => {
     const leaving = await userWithDeck();
     const staying = await userWithDeck();
     const admin = clientFor(stack, stack.serviceRoleKey);
+    // Each bucket takes only its own types.
     const image = new Blob([png()], { type: "image/png" });
-    const uploads: [string, string][] = [
-      ["avatars", `${leaving.id}/face.png`],
-      ["imports", `${leaving.id}/deck.apkg`],
-      ["exports", `${leaving.id}/deck.csv`],
-      ["media", `${leaving.deckId}/cat.png`],
-      ["media", `${leaving.deckId}/nested/dog.png`],
-      ["avatars", `${staying.id}/face.png`],
-      ["media", `${staying.deckId}/cat.png`],
+    const uploads: [string, string, Blob][] = [
+      ["avatars", `${leaving.id}/face.png`, image],
+      [
+        "imports",
+        `${leaving.id}/deck.apkg`,
+        new Blob([new Uint8Array([0x50, 0x4b, 3, 4])], { type: "application/zip" }),
+      ],
+      ["exports", `${leaving.id}/deck.csv`, new Blob(["front,back\n"], { type: "text/csv" })],
+      ["media", `${leaving.deckId}/cat.png`, image],
+      ["media", `${leaving.deckId}/nested/dog.png`, image],
+      ["avatars", `${staying.id}/face.png`, image],
+      ["media", `${staying.deckId}/cat.png`, image],
     ];
-    for (const [bucket, path] of uploads) {
-      const { error } = await admin.storage.from(bucket).upload(path, image);
+    for (const [bucket, path, file] of uploads) {
+      const { error } = await admin.storage.from(bucket).upload(path, file);
       if (error) throw error;
     }
     const objectsOf = async (...prefixes: string[]) =>
