@@ -886,7 +886,7 @@ export type Database = {
       import_source: "apkg" | "csv"
       import_status: "queued" | "running" | "done" | "failed"
       leech_action: "suspend" | "tag_only"
-      note_kind: "basic" | "basic_reversed" | "cloze"
+      note_kind: "basic" | "basic_reversed" | "cloze" | "type_in" | "custom"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -1019,7 +1019,7 @@ export const Constants = {
       import_source: ["apkg", "csv"],
       import_status: ["queued", "running", "done", "failed"],
       leech_action: ["suspend", "tag_only"],
-      note_kind: ["basic", "basic_reversed", "cloze"],
+      note_kind: ["basic", "basic_reversed", "cloze", "type_in", "custom"],
     },
   },
 } as const
