@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { createEngramClient } from "../src/engram-client.js";
-import { signedUrlExpiresAt } from "../src/storage/files.js";
+import { signedUrlExpiresAt } from "../src/storage/signed-url-expiry.js";
 import { type SignedIn, signedIn, stack } from "./support/engram.js";
 
 // An access token is signed once and verified by signature only, so a copy

@@ -1,7 +1,7 @@
 /** `queryOptions` for every read: the key and the function that fetches it are one value. */
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
-import { signedUrlExpiresAt } from "../storage/files.js";
+import { signedUrlExpiresAt } from "../storage/signed-url-expiry.js";
 import {
   type ExplorePagesParams,
   type ExploreParams,

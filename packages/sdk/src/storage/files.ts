@@ -178,20 +178,6 @@ export async function signedUrlLifetime(supabase: EngramClient, expiresIn: numbe
   return Math.max(1, Math.min(expiresIn, left));
 }
 
-/** When a signed link stops working (ms since the epoch), read from its token's `exp`; null if it has none. */
-export function signedUrlExpiresAt(url: string): number | null {
-  try {
-    const token = new URL(url).searchParams.get("token");
-    const payload = token?.split(".")[1];
-    if (!payload) return null;
-    const json = atob(payload.replaceAll("-", "+").replaceAll("_", "/"));
-    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
-    return typeof exp === "number" ? exp * 1000 : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The folder (deck or user id) an object path starts with. */
 export const folderOf = (path: string) => path.split("/")[0] as string;
 
