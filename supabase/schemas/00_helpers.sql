@@ -15,7 +15,7 @@ alter default privileges revoke execute on functions from public;
 alter default privileges in schema private grant execute on functions to anon, authenticated, service_role;
 
 create type public.deck_role as enum ('owner', 'editor', 'viewer');
-create type public.note_kind as enum ('basic', 'basic_reversed', 'cloze', 'type_in', 'custom');
+create type public.note_kind as enum ('basic', 'basic_reversed', 'cloze', 'type_in', 'custom', 'image_occlusion');
 create type public.card_state as enum ('new', 'learning', 'review', 'relearning');
 create type public.import_status as enum ('queued', 'running', 'done', 'failed');
 create type public.import_source as enum ('apkg', 'csv');
