@@ -1,6 +1,9 @@
+export { sanitizeCardCss } from "./card-css";
 export type { ClozeDeletion } from "./cloze";
 export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
 export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
+export type { MathKind, MathSpan } from "./math";
+export { findMath, hasMath, replaceMath } from "./math";
 export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";

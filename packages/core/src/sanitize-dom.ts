@@ -24,6 +24,7 @@ import {
   svgRootAttributes,
   svgTags,
 } from "./sanitize-rules";
+import { sanitizeStyleAttribute } from "./sanitize-style";
 
 export type SanitizerWindow = WindowLike & { document: Document; XMLSerializer: typeof XMLSerializer };
 
@@ -47,6 +48,10 @@ export function createDomSanitizers(window: SanitizerWindow): Sanitizers {
     const allowed = cardAttributes["*"]?.includes(name) || cardAttributes[tag]?.includes(name);
     if (!allowed || (name === "id" && data.attrValue !== answerId)) {
       data.keepAttr = false;
+    } else if (name === "style") {
+      const style = sanitizeStyleAttribute(tag, data.attrValue);
+      if (style === "") data.keepAttr = false;
+      else data.attrValue = style;
     } else if (name === "href" && !allowedHref(data.attrValue)) {
       data.keepAttr = false;
     } else if (name === "src" && mediaTags.includes(tag)) {

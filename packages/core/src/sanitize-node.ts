@@ -18,6 +18,7 @@ import {
   svgRootAttributes,
   svgTags,
 } from "./sanitize-rules";
+import { sanitizeStyleAttribute } from "./sanitize-style";
 
 function keepSafeSrc(mediaBaseUrl: string | undefined): sanitizeHtml.Transformer {
   return (tagName, attribs) => {
@@ -35,8 +36,36 @@ const keepAnswerId: sanitizeHtml.Transformer = (tagName, attribs) => {
   return { tagName, attribs: kept };
 };
 
+/** The style attribute reduced to what sanitize-style.ts allows, before the tag's own transform. */
+function withAllowedStyle(transform?: sanitizeHtml.Transformer): sanitizeHtml.Transformer {
+  return (tagName, attribs) => {
+    const kept = { ...attribs };
+    if (kept.style !== undefined) {
+      const style = sanitizeStyleAttribute(tagName, kept.style);
+      if (style === "") delete kept.style;
+      else kept.style = style;
+    }
+    return transform ? transform(tagName, kept) : { tagName, attribs: kept };
+  };
+}
+
+const keepLink: sanitizeHtml.Transformer = (tagName, attribs) => ({
+  tagName,
+  attribs: {
+    ...attribs,
+    // The href trimmed as browsers (and DOMPurify) read it.
+    ...(attribs.href === undefined ? {} : { href: attribs.href.trim() }),
+    ...linkAttributes,
+  },
+});
+
 export function sanitizeCardHtml(html: string, options: SanitizeOptions = {}): string {
   const keepSrc = keepSafeSrc(options.mediaBaseUrl);
+  const transforms: Record<string, sanitizeHtml.Transformer> = {
+    a: keepLink,
+    ...Object.fromEntries(mediaTags.map((tag) => [tag, keepSrc])),
+    hr: keepAnswerId,
+  };
   return sanitizeHtml(html, {
     allowedTags: cardTags,
     allowedAttributes: cardAttributes,
@@ -45,19 +74,13 @@ export function sanitizeCardHtml(html: string, options: SanitizeOptions = {}): s
     allowProtocolRelative: false,
     disallowedTagsMode: "discard",
     nonTextTags: cardDroppedWithContent,
+    // sanitize-html takes one transform per tag ("*" for the others), so each also filters style.
     transformTags: {
-      // The href trimmed as browsers (and DOMPurify) read it.
-      a: (tagName, attribs) => ({
-        tagName,
-        attribs: {
-          ...attribs,
-          ...(attribs.href === undefined ? {} : { href: attribs.href.trim() }),
-          ...linkAttributes,
-        },
-      }),
-      ...Object.fromEntries(mediaTags.map((tag) => [tag, keepSrc])),
-      hr: keepAnswerId,
+      "*": withAllowedStyle(),
+      ...Object.fromEntries(Object.entries(transforms).map(([tag, transform]) => [tag, withAllowedStyle(transform)])),
     },
+    // The style is already filtered (above); sanitize-html's own pass would rewrite it differently.
+    parseStyleAttributes: false,
     selfClosing: [...sanitizeHtml.defaults.selfClosing, "source", "col"],
     // An image or source without a usable src shows nothing but a broken icon.
     exclusiveFilter: (frame) => droppedWithoutSrc.includes(frame.tag) && !frame.attribs.src,

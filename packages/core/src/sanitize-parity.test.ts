@@ -31,8 +31,17 @@ const cardHtml = [
   '<div data-x="1" aria-label="l" id="root" name="n" role="button" tabindex="0" onclick="x()">d</div>',
   "<!-- comment --><b>after</b>",
   "plain &amp; text &lt;not a tag&gt; &nbsp; end",
+  '<engram-type-answer data-field="Back" data-reveal onclick="x()" data-x="1" id="y" class="c"></engram-type-answer><span data-field="Back">s</span>',
   // Misnested markup is left out: HTML's parser and htmlparser2 repair it differently, both safely.
   "<noscript><b>n</b></noscript><template><b>t</b></template><select><option>o</option></select>",
+  // Inline styles: only allowed properties with safe values, tables may size and border themselves.
+  '<span style="color: rgb(255, 0, 0); font-weight: bold">r</span><span style="COLOR:Red;position:fixed;top:0">p</span>',
+  '<b style="background-image:url(https://e.org/x.png);background-color:#ff0">u</b><i style="width:expression(alert(1));font-style:italic">e</i>',
+  "<span style=\"font-family: 'Times New Roman', serif; font-size: 1.2em; text-decoration: underline; vertical-align: super\">f</span>",
+  '<table style="width:50%;border:1px solid;border-collapse:collapse"><tbody><tr><td style="padding: 2px 4px; border-left: 2px dashed blue; text-align: left">t</td><th style="width: 3em">h</th></tr></tbody></table>',
+  '<div style="width:100px;padding:9px;border:1px solid">w</div><span style="color:red !important;display:none">i</span>',
+  '<span style="color: javascript:alert(1)">j</span><span style="color:">e</span><span style="}{color:red">b</span><span style=";;;">s</span>',
+  '<p style="text-align: center; color: var(--x); font-size: calc(1em + 2px)">c</p><col style="width:20%">',
 ];
 
 describe("both card sanitisers keep the same", () => {

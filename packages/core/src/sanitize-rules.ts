@@ -21,6 +21,8 @@ export const cardTags = [
   "code",
   "div",
   "em",
+  // The type-in marker (type-answer.ts), which the study screen swaps for the answer box or the comparison.
+  "engram-type-answer",
   "h1",
   "h2",
   "h3",
@@ -56,9 +58,12 @@ export const cardTags = [
   "td",
 ];
 
-/** Attributes by tag; "*" applies to every tag. */
+/**
+ * Attributes by tag; "*" applies to every tag. `style` keeps only what
+ * sanitize-style.ts allows.
+ */
 export const cardAttributes: Record<string, string[]> = {
-  "*": ["class"],
+  "*": ["class", "style"],
   a: ["href", "title", "target", "rel"],
   img: ["src", "alt", "title", "width", "height"],
   audio: ["src", "controls", "loop"],
@@ -71,6 +76,7 @@ export const cardAttributes: Record<string, string[]> = {
   // Only id="answer" survives (see answerId): free ids could clobber the
   // app's own DOM ids.
   hr: ["id"],
+  "engram-type-answer": ["data-field", "data-reveal"],
 };
 
 /**

@@ -29,8 +29,25 @@ describe("sanitizeCardHtml", () => {
     expect(sanitizeCardHtml("a<style>body{display:none}</style>b")).toBe("ab");
   });
 
-  test("removes event handlers and style attributes", () => {
-    expect(sanitizeCardHtml('<b onmouseover="x()" style="color:red">a</b>')).toBe("<b>a</b>");
+  test("removes event handlers, keeps allowed inline styles", () => {
+    expect(sanitizeCardHtml('<b onmouseover="x()" style="color:red">a</b>')).toBe('<b style="color: red">a</b>');
+  });
+
+  test("keeps only allowed style properties with safe values", () => {
+    expect(
+      sanitizeCardHtml(
+        '<span style="color: rgb(255, 0, 0); position: fixed; top: 0; background: url(https://e.org/x.png); font-style: italic">r</span>',
+      ),
+    ).toBe('<span style="color: rgb(255,0,0); font-style: italic">r</span>');
+    expect(sanitizeCardHtml('<span style="width: expression(alert(1)); z-index: 9">x</span>')).toBe("<span>x</span>");
+    expect(sanitizeCardHtml('<span style="background-color: url(x.png)">x</span>')).toBe("<span>x</span>");
+  });
+
+  test("tables and cells may also set width, borders and padding; other elements may not", () => {
+    expect(
+      sanitizeCardHtml('<table style="width:50%;border:1px solid"><tbody><tr><td>x</td></tr></tbody></table>'),
+    ).toBe('<table style="width: 50%; border: 1px solid"><tbody><tr><td>x</td></tr></tbody></table>');
+    expect(sanitizeCardHtml('<div style="width:50%;border:1px solid;padding:4px">x</div>')).toBe("<div>x</div>");
   });
 
   test("removes javascript: links but keeps the text", () => {
@@ -92,6 +109,14 @@ describe("sanitizeCardHtml", () => {
 
   test("keeps only the answer id on hr", () => {
     expectClean('<hr id="answer"><hr id="app-root">', '<hr id="answer" /><hr />');
+  });
+
+  test("keeps the type-in marker with only its field and reveal attributes", () => {
+    expectClean(
+      '<engram-type-answer data-field="Back" data-reveal data-x="1" onclick="x()" id="y"></engram-type-answer>',
+      '<engram-type-answer data-field="Back" data-reveal=""></engram-type-answer>',
+    );
+    expect(sanitizeCardHtml('<span data-field="Back" data-reveal>s</span>')).toBe("<span>s</span>");
   });
 
   test("drops ids elsewhere", () => {
