@@ -1,8 +1,9 @@
 /**
  * The legacy Anki collection (`collection.anki2`, schema version 11): its DDL
- * and the JSON kept in `col` for the stock note types, decks and options.
+ * and the JSON kept in `col` for note types, decks and options, as Anki's
+ * rslib/src/notetype/schema11.rs and decks/schema11.rs read them.
  */
-import type { NoteKind } from "../notes";
+import type { AnkiNoteTypeSpec } from "./anki-package";
 
 export const schema11 = `
 create table col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
@@ -27,73 +28,77 @@ create index ix_revlog_cid on revlog (cid);
 create index ix_notes_csum on notes (csum);
 `;
 
-/** Fixed model ids, so a re-export maps onto the same note types in Anki. */
-export const modelIds: Record<NoteKind, number> = {
-  basic: 1_700_000_000_001,
-  basic_reversed: 1_700_000_000_002,
-  cloze: 1_700_000_000_003,
-};
+const latexPre =
+  "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage[utf8]{inputenc}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n";
 
-const css =
-  ".card {\n font-family: arial;\n font-size: 20px;\n text-align: center;\n color: black;\n background-color: white;\n}\n";
-const clozeCss = `${css}\n.cloze {\n font-weight: bold;\n color: blue;\n}\n`;
-
-function field(name: string, ord: number) {
-  return { name, ord, sticky: false, rtl: false, font: "Arial", size: 20, media: [] };
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function template(name: string, ord: number, qfmt: string, afmt: string) {
-  return { name, ord, qfmt, afmt, bqfmt: "", bafmt: "", did: null, bfont: "", bsize: 0 };
+/**
+ * Anki 2.0's card requirements (`req`), kept for older clients: each template needs
+ * any of the fields its front names. Anki 2.1.28+ works this out itself and ignores it.
+ */
+function requirements(type: AnkiNoteTypeSpec): [number, "any" | "none", number[]][] {
+  return type.templates.map((template, ord) => {
+    const used = type.fields
+      .map((name, index) => ({ name, index }))
+      .filter(({ name }) => new RegExp(`\\{\\{[^}]*?\\b${escapeRegExp(name)}\\}\\}`).test(template.front))
+      .map(({ index }) => index);
+    return [ord, used.length > 0 ? "any" : "none", used];
+  });
 }
 
-const answer = (side: string) => `{{FrontSide}}\n\n<hr id=answer>\n\n{{${side}}}`;
-
-export const modelFields: Record<NoteKind, string[]> = {
-  basic: ["Front", "Back"],
-  basic_reversed: ["Front", "Back"],
-  cloze: ["Text", "Back Extra"],
-};
-
-export function models(deckId: number, mod: number) {
-  const base = (kind: NoteKind, name: string, type: 0 | 1) => ({
-    id: modelIds[kind],
-    name,
-    type,
+export function noteTypeJson(type: AnkiNoteTypeSpec, deckId: number, mod: number) {
+  const cloze = type.kind === "cloze";
+  return {
+    id: type.id,
+    name: type.name,
+    type: cloze ? 1 : 0,
     mod,
     usn: -1,
     sortf: 0,
     did: deckId,
-    flds: modelFields[kind].map(field),
-    css: type === 1 ? clozeCss : css,
-    latexPre:
-      "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage[utf8]{inputenc}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
+    tmpls: type.templates.map((template, ord) => ({
+      name: template.name,
+      ord,
+      qfmt: template.front,
+      afmt: template.back,
+      bqfmt: "",
+      bafmt: "",
+      did: null,
+      bfont: "",
+      bsize: 0,
+    })),
+    flds: type.fields.map((name, ord) => {
+      const tag = type.fieldTags?.[ord];
+      return {
+        name,
+        ord,
+        sticky: false,
+        rtl: false,
+        font: "Arial",
+        size: 20,
+        description: "",
+        plainText: false,
+        collapsed: false,
+        excludeFromSearch: false,
+        ...(tag ? { tag: tag.tag, preventDeletion: tag.preventDeletion } : {}),
+        media: [],
+      };
+    }),
+    css: type.css,
+    latexPre,
     latexPost: "\\end{document}",
     latexsvg: false,
+    ...(cloze ? {} : { req: requirements(type) }),
+    ...(type.originalStockKind ? { originalStockKind: type.originalStockKind } : {}),
     tags: [],
     vers: [],
-  });
-  return {
-    [modelIds.basic]: {
-      ...base("basic", "Basic", 0),
-      tmpls: [template("Card 1", 0, "{{Front}}", answer("Back"))],
-      req: [[0, "any", [0]]],
-    },
-    [modelIds.basic_reversed]: {
-      ...base("basic_reversed", "Basic (and reversed card)", 0),
-      tmpls: [template("Card 1", 0, "{{Front}}", answer("Back")), template("Card 2", 1, "{{Back}}", answer("Front"))],
-      req: [
-        [0, "any", [0]],
-        [1, "any", [1]],
-      ],
-    },
-    [modelIds.cloze]: {
-      ...base("cloze", "Cloze", 1),
-      tmpls: [template("Cloze", 0, "{{cloze:Text}}", "{{cloze:Text}}<br>\n{{Back Extra}}")],
-    },
   };
 }
 
-function deck(id: number, name: string, mod: number) {
+export function deckJson(id: number, name: string, mod: number) {
   return {
     id,
     name,
@@ -113,10 +118,6 @@ function deck(id: number, name: string, mod: number) {
   };
 }
 
-export function decks(deckId: number, name: string, mod: number) {
-  return { "1": deck(1, "Default", mod), [deckId]: deck(deckId, name, mod) };
-}
-
 export const dconf = {
   "1": {
     id: 1,
@@ -134,7 +135,7 @@ export const dconf = {
   },
 };
 
-export function conf(deckId: number) {
+export function conf(deckId: number, noteTypeId: number, schedulerVersion: number) {
   return {
     activeDecks: [deckId],
     curDeck: deckId,
@@ -143,10 +144,11 @@ export function conf(deckId: number) {
     timeLim: 0,
     estTimes: true,
     dueCounts: true,
-    curModel: String(modelIds.basic),
+    curModel: String(noteTypeId),
     nextPos: 1,
     sortType: "noteFld",
     sortBackwards: false,
     addToCur: true,
+    schedVer: schedulerVersion,
   };
 }

@@ -139,7 +139,8 @@ describe("writeApkg", () => {
     expect(byName.Cloze?.flds.map((field) => field.name)).toEqual(["Text", "Back Extra"]);
     expect(byName.Cloze?.tmpls[0]?.qfmt).toBe("{{cloze:Text}}");
     const decks = Object.values(JSON.parse(String(col?.decks))) as { name: string }[];
-    expect(decks.map((d) => d.name).sort()).toEqual(["Default", "Spanish::Basics"]);
+    // Anki keeps a subdeck's parents as decks of their own.
+    expect(decks.map((d) => d.name).sort()).toEqual(["Default", "Spanish", "Spanish::Basics"]);
     expect(JSON.parse(String(col?.dconf))).toHaveProperty("1");
     expect(JSON.parse(String(col?.conf))).toHaveProperty("curDeck");
   });
@@ -212,5 +213,76 @@ describe("writeApkg", () => {
     expect(revlog).toHaveLength(2);
     expect(revlog[0]).toMatchObject({ cid: review?.id, ease: 3, ivl: 10, lastIvl: 4, time: 4200, type: 1 });
     expect(revlog[1]).toMatchObject({ cid: learning?.id, ease: 1, type: 0, id: now.getTime() });
+  });
+});
+
+describe("writeApkg with note types", () => {
+  const vocabulary = {
+    id: "nt-1",
+    name: "Vocabulary",
+    kind: "standard" as const,
+    fields: ["Word", "Meaning", "Example"],
+    templates: [
+      { name: "Recognise", front: "{{Word}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}" },
+      { name: "Recall", front: "{{Meaning}}", back: "{{FrontSide}}<hr id=answer>{{Word}}" },
+    ],
+    css: ".card { text-align: left; font-family: Arial }",
+    sourceId: 1_600_000_000_123,
+  };
+  const notes: ExportDeck["notes"] = [
+    {
+      id: "n-custom",
+      kind: "custom",
+      noteType: vocabulary,
+      fields: { Meaning: "house", Word: "casa", Example: "" },
+      tags: [],
+      cards: [
+        { id: "c-custom-1", ordinal: 1 },
+        { id: "c-custom-2", ordinal: 2 },
+      ],
+      deckName: "Spanish::Nouns",
+    },
+    {
+      id: "n-typed",
+      kind: "type_in",
+      fields: { front: "capital of France", back: "Paris" },
+      tags: [],
+      cards: [{ id: "c-typed", ordinal: 1 }],
+    },
+  ];
+
+  it("writes a custom note's type whole under the Anki id it came with, its fields in the type's order", async () => {
+    const { db } = await open(await writeApkg({ name: "Spanish", notes, media: [] }, { now }));
+    const [col] = rows(db, "select models, decks from col");
+    const models = JSON.parse(String(col?.models)) as Record<
+      string,
+      {
+        name: string;
+        type: number;
+        css: string;
+        flds: { name: string }[];
+        tmpls: { name: string; qfmt: string; afmt: string }[];
+      }
+    >;
+    const custom = models[String(vocabulary.sourceId)];
+    expect(custom?.name).toBe("Vocabulary");
+    expect(custom?.type).toBe(0);
+    expect(custom?.css).toBe(vocabulary.css);
+    expect(custom?.flds.map((field) => field.name)).toEqual(vocabulary.fields);
+    expect(custom?.tmpls.map(({ name, qfmt, afmt }) => ({ name, front: qfmt, back: afmt }))).toEqual(
+      vocabulary.templates,
+    );
+    const typed = Object.values(models).find((model) => model.name === "Basic (type in the answer)");
+    expect(typed?.tmpls[0]?.qfmt).toBe("{{Front}}\n\n{{type:Back}}");
+    const flds = rows(db, `select flds from notes where mid = ${vocabulary.sourceId}`);
+    expect(flds).toEqual([{ flds: "casa\x1fhouse\x1f" }]);
+    const decks = Object.values(JSON.parse(String(col?.decks))) as { id: number; name: string }[];
+    const nouns = decks.find((deck) => deck.name === "Spanish::Nouns");
+    expect(
+      rows(db, `select ord, did from cards where nid = (select id from notes where mid = ${vocabulary.sourceId})`),
+    ).toEqual([
+      { ord: 0, did: nouns?.id },
+      { ord: 1, did: nouns?.id },
+    ]);
   });
 });

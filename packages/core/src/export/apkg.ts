@@ -2,31 +2,53 @@
  * Writes a deck as an Anki package (.apkg): a legacy `collection.anki2`
  * (schema 11) built with sql.js, a JSON media map and numbered media files, zipped.
  */
-import { strToU8, type Zippable, zipSync } from "fflate";
-import initSqlJs, { type SqlJsStatic } from "sql.js";
-import type { NoteFields, NoteKind } from "../notes";
-import { conf, dconf, decks, modelFields, modelIds, models, schema11 } from "./anki-collection";
+import type { NoteFields } from "../notes";
 import { ankiId, noteGuid } from "./anki-ids";
+import {
+  type AnkiCardSpec,
+  type AnkiNoteSpec,
+  type AnkiNoteTypeSpec,
+  type AnkiRevlogSpec,
+  type SqlJsOptions,
+  writeAnkiCollection,
+} from "./anki-package";
 import { type ExportReview, type ExportSchedule, newCard, revlogRow, scheduledCard, time } from "./anki-schedule";
+import { ankiStock } from "./anki-stock";
 
 export type { ExportReview, ExportSchedule } from "./anki-schedule";
 
 export type ExportCard = {
   id: string | number;
-  /** Engram's ordinal: 1 for basic, 1 and 2 for reversed, the cloze number for cloze. */
+  /** Engram's ordinal: 1 for basic, 1 and 2 for reversed, the cloze number for cloze, the template number for custom. */
   ordinal: number;
   schedule?: ExportSchedule | null;
   suspended?: boolean;
 };
 
+/** A note type as a custom note carries it; `sourceId` is the Anki id it was imported with. */
+export type ExportNoteType = {
+  id?: string;
+  name: string;
+  kind: "standard" | "cloze";
+  fields: string[];
+  templates: { name: string; front: string; back: string }[];
+  css: string;
+  sourceId?: number | null;
+};
+
+type StockKind = keyof typeof ankiStock;
+
 export type ExportNote = {
   id: string | number;
   guid?: string;
-  kind: NoteKind;
-  fields: NoteFields;
   tags: string[];
   cards: ExportCard[];
-};
+  /** The note's deck as Anki names it ("Spanish::Verbs"); the exported deck when absent. */
+  deckName?: string;
+} & (
+  | { kind: StockKind; fields: NoteFields }
+  | { kind: "custom"; fields: Record<string, string>; noteType: ExportNoteType }
+);
 
 export type ExportDeck = {
   name: string;
@@ -35,27 +57,11 @@ export type ExportDeck = {
   reviews?: ExportReview[];
 };
 
-export type ApkgOptions = {
+export type ApkgOptions = SqlJsOptions & {
   includeSchedule?: boolean;
-  /** For browsers: the sql.js wasm bytes, or where to fetch them. */
-  wasmBinary?: ArrayBuffer | Uint8Array;
-  locateFile?: (file: string) => string;
   /** The export time (defaults to now); fixes `mod` columns and the collection's creation day. */
   now?: Date;
 };
-
-let sqlJs: Promise<SqlJsStatic> | undefined;
-
-function loadSqlJs(options: ApkgOptions): Promise<SqlJsStatic> {
-  if (options.wasmBinary || options.locateFile) {
-    return initSqlJs({
-      ...(options.wasmBinary ? { wasmBinary: options.wasmBinary as ArrayBuffer } : {}),
-      ...(options.locateFile ? { locateFile: options.locateFile } : {}),
-    });
-  }
-  sqlJs ??= initSqlJs();
-  return sqlJs;
-}
 
 const dayMs = 86_400_000;
 
@@ -77,128 +83,128 @@ export function ankiFieldHtml(html: string, mediaNames: ReadonlySet<string>): st
     });
 }
 
-/** The first field as Anki sorts and checksums it: markup stripped, image file names kept. */
-function sortText(html: string): string {
-  return html
-    .replace(/<img\b[^>]*?\bsrc\s*=\s*["']([^"']+)["'][^>]*>/gi, " $1 ")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&")
-    .trim();
-}
+/** Fixed ids for the stock note types, so a re-export maps onto the same note types in Anki. */
+export const stockNoteTypeIds: Record<StockKind, number> = {
+  basic: 1_700_000_000_001,
+  basic_reversed: 1_700_000_000_002,
+  cloze: 1_700_000_000_003,
+  type_in: 1_700_000_000_004,
+};
 
-/** Anki's field checksum: the first 8 hex digits of the SHA-1 of the first field's text. */
-async function checksum(text: string): Promise<number> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", strToU8(text)));
-  return ((digest[0] ?? 0) * 2 ** 24 + ((digest[1] ?? 0) << 16) + ((digest[2] ?? 0) << 8) + (digest[3] ?? 0)) >>> 0;
+/** Note types by note: the stock ones by kind, custom ones by their id (or name), keeping an Anki id they came with. */
+class NoteTypes {
+  readonly specs = new Map<string, AnkiNoteTypeSpec>();
+  readonly #used = new Set<number>();
+
+  idOf(note: ExportNote): number {
+    const key = note.kind === "custom" ? `custom:${note.noteType.id ?? note.noteType.name}` : note.kind;
+    const known = this.specs.get(key);
+    if (known) return known.id;
+    let spec: AnkiNoteTypeSpec;
+    if (note.kind === "custom") {
+      const { sourceId, id: _id, ...type } = note.noteType;
+      const preferred =
+        sourceId && Number.isSafeInteger(sourceId) && sourceId > 0 ? sourceId : ankiId(`notetype:${key}`);
+      spec = { ...type, id: this.#free(preferred) };
+    } else {
+      spec = { ...ankiStock[note.kind], id: this.#free(stockNoteTypeIds[note.kind]) };
+    }
+    this.specs.set(key, spec);
+    return spec.id;
+  }
+
+  #free(id: number): number {
+    let free = id;
+    while (this.#used.has(free)) free += 1;
+    this.#used.add(free);
+    return free;
+  }
 }
 
 function fieldValues(note: ExportNote): string[] {
+  if (note.kind === "custom") return note.noteType.fields.map((name) => note.fields[name] ?? "");
   const fields = note.fields as Record<string, string>;
-  const keys = note.kind === "cloze" ? ["text", "extra"] : ["front", "back"];
-  return keys.slice(0, modelFields[note.kind].length).map((key) => fields[key] ?? "");
+  return note.kind === "cloze" ? [fields.text ?? "", fields.extra ?? ""] : [fields.front ?? "", fields.back ?? ""];
 }
 
 export async function writeApkg(deck: ExportDeck, options: ApkgOptions = {}): Promise<Uint8Array> {
-  const SQL = await loadSqlJs(options);
-  const nowMs = (options.now ?? new Date()).getTime();
-  const nowSec = Math.floor(nowMs / 1000);
+  const now = options.now ?? new Date();
   const includeSchedule = options.includeSchedule ?? false;
-  let crtMs = Math.floor(nowMs / dayMs) * dayMs;
+  let crtMs = Math.floor(now.getTime() / dayMs) * dayMs;
   if (includeSchedule) {
     for (const card of deck.notes.flatMap((note) => note.cards)) {
       const due = card.schedule && card.schedule.state !== "new" ? time(card.schedule.due) : Number.NaN;
       if (due < crtMs) crtMs = Math.floor(due / dayMs) * dayMs;
     }
   }
-  const deckId = ankiId(`deck:${deck.name}`);
-  const mediaNames = new Set(deck.media.map((file) => file.name));
-  const db = new SQL.Database();
-  try {
-    db.run(schema11);
-    db.run("insert into col values (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", [
-      Math.floor(crtMs / 1000),
-      nowMs,
-      nowMs,
-      JSON.stringify(conf(deckId)),
-      JSON.stringify(models(deckId, nowSec)),
-      JSON.stringify(decks(deckId, deck.name, nowSec)),
-      JSON.stringify(dconf),
-    ]);
-    const insertNote = db.prepare("insert into notes values (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')");
-    const insertCard = db.prepare("insert into cards values (?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)");
-    const cardIds = new Map<string, number>();
-    const usedIds = new Set<number>();
-    const unique = (id: number) => {
-      let free = id;
-      while (usedIds.has(free)) free += 1;
-      usedIds.add(free);
-      return free;
-    };
-    db.run("begin");
-    for (const [index, note] of deck.notes.entries()) {
-      const noteId = unique(ankiId(note.id));
-      const flds = fieldValues(note).map((html) => ankiFieldHtml(html, mediaNames));
-      const sfld = sortText(flds[0] ?? "");
-      const tags = note.tags.length > 0 ? ` ${note.tags.join(" ")} ` : "";
-      const guid = note.guid ?? noteGuid(note.id);
-      insertNote.run([noteId, guid, modelIds[note.kind], nowSec, tags, flds.join("\x1f"), sfld, await checksum(sfld)]);
-      for (const card of note.cards) {
-        const cardId = unique(ankiId(card.id));
-        cardIds.set(String(card.id), cardId);
-        const suspended = card.suspended ?? false;
-        const columns =
-          includeSchedule && card.schedule
-            ? scheduledCard(card.schedule, index + 1, suspended, crtMs)
-            : newCard(index + 1, suspended);
-        insertCard.run([
-          cardId,
-          noteId,
-          deckId,
-          card.ordinal - 1,
-          nowSec,
-          columns.type,
-          columns.queue,
-          columns.due,
-          columns.ivl,
-          columns.factor,
-          columns.reps,
-          columns.lapses,
-          columns.left,
-          columns.data,
-        ]);
-      }
+  const deckIds = new Map<string, number>();
+  const deckIdOf = (name: string) => {
+    let id = deckIds.get(name);
+    if (id === undefined) {
+      id = ankiId(`deck:${name}`);
+      deckIds.set(name, id);
     }
-    insertNote.free();
-    insertCard.free();
-    if (includeSchedule) writeRevlog(db, deck.reviews ?? [], cardIds);
-    db.run("commit");
-    const files: Zippable = { "collection.anki2": db.export() };
-    const map: Record<string, string> = {};
-    deck.media.forEach((file, index) => {
-      map[String(index)] = file.name;
-      files[String(index)] = [file.data, { level: 0 }];
+    return id;
+  };
+  deckIdOf(deck.name);
+  const mediaNames = new Set(deck.media.map((file) => file.name));
+  const noteTypes = new NoteTypes();
+  const notes: AnkiNoteSpec[] = [];
+  const cards: AnkiCardSpec[] = [];
+  const cardIds = new Map<string, number>();
+  const usedIds = new Set<number>();
+  const unique = (id: number) => {
+    let free = id;
+    while (usedIds.has(free)) free += 1;
+    usedIds.add(free);
+    return free;
+  };
+  for (const [index, note] of deck.notes.entries()) {
+    const noteId = unique(ankiId(note.id));
+    notes.push({
+      id: noteId,
+      guid: note.guid ?? noteGuid(note.id),
+      noteTypeId: noteTypes.idOf(note),
+      fields: fieldValues(note).map((html) => ankiFieldHtml(html, mediaNames)),
+      tags: note.tags,
     });
-    files.media = strToU8(JSON.stringify(map));
-    return zipSync(files, { level: 6 });
-  } finally {
-    db.close();
+    const deckId = deckIdOf(note.deckName ?? deck.name);
+    for (const card of note.cards) {
+      const cardId = unique(ankiId(card.id));
+      cardIds.set(String(card.id), cardId);
+      const suspended = card.suspended ?? false;
+      const columns =
+        includeSchedule && card.schedule
+          ? scheduledCard(card.schedule, index + 1, suspended, crtMs)
+          : newCard(index + 1, suspended);
+      cards.push({ id: cardId, noteId, deckId, ord: card.ordinal - 1, columns });
+    }
   }
+  return writeAnkiCollection(
+    {
+      createdAt: new Date(crtMs),
+      modifiedAt: now,
+      noteTypes: [...noteTypes.specs.values()],
+      decks: [...deckIds].map(([name, id]) => ({ id, name })),
+      notes,
+      cards,
+      revlog: includeSchedule ? revlogRows(deck.reviews ?? [], cardIds) : [],
+      media: deck.media,
+    },
+    options,
+  );
 }
 
-function writeRevlog(db: import("sql.js").Database, reviews: ExportReview[], cardIds: Map<string, number>) {
-  const insert = db.prepare("insert into revlog values (?, ?, 0, ?, ?, ?, ?, ?, ?)");
+function revlogRows(reviews: ExportReview[], cardIds: Map<string, number>): AnkiRevlogSpec[] {
   const used = new Set<number>();
+  const rows: AnkiRevlogSpec[] = [];
   for (const review of reviews) {
     const cardId = cardIds.get(String(review.cardId));
     if (cardId === undefined) continue;
     let id = time(review.reviewedAt);
     while (used.has(id)) id += 1;
     used.add(id);
-    const row = revlogRow(review, cardId);
-    insert.run([id, row.cid, row.ease, row.ivl, row.lastIvl, row.factor, row.time, row.type]);
+    rows.push({ id, ...revlogRow(review, cardId) });
   }
-  insert.free();
+  return rows;
 }

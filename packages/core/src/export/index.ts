@@ -1,5 +1,25 @@
 export { base91, noteGuid } from "./anki-ids";
-export type { ApkgOptions, ExportCard, ExportDeck, ExportNote, ExportReview, ExportSchedule } from "./apkg";
-export { ankiFieldHtml, writeApkg } from "./apkg";
+export type {
+  AnkiCardSpec,
+  AnkiCollectionSpec,
+  AnkiDeckSpec,
+  AnkiNoteSpec,
+  AnkiNoteTypeSpec,
+  AnkiRevlogSpec,
+  AnkiTemplateSpec,
+} from "./anki-package";
+export { writeAnkiCollection } from "./anki-package";
+export { newCard } from "./anki-schedule";
+export { ankiImageOcclusion, ankiStock } from "./anki-stock";
+export type {
+  ApkgOptions,
+  ExportCard,
+  ExportDeck,
+  ExportNote,
+  ExportNoteType,
+  ExportReview,
+  ExportSchedule,
+} from "./apkg";
+export { ankiFieldHtml, stockNoteTypeIds, writeApkg } from "./apkg";
 export type { CsvNote } from "./csv";
 export { csvColumns, writeCsv } from "./csv";

@@ -2,7 +2,7 @@
  * Exporting a deck on the device: its notes, cards and media (and, when asked,
  * the caller's own schedule and history) as an Anki package Anki opens, or as CSV.
  */
-import type { CardState } from "@engram/core";
+import type { CardState, NoteFields } from "@engram/core";
 import { type ExportNote, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
 import { z } from "zod";
 import type { Engram } from "../client.js";
@@ -18,8 +18,8 @@ export type ExportedFile = { name: string; mime: string; data: Uint8Array };
 const deckIdSchema = z.guid("Unknown deck.");
 type NoteRow = {
   id: string;
-  kind: ExportNote["kind"];
-  fields: ExportNote["fields"];
+  kind: Exclude<ExportNote["kind"], "custom">;
+  fields: NoteFields;
   tags: string[];
   source_guid: string | null;
   cards: { id: string; ordinal: number }[];
