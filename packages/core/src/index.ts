@@ -4,7 +4,25 @@ export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloz
 export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
 export type { MathKind, MathSpan } from "./math";
 export { findMath, hasMath, replaceMath } from "./math";
-export type { BasicFields, ClozeFields, Note, NoteFields, NoteKind } from "./notes";
+export type { NoteTypeIssue } from "./note-types";
+export {
+  builtInNoteTypes,
+  customFieldsSchema,
+  fieldNameSchema,
+  noteTypeLimits,
+  noteTypeSchema,
+  validateNoteType,
+} from "./note-types";
+export type {
+  BasicFields,
+  CardTemplate,
+  ClozeFields,
+  CustomFields,
+  Note,
+  NoteFields,
+  NoteKind,
+  NoteType,
+} from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";
 export { renderCard } from "./render";
@@ -32,6 +50,8 @@ export {
 export type { StudyDay } from "./study-day";
 export { isValidTimezone, studyDay } from "./study-day";
 export { sanitizeSvg } from "./svg";
+export type { ParsedTemplate, SpecialFieldValues, TemplateContext, TemplateError, TemplateNode } from "./templates";
+export { fieldIsEmpty, parseTemplate, renderTemplate, specialFields, templateOrdinals } from "./templates";
 export type { DeckInput, InviteInput, NoteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
   basicFieldsSchema,

@@ -1,20 +1,43 @@
 /** Note kinds and the cards each note produces (docs/product.md §3). */
 import { clozeOrdinals } from "./cloze";
+import { templateOrdinals } from "./templates";
 
-export const noteKinds = ["basic", "basic_reversed", "cloze"] as const;
+export const noteKinds = ["basic", "basic_reversed", "cloze", "custom"] as const;
 export type NoteKind = (typeof noteKinds)[number];
 
 export type BasicFields = { front: string; back: string };
 export type ClozeFields = { text: string; extra: string };
+/** A custom note's fields: exactly its type's field names. */
+export type CustomFields = Record<string, string>;
+
+export type CardTemplate = { name: string; front: string; back: string };
+
+/** A note type as Anki's: named fields, one card per template (card ordinal = index + 1), or one cloze template. */
+export type NoteType = {
+  name: string;
+  /** Anki's normal ("standard") or cloze model. */
+  kind: "standard" | "cloze";
+  /** Ordered field names, unique. */
+  fields: string[];
+  templates: CardTemplate[];
+  /** The note type's CSS as written; sanitised when shown. */
+  css: string;
+};
 
 /** The jsonb `notes.fields` shape for a kind. */
-export type NoteFields<K extends NoteKind = NoteKind> = K extends "cloze" ? ClozeFields : BasicFields;
+export type NoteFields<K extends NoteKind = NoteKind> = K extends "cloze"
+  ? ClozeFields
+  : K extends "custom"
+    ? CustomFields
+    : BasicFields;
 
 /** The parts of a note that decide its cards; rows with more columns fit too. */
 export type Note =
   | { kind: "basic"; fields: BasicFields }
   | { kind: "basic_reversed"; fields: BasicFields }
-  | { kind: "cloze"; fields: ClozeFields };
+  | { kind: "cloze"; fields: ClozeFields }
+  /** `tags` count as Anki's `{{Tags}}`: a front showing only them needs some. */
+  | { kind: "custom"; fields: CustomFields; noteType: NoteType; tags?: readonly string[] };
 
 /** basic_reversed card 1 asks front → back, card 2 asks back → front. */
 export const reversedOrdinals = { forward: 1, backward: 2 } as const;
@@ -28,6 +51,8 @@ export function cardOrdinals(note: Note): number[] {
       return [reversedOrdinals.forward, reversedOrdinals.backward];
     case "cloze":
       return clozeOrdinals(note.fields.text);
+    case "custom":
+      return templateOrdinals(note.noteType, note.fields, note.tags);
   }
 }
 

@@ -12,6 +12,7 @@
 import { type ClozeDeletion, parseCloze } from "./cloze";
 import { cardOrdinals, type Note, reversedOrdinals } from "./notes";
 import { type SanitizeOptions, sanitizeCardHtml, stripMarkup } from "./sanitize";
+import { renderTemplate } from "./templates";
 
 export type CardFaces = { front: string; back: string };
 
@@ -20,13 +21,33 @@ export function renderCard(note: Note, ordinal: number, options: SanitizeOptions
     throw new RangeError(`A ${note.kind} note has no card ${ordinal}.`);
   }
   const faces =
-    note.kind === "cloze" ? clozeFaces(note.fields.text, note.fields.extra, ordinal) : basicFaces(note, ordinal);
+    note.kind === "custom"
+      ? customFaces(note, ordinal)
+      : note.kind === "cloze"
+        ? clozeFaces(note.fields.text, note.fields.extra, ordinal)
+        : basicFaces(note, ordinal);
   return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
 }
 
 function basicFaces(note: Note & { kind: "basic" | "basic_reversed" }, ordinal: number): CardFaces {
   const { front, back } = note.fields;
   return ordinal === reversedOrdinals.backward ? { front: back, back: front } : { front, back };
+}
+
+/**
+ * A custom note's faces from its type's template: the front is the question
+ * template, the back the answer template with `{{FrontSide}}` = the front, whole
+ * as Anki shows it. A cloze type's one template serves every card.
+ */
+function customFaces(note: Note & { kind: "custom" }, ordinal: number): CardFaces {
+  const type = note.noteType;
+  const template = type.kind === "cloze" ? type.templates[0] : type.templates[ordinal - 1];
+  if (!template) throw new RangeError(`The note type ${type.name} has no card ${ordinal}.`);
+  const special = { Tags: (note.tags ?? []).join(" "), Card: template.name, Type: type.name };
+  const context = { fields: note.fields, ord: ordinal - 1, special };
+  const front = renderTemplate(template.front, { ...context, side: "front" });
+  const back = renderTemplate(template.back, { ...context, side: "back", frontSide: front });
+  return { front, back };
 }
 
 function clozeFaces(text: string, extra: string, ordinal: number): CardFaces {

@@ -32,6 +32,7 @@ const cardHtml = [
   "<!-- comment --><b>after</b>",
   "plain &amp; text &lt;not a tag&gt; &nbsp; end",
   '<engram-type-answer data-field="Back" data-reveal onclick="x()" data-x="1" id="y" class="c"></engram-type-answer><span data-field="Back">s</span>',
+  '<engram-occlusion data-ordinal="2" data-side="front" data-masks="[{&quot;shape&quot;:&quot;rect&quot;,&quot;text&quot;:&quot;\\u003cb\\u003e&quot;}]" data-x="1" onclick="x()" id="z"><img src="a.png" onerror="x()"></engram-occlusion>',
   // Misnested markup is left out: HTML's parser and htmlparser2 repair it differently, both safely.
   "<noscript><b>n</b></noscript><template><b>t</b></template><select><option>o</option></select>",
   // Inline styles: only allowed properties with safe values, tables may size and border themselves.

@@ -23,6 +23,8 @@ export const cardTags = [
   "em",
   // The type-in marker (type-answer.ts), which the study screen swaps for the answer box or the comparison.
   "engram-type-answer",
+  // An image occlusion card's image with its masks (image-occlusion-render.ts), drawn by the study screen.
+  "engram-occlusion",
   "h1",
   "h2",
   "h3",
@@ -77,6 +79,7 @@ export const cardAttributes: Record<string, string[]> = {
   // app's own DOM ids.
   hr: ["id"],
   "engram-type-answer": ["data-field", "data-reveal"],
+  "engram-occlusion": ["data-ordinal", "data-side", "data-masks"],
 };
 
 /**

@@ -1,0 +1,116 @@
+/**
+ * Renders a parsed template over a note's fields, as Anki's render_card does,
+ * with filters text, hint, cloze and type; filters Engram has no equivalent for
+ * (tts, furigana, kana, kanji…) leave the value as it is. The result is not
+ * sanitised: callers sanitise the finished face.
+ */
+import { renderClozeField } from "./cloze-filter";
+import { fieldIsEmpty } from "./fields";
+import { parseTemplate, type TemplateNode, trimAnki } from "./parse";
+
+export type SpecialFieldValues = {
+  Tags?: string;
+  Deck?: string;
+  Subdeck?: string;
+  Card?: string;
+  Type?: string;
+  CardFlag?: string;
+  CardID?: string;
+};
+
+export type TemplateContext = {
+  fields: Readonly<Record<string, string>>;
+  /** Anki's card ordinal (0-based): the cloze filter hides deletion ord+1 on the front. */
+  ord: number;
+  side: "front" | "back";
+  /** What `{{FrontSide}}` stands for. */
+  frontSide?: string;
+  special?: SpecialFieldValues;
+  /**
+   * `{{type:F}}` becomes the marker `<engram-type-answer data-field="F">` (with
+   * `data-reveal` on the back) for the study screen to fill, or nothing with "drop".
+   */
+  typeAnswer?: "marker" | "drop";
+};
+
+export function renderTemplate(template: string, ctx: TemplateContext): string {
+  return renderNodes(parseTemplate(template).nodes, ctx);
+}
+
+export function renderNodes(nodes: readonly TemplateNode[], ctx: TemplateContext): string {
+  let out = "";
+  for (const node of nodes) {
+    switch (node.type) {
+      case "text":
+        out += node.text;
+        break;
+      case "comment":
+        break;
+      case "section":
+        if (fieldIsEmpty(lookup(node.key, ctx)) === node.negated) out += renderNodes(node.children, ctx);
+        break;
+      case "replacement":
+        out += renderReplacement(node.key, node.filters, ctx);
+    }
+  }
+  return out;
+}
+
+function lookup(name: string, ctx: TemplateContext): string {
+  if (name === "FrontSide") return ctx.frontSide ?? "";
+  if (Object.hasOwn(ctx.fields, name)) return ctx.fields[name] ?? "";
+  return ctx.special?.[name as keyof SpecialFieldValues] ?? "";
+}
+
+function renderReplacement(key: string, filters: readonly string[], ctx: TemplateContext): string {
+  if (key === "FrontSide") return ctx.frontSide ?? "";
+  // A filter with no field name adds its own text in Anki's add-ons; there is none here.
+  if (key === "" && filters.length > 0) return "";
+  // As Anki: `type` anywhere last takes over the whole chain, `type:cloze:F` asks for the cloze answer.
+  if (filters[filters.length - 1] === "type") {
+    if (ctx.typeAnswer === "drop") return "";
+    const cloze = filters.length === 2 && filters[0] === "cloze";
+    return typeAnswerMarker(cloze ? `cloze:${key}` : key, ctx.side);
+  }
+  let value = lookup(key, ctx);
+  for (const filter of filters) value = applyFilter(filter, value, key, ctx);
+  return value;
+}
+
+/** The element the study screen swaps for the answer box or the comparison; `data-field` names the field (`cloze:F` for a cloze). */
+function typeAnswerMarker(field: string, side: "front" | "back"): string {
+  const reveal = side === "back" ? " data-reveal" : "";
+  return `<engram-type-answer data-field="${escapeAttribute(field)}"${reveal}></engram-type-answer>`;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+function applyFilter(filter: string, value: string, name: string, ctx: TemplateContext): string {
+  switch (filter) {
+    case "text":
+      return stripTags(value);
+    case "hint":
+      return trimAnki(value) === "" ? value : `<details><summary>${name}</summary>${value}</details>`;
+    case "cloze":
+      return renderClozeField(value, ctx.ord + 1, ctx.side);
+    default:
+      return value;
+  }
+}
+
+/** Tags removed; a loop, as `<[^>]*>` backtracks quadratically on runs of `<` without `>`. */
+export function stripTags(html: string): string {
+  let text = "";
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf("<", at);
+    if (open === -1) break;
+    const close = html.indexOf(">", open + 1);
+    if (close === -1) break;
+    text += html.slice(at, open);
+    at = close + 1;
+  }
+  return text + html.slice(at);
+}
