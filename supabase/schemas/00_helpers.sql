@@ -117,13 +117,14 @@ as $$
   select (private.cloze_scan(p_text)).depth
 $$;
 
--- Card ordinals a note produces: basic 1, basic_reversed 1 and 2, cloze its numbers.
+-- Card ordinals a note produces: basic and type_in 1, basic_reversed 1 and 2, cloze its numbers.
 create function private.note_ordinals(p_kind public.note_kind, p_fields jsonb) returns int[]
 language sql immutable parallel safe
 set search_path = ''
 as $$
   select case p_kind
     when 'basic' then array[1]
+    when 'type_in' then array[1]
     when 'basic_reversed' then array[1, 2]
     else private.cloze_ordinals(p_fields ->> 'text')
   end

@@ -236,8 +236,8 @@ as $$
     when jsonb_typeof(p_note) <> 'object' then 'is not an object'
     when jsonb_typeof(coalesce(p_note -> 'guid', 'null')) not in ('string', 'null') then 'guid must be text'
     when char_length(p_note ->> 'guid') > 200 then 'guid has more than 200 characters'
-    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze') then
-      'kind must be basic, basic_reversed or cloze'
+    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in') then
+      'kind must be basic, basic_reversed, cloze or type_in'
     when jsonb_typeof(p_note -> 'fields') is distinct from 'object' then 'fields must be an object'
     when jsonb_typeof(coalesce(p_note -> 'tags', '[]')) not in ('array', 'null')
       or exists (

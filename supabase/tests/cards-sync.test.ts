@@ -12,6 +12,7 @@ import {
   recordReview,
   reversed,
   stateOf,
+  typeIn,
   type User,
 } from "./support/study-fixtures.js";
 
@@ -56,6 +57,7 @@ describe("cards generated from a note", () => {
   test.each<{ what: string; note: NoteInput; ordinals: number[] }>([
     { what: "a basic note", note: basic("Front", "Back"), ordinals: [1] },
     { what: "a basic_reversed note", note: reversed("Front", "Back"), ordinals: [1, 2] },
+    { what: "a type_in note", note: typeIn("Front", "Back"), ordinals: [1] },
     { what: "a cloze note", note: cloze("{{c1::Paris}} is in {{c3::France}}, on the {{c1::Seine}}"), ordinals: [1, 3] },
     {
       what: "a cloze note with nested deletions",

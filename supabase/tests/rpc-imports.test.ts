@@ -225,6 +225,21 @@ describe("an import into a new deck", () => {
     ]);
   });
 
+  test("takes a type_in note, as Anki's Basic (type in the answer), with one card and its schedule", async () => {
+    const typed = basicNote("guid-type", "Capital of Chile?", "Santiago", {
+      kind: "type_in",
+      cards: [{ ordinal: 1, suspended: true }],
+    });
+    const done = await importNotes(alice, { deckName: "Typed" }, [[typed]]);
+    expect(done).toMatchObject({ status: "done", summary: { notes_added: 1, cards: 1 } });
+    const deckId = done.deck_id as string;
+    expect((await notesOf(deckId)).map((n) => [n.kind, n.fields])).toEqual([
+      ["type_in", { front: "Capital of Chile?", back: "Santiago" }],
+    ]);
+    const card = await cardOf(deckId, "guid-type", 1);
+    expect(await stateOf(db, alice.id, card)).toMatchObject({ suspended: true });
+  });
+
   test("applies the file's schedule, suspension and review history to the caller's cards", async () => {
     const deckId = job.deck_id as string;
     const france = await cardOf(deckId, "guid-france", 1);
@@ -377,7 +392,7 @@ describe("all or nothing", () => {
     [
       "an unknown kind",
       { guid: null, kind: "image", fields: {} },
-      { code: "22023", detail: "notes", message: "note 2: kind must be basic, basic_reversed or cloze" },
+      { code: "22023", detail: "notes", message: "note 2: kind must be basic, basic_reversed, cloze or type_in" },
     ],
     ["a tag with a space", basicNote(null, "Q", "A", { tags: ["two words"] }), { code: "22023", detail: "notes" }],
     [

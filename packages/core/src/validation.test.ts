@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { limits } from "./limits";
+import { noteKinds } from "./notes";
 import {
   basicFieldsSchema,
   charLength,
@@ -176,13 +177,24 @@ describe("notes", () => {
     });
   });
 
+  test("a type-in note takes basic fields and needs both", () => {
+    expect(noteInputSchema.parse({ kind: "type_in", fields: { front: "Capital of Peru?", back: "Lima" } })).toEqual({
+      kind: "type_in",
+      fields: { front: "Capital of Peru?", back: "Lima" },
+      tags: [],
+    });
+    expect(noteInputSchema.safeParse({ kind: "type_in", fields: { text: "{{c1::a}}", extra: "" } }).success).toBe(
+      false,
+    );
+  });
+
   test("a cloze note is checked with cloze rules", () => {
     expect(noteInputSchema.safeParse({ kind: "cloze", fields: { front: "a", back: "b" } }).success).toBe(false);
   });
 
   test("an unknown kind lists the kinds", () => {
     expect(firstError(noteInputSchema.safeParse({ kind: "image", fields: {} }))).toBe(
-      "Choose a note type: basic, basic_reversed, cloze.",
+      `Choose a note type: ${noteKinds.join(", ")}.`,
     );
   });
 

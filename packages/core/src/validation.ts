@@ -118,6 +118,7 @@ export const noteInputSchema = z.discriminatedUnion(
     z.object({ kind: z.literal("basic"), fields: basicFieldsSchema, tags: tagsField }),
     z.object({ kind: z.literal("basic_reversed"), fields: basicFieldsSchema, tags: tagsField }),
     z.object({ kind: z.literal("cloze"), fields: clozeFieldsSchema, tags: tagsField }),
+    z.object({ kind: z.literal("type_in"), fields: basicFieldsSchema, tags: tagsField }),
   ],
   { error: `Choose a note type: ${noteKinds.join(", ")}.` },
 );

@@ -38,6 +38,16 @@ describe("notes", () => {
     expect(await owner.engram.notes.get(cloze.id)).toMatchObject({ fields: { text: expect.any(String), extra: "" } });
   });
 
+  test("a type-in note has one card and is found by its kind", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const typed = await owner.engram.notes.create(deck.id, { ...basic("Capital of Peru?", "Lima"), kind: "type_in" });
+    expect(typed).toMatchObject({ kind: "type_in", fields: { front: "Capital of Peru?", back: "Lima" } });
+    expect(typed.cards.map((c) => c.ordinal)).toEqual([1]);
+    await owner.engram.notes.create(deck.id, basic("perro", "dog"));
+    const found = await owner.engram.notes.list(deck.id, { kind: "type_in" });
+    expect([found.total, found.notes.map((n) => n.id)]).toEqual([1, [typed.id]]);
+  });
+
   test("an empty front fails validation with the field and rule, and nothing is saved", async () => {
     const { owner, deck } = await ownerWithDeck();
     const error = await owner.engram.notes.create(deck.id, basic("<p> </p>")).catch((e: unknown) => e);

@@ -81,7 +81,7 @@ export async function addMember(
 }
 
 export type NoteInput =
-  | { kind: "basic" | "basic_reversed"; fields: { front: string; back: string }; tags?: string[] }
+  | { kind: "basic" | "basic_reversed" | "type_in"; fields: { front: string; back: string }; tags?: string[] }
   | { kind: "cloze"; fields: { text: string; extra?: string }; tags?: string[] };
 
 export const basic = (front: string, back: string, tags: string[] = []): NoteInput => ({
@@ -91,6 +91,11 @@ export const basic = (front: string, back: string, tags: string[] = []): NoteInp
 });
 export const reversed = (front: string, back: string, tags: string[] = []): NoteInput => ({
   kind: "basic_reversed",
+  fields: { front, back },
+  tags,
+});
+export const typeIn = (front: string, back: string, tags: string[] = []): NoteInput => ({
+  kind: "type_in",
   fields: { front, back },
   tags,
 });
