@@ -1,5 +1,6 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, test } from "vitest";
+import { canonicalHtml } from "./html-test-support";
 import {
   type ImageOcclusionFields,
   occlusionMasks,
@@ -9,7 +10,6 @@ import {
   serializeOcclusions,
   validateImageOcclusion,
 } from "./image-occlusion";
-import { canonicalHtml } from "./html-test-support";
 import { cardOrdinals } from "./notes";
 import { renderCard } from "./render";
 import { createDomSanitizers, type SanitizerWindow } from "./sanitize-dom";
@@ -34,7 +34,16 @@ describe("parseOcclusions", () => {
   test("reads Anki's shapes with their numbers, properties and oi", () => {
     const shapes = parseOcclusions(ankiField);
     expect(shapes).toEqual([
-      { ordinal: 1, occludeInactive: true, angle: 0, shape: "rect", left: 0.2325, top: 0.3261, width: 0.202, height: 0.0975 },
+      {
+        ordinal: 1,
+        occludeInactive: true,
+        angle: 0,
+        shape: "rect",
+        left: 0.2325,
+        top: 0.3261,
+        width: 0.202,
+        height: 0.0975,
+      },
       { ordinal: 2, occludeInactive: true, angle: 0, shape: "ellipse", left: 0.4, top: 0.1, rx: 0.05, ry: 0.08 },
       {
         ordinal: 2,
@@ -50,17 +59,33 @@ describe("parseOcclusions", () => {
         ],
       },
       // Anki's own escape test: `\\` and `\:` in a value (imageocclusion.rs).
-      { ordinal: 0, occludeInactive: true, angle: 0, shape: "text", left: 0.5, top: 0.5, text: "\\foo:bar:", scale: 1, fontSize: 0.05 },
+      {
+        ordinal: 0,
+        occludeInactive: true,
+        angle: 0,
+        shape: "text",
+        left: 0.5,
+        top: 0.5,
+        text: "\\foo:bar:",
+        scale: 1,
+        fontSize: 0.05,
+      },
     ]);
   });
 
   test("hide one, guess one has no oi; angles are Anki's 1/10000 turns; fill is kept", () => {
-    const [shape] = parseOcclusions("{{c3::image-occlusion:rect:left=.1:top=.2:angle=2500:width=.3:height=.4:fill=#00ff00}}");
+    const [shape] = parseOcclusions(
+      "{{c3::image-occlusion:rect:left=.1:top=.2:angle=2500:width=.3:height=.4:fill=#00ff00}}",
+    );
     expect(shape).toMatchObject({ ordinal: 3, occludeInactive: false, angle: 90, fill: "#00ff00" });
   });
 
   test("unknown shapes, multi-number clozes and unclosed ones are not occlusions", () => {
-    expect(parseOcclusions("{{c1::image-occlusion:star:left=1}}{{c1,2::image-occlusion:rect:left=1}}{{c4::image-occlusion:rect:left=1")).toEqual([]);
+    expect(
+      parseOcclusions(
+        "{{c1::image-occlusion:star:left=1}}{{c1,2::image-occlusion:rect:left=1}}{{c4::image-occlusion:rect:left=1",
+      ),
+    ).toEqual([]);
     expect(occlusionOrdinals("{{c1,2::image-occlusion:rect:left=1}} {{c5::plain}}")).toEqual([]);
   });
 });
@@ -69,7 +94,9 @@ describe("occlusionOrdinals and cardOrdinals", () => {
   test("one card per group number, labels (0) make none", () => {
     expect(occlusionOrdinals(ankiField)).toEqual([1, 2]);
     expect(cardOrdinals({ kind: "image_occlusion", fields: fields(ankiField) })).toEqual([1, 2]);
-    expect(occlusionOrdinals("{{c10::image-occlusion:rect:left=0}}{{c02::image-occlusion:rect:left=0}}")).toEqual([2, 10]);
+    expect(occlusionOrdinals("{{c10::image-occlusion:rect:left=0}}{{c02::image-occlusion:rect:left=0}}")).toEqual([
+      2, 10,
+    ]);
     expect(occlusionOrdinals("{{c99999999999::image-occlusion:rect:left=0}}")).toEqual([]);
   });
 });
@@ -134,25 +161,36 @@ describe("occlusionMasks", () => {
 });
 
 describe("renderCard", () => {
-  const note = { kind: "image_occlusion" as const, fields: fields(ankiField, { header: "Heart", back_extra: "Aorta" }) };
+  const note = {
+    kind: "image_occlusion" as const,
+    fields: fields(ankiField, { header: "Heart", back_extra: "Aorta" }),
+  };
 
   test("faces hold the header, the image in its container with the masks, and the back extra", () => {
     const { front, back } = renderCard(note, 1);
-    expect(front).toMatch(/^<div>Heart<\/div>\n<engram-occlusion data-ordinal="1" data-side="front" data-masks="[^"]+"><img src="heart.png" \/?><\/engram-occlusion>$/);
+    expect(front).toMatch(
+      /^<div>Heart<\/div>\n<engram-occlusion data-ordinal="1" data-side="front" data-masks="[^"]+"><img src="heart.png" \/?><\/engram-occlusion>$/,
+    );
     expect(back).toContain('data-side="back"');
     expect(back).toContain("<div>Aorta</div>");
     expect(front).not.toContain("Aorta");
-    const masks = JSON.parse(new JSDOM(front).window.document.querySelector("engram-occlusion")?.getAttribute("data-masks") ?? "");
+    const masks = JSON.parse(
+      new JSDOM(front).window.document.querySelector("engram-occlusion")?.getAttribute("data-masks") ?? "",
+    );
     expect(masks.map((m: { state: string }) => m.state)).toEqual(["active", "inactive", "inactive", "label"]);
     expect(masks[3].text).toBe("\\foo:bar:");
   });
 
   test("the browser's sanitiser keeps the container exactly as the node one does", () => {
     const dom = createDomSanitizers(new JSDOM("").window as unknown as SanitizerWindow);
-    const label = fields("{{c1::image-occlusion:rect:left=0:top=0:width=.1:height=.1}}{{c0::image-occlusion:text:left=0:top=0:text=<b>&'\"}}");
+    const label = fields(
+      "{{c1::image-occlusion:rect:left=0:top=0:width=.1:height=.1}}{{c0::image-occlusion:text:left=0:top=0:text=<b>&'\"}}",
+    );
     const { front } = renderCard({ kind: "image_occlusion", fields: label }, 1);
     expect(canonicalHtml(dom.sanitizeCardHtml(front))).toBe(canonicalHtml(front));
-    const masks = JSON.parse(new JSDOM(front).window.document.querySelector("engram-occlusion")?.getAttribute("data-masks") ?? "");
+    const masks = JSON.parse(
+      new JSDOM(front).window.document.querySelector("engram-occlusion")?.getAttribute("data-masks") ?? "",
+    );
     expect(masks[1].text).toBe("<b>&'\"");
   });
 

@@ -253,7 +253,11 @@ export type OcclusionMask = OcclusionShape & { state: MaskState };
  * "revealed" (outlined) on the back; other groups "inactive" where `oi=1`, else
  * not drawn; labels (number 0) on both sides.
  */
-export function occlusionMasks(shapes: readonly OcclusionShape[], ordinal: number, side: "front" | "back"): OcclusionMask[] {
+export function occlusionMasks(
+  shapes: readonly OcclusionShape[],
+  ordinal: number,
+  side: "front" | "back",
+): OcclusionMask[] {
   const masks: OcclusionMask[] = [];
   for (const shape of shapes) {
     if (shape.ordinal === 0) masks.push({ ...shape, state: "label" });

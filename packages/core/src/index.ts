@@ -26,6 +26,28 @@ export type {
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";
 export { renderCard } from "./render";
+export type {
+  ImageOcclusionFields,
+  ImageOcclusionIssue,
+  MaskState,
+  OcclusionMask,
+  OcclusionPoint,
+  OcclusionShape,
+  OcclusionShapeKind,
+} from "./image-occlusion";
+export {
+  occlusionColours,
+  occlusionMasks,
+  occlusionNumber,
+  occlusionOrdinals,
+  occlusionShapeKinds,
+  occlusionTag,
+  parseOcclusions,
+  safeMaskColour,
+  serializeOcclusion,
+  serializeOcclusions,
+  validateImageOcclusion,
+} from "./image-occlusion";
 export type { SanitizeOptions } from "./sanitize";
 export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";
 export type {

@@ -1,8 +1,9 @@
 /** Note kinds and the cards each note produces (docs/product.md §3). */
 import { clozeOrdinals } from "./cloze";
+import { type ImageOcclusionFields, occlusionOrdinals } from "./image-occlusion";
 import { templateOrdinals } from "./templates";
 
-export const noteKinds = ["basic", "basic_reversed", "cloze", "custom"] as const;
+export const noteKinds = ["basic", "basic_reversed", "cloze", "custom", "image_occlusion"] as const;
 export type NoteKind = (typeof noteKinds)[number];
 
 export type BasicFields = { front: string; back: string };
@@ -29,7 +30,9 @@ export type NoteFields<K extends NoteKind = NoteKind> = K extends "cloze"
   ? ClozeFields
   : K extends "custom"
     ? CustomFields
-    : BasicFields;
+    : K extends "image_occlusion"
+      ? ImageOcclusionFields
+      : BasicFields;
 
 /** The parts of a note that decide its cards; rows with more columns fit too. */
 export type Note =
@@ -37,7 +40,8 @@ export type Note =
   | { kind: "basic_reversed"; fields: BasicFields }
   | { kind: "cloze"; fields: ClozeFields }
   /** `tags` count as Anki's `{{Tags}}`: a front showing only them needs some. */
-  | { kind: "custom"; fields: CustomFields; noteType: NoteType; tags?: readonly string[] };
+  | { kind: "custom"; fields: CustomFields; noteType: NoteType; tags?: readonly string[] }
+  | { kind: "image_occlusion"; fields: ImageOcclusionFields };
 
 /** basic_reversed card 1 asks front → back, card 2 asks back → front. */
 export const reversedOrdinals = { forward: 1, backward: 2 } as const;
@@ -53,6 +57,8 @@ export function cardOrdinals(note: Note): number[] {
       return clozeOrdinals(note.fields.text);
     case "custom":
       return templateOrdinals(note.noteType, note.fields, note.tags);
+    case "image_occlusion":
+      return occlusionOrdinals(note.fields.occlusions);
   }
 }
 

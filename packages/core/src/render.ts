@@ -7,9 +7,15 @@
  *   `<span class="cloze">answer</span>` on the back; deletions of other numbers
  *   show their answer. A non-blank `extra` follows on the back after
  *   `<hr id="answer" />`. Hints are plain text (tags dropped, escaped).
+ * - image_occlusion card k (Anki's stock image occlusion template): the header
+ *   in a `<div>` when non-blank, then `<engram-occlusion data-ordinal="k"
+ *   data-side="front|back" data-masks="[…]">` around the image, whose masks
+ *   (image-occlusion.ts occlusionMasks, as JSON) the study screen draws over
+ *   it; the back adds a non-blank back extra in a `<div>`.
  * The back does not repeat the front: the study screen shows both faces.
  */
 import { type ClozeDeletion, parseCloze } from "./cloze";
+import { occlusionFaces } from "./image-occlusion-render";
 import { cardOrdinals, type Note, reversedOrdinals } from "./notes";
 import { type SanitizeOptions, sanitizeCardHtml, stripMarkup } from "./sanitize";
 import { renderTemplate } from "./templates";
@@ -21,11 +27,13 @@ export function renderCard(note: Note, ordinal: number, options: SanitizeOptions
     throw new RangeError(`A ${note.kind} note has no card ${ordinal}.`);
   }
   const faces =
-    note.kind === "custom"
-      ? customFaces(note, ordinal)
-      : note.kind === "cloze"
-        ? clozeFaces(note.fields.text, note.fields.extra, ordinal)
-        : basicFaces(note, ordinal);
+    note.kind === "image_occlusion"
+      ? occlusionFaces(note.fields, ordinal)
+      : note.kind === "custom"
+        ? customFaces(note, ordinal)
+        : note.kind === "cloze"
+          ? clozeFaces(note.fields.text, note.fields.extra, ordinal)
+          : basicFaces(note, ordinal);
   return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
 }
 
