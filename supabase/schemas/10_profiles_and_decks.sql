@@ -101,9 +101,15 @@ create table public.decks (
   -- those due within the day never are.
   bury_new boolean not null default true,
   bury_reviews boolean not null default true,
-  bury_interday_learning boolean not null default false
+  bury_interday_learning boolean not null default false,
+  -- Subdecks, as Anki's deck tree: a deck's name is its own component
+  -- ("Board Review 2023"), its path ("Old Decks › Board Review 2023") comes
+  -- from its parents. Deleting a deck deletes its subdecks. A tree has one
+  -- owner and is at most 10 decks deep (private.check_deck_parent).
+  parent_id uuid references public.decks (id) on delete cascade
 );
 alter table public.decks enable row level security;
+create index decks_parent_id_idx on public.decks (parent_id) where parent_id is not null;
 create index decks_owner_id_idx on public.decks (owner_id);
 create index decks_public_idx on public.decks (created_at desc) where is_public;
 create index decks_cloned_from_idx on public.decks (cloned_from) where cloned_from is not null;
@@ -142,6 +148,95 @@ $$;
 
 create trigger decks_add_owner after insert on public.decks
   for each row execute function private.add_deck_owner();
+
+-- Where a deck may sit in a tree. Only the owner of a deck adds subdecks to
+-- it or moves decks under it, and a subdeck has its parent's owner, so
+-- deleting a deck (which deletes its subdecks) never takes another user's
+-- deck. No deck is its own ancestor and a tree is at most 10 decks deep.
+-- Handing a deck to another owner takes it out of its tree, and its
+-- subdecks, which stay with the previous owner, out of it.
+-- The parent row is locked (for share) so that two moves that would close a
+-- loop together wait for each other, and the second one sees the first.
+create function private.check_deck_parent() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  parent_owner uuid;
+  loops boolean;
+  parent_depth integer;
+  sub_height integer;
+begin
+  if tg_op = 'UPDATE' and new.owner_id <> old.owner_id then
+    new.parent_id := null;
+    update public.decks set parent_id = null where parent_id = new.id and owner_id <> new.owner_id;
+    return new;
+  end if;
+  if new.parent_id is null or (tg_op = 'UPDATE' and new.parent_id is not distinct from old.parent_id) then
+    return new;
+  end if;
+  select owner_id into parent_owner from public.decks where id = new.parent_id for share;
+  if not found then
+    perform private.fail('PT404', 'the parent deck does not exist', 'parent_id');
+  elsif auth.uid() is not null and not private.is_deck_owner(new.parent_id) then
+    perform private.fail('42501', 'only the owner of a deck can add subdecks to it', 'parent_id');
+  elsif parent_owner <> new.owner_id then
+    perform private.fail('22023', 'a subdeck belongs to the owner of its parent', 'parent_id');
+  end if;
+  -- The parent's ancestors (the parent at depth 1): does the chain reach this deck?
+  with recursive up (id, parent_id, depth) as (
+    select d.id, d.parent_id, 1 from public.decks d where d.id = new.parent_id
+    union all
+    select d.id, d.parent_id, up.depth + 1 from public.decks d join up on d.id = up.parent_id
+    where up.depth <= 11
+  )
+  select bool_or(up.id = new.id), max(up.depth) into loops, parent_depth from up;
+  if loops then
+    perform private.fail('22023', 'a deck cannot go inside itself or one of its subdecks', 'parent_id');
+  end if;
+  -- How many levels this deck and its subdecks span (1 for a deck without any).
+  sub_height := 1;
+  if tg_op = 'UPDATE' then
+    with recursive down (id, level) as (
+      select new.id, 1
+      union all
+      select d.id, down.level + 1 from public.decks d join down on d.parent_id = down.id
+      where down.level <= 11
+    )
+    select max(down.level) into sub_height from down;
+  end if;
+  if parent_depth + sub_height > 10 then
+    perform private.fail('22023', 'decks nest at most 10 levels deep', 'parent_id');
+  end if;
+  return new;
+end
+$$;
+
+create trigger decks_check_parent before insert or update of parent_id, owner_id on public.decks
+  for each row execute function private.check_deck_parent();
+
+-- A new subdeck starts with its parent's members in their roles, so a shared
+-- tree stays shared as it grows; later invites and role changes are per deck.
+-- (Runs after decks_add_owner: triggers fire in name order.)
+create function private.copy_parent_members() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  insert into public.deck_members (deck_id, user_id, role)
+  select new.id, m.user_id, m.role
+  from public.deck_members m
+  where m.deck_id = new.parent_id and m.role <> 'owner' and m.user_id <> new.owner_id
+  on conflict do nothing;
+  return new;
+end
+$$;
+
+create trigger decks_copy_parent_members after insert on public.decks
+  for each row when (new.parent_id is not null) execute function private.copy_parent_members();
+
+revoke execute on function private.check_deck_parent(), private.copy_parent_members()
+  from anon, authenticated, service_role;
 
 -- deck_invites: only owners see and revoke them; they are created by create_invite
 -- (which applies the per-deck quota) and accepted by token with accept_invite.
@@ -256,14 +351,37 @@ create policy "two-factor sessions only" on public.decks as restrictive for all 
 revoke all on public.decks from anon, authenticated, service_role;
 grant select, insert, update, delete on public.decks to service_role;
 grant select (id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
-    created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning)
+    created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning,
+    parent_id)
   on public.decks to anon, authenticated;
 grant delete on public.decks to authenticated;
 grant insert (id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
-    created_at, updated_at, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning),
+    created_at, updated_at, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning, parent_id),
   update (name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at,
-    leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning)
+    leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning, parent_id)
   on public.decks to authenticated;
+
+-- Moves a deck under another (or to the top level with a null parent). The
+-- caller owns both; the trigger above refuses loops and trees over 10 deep.
+create function public.set_deck_parent(p_deck_id uuid, p_parent_id uuid) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_user();
+  if p_deck_id is null or not private.can_read_deck(p_deck_id) then
+    perform private.fail('PT404', 'deck not found', 'deck_id');
+  elsif not private.is_deck_owner(p_deck_id) then
+    perform private.fail('42501', 'only the owner of a deck can move it');
+  elsif p_parent_id is not null and not private.can_read_deck(p_parent_id) then
+    perform private.fail('PT404', 'the parent deck does not exist', 'parent_id');
+  end if;
+  update public.decks set parent_id = p_parent_id where id = p_deck_id;
+end
+$$;
+
+revoke execute on function public.set_deck_parent(uuid, uuid) from public, anon;
+grant execute on function public.set_deck_parent(uuid, uuid) to authenticated, service_role;
 
 create policy "members read co-members" on public.deck_members
   for select to authenticated using (deck_id in (select private.member_deck_ids()));

@@ -567,11 +567,17 @@ set search_path = ''
 -- compile, which took far longer than the query (as for study_queue).
 set jit = off
 as $$
-  with me as (
+  with recursive me as (
     select p.id, p.new_per_day, p.reviews_per_day, p_now as now_at, d.day_start, d.day_end
     from public.profiles p
     cross join lateral private.study_day(p.timezone, p.day_starts_at, p_now) d
     where p.id = p_user_id
+  ),
+  -- The deck studied and its subdecks, at any depth (a tree has no loops).
+  tree (id) as (
+    select d.id from public.decks d where d.id = p_deck_id
+    union all
+    select d.id from tree t join public.decks d on d.parent_id = t.id
   ),
   -- Today's answers per deck from the per-deck rollup (a quarter hour never
   -- straddles a study day).
@@ -591,7 +597,20 @@ as $$
     join public.deck_members m on m.user_id = me.id
     join public.decks d on d.id = m.deck_id and d.archived_at is null
     left join done_today t on t.deck_id = d.id
-    where p_deck_id is null or d.id = p_deck_id
+    where p_deck_id is null or d.id in (select tree.id from tree)
+  ),
+  -- Studying a deck with subdecks, as Anki's v3 scheduler does: each deck
+  -- gives its own cards within its own allowance, and the deck studied caps
+  -- their sum with its limits less what was studied in its tree today. All
+  -- decks (no deck) give the sum of every deck's allowance.
+  cap as (
+    select greatest(0, coalesce(d.new_per_day, me.new_per_day)
+             - coalesce((select sum(t.new_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
+             as new_cap,
+           greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day)
+             - coalesce((select sum(t.reviews_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
+             as reviews_cap
+    from me join public.decks d on d.id = p_deck_id
   ),
   -- The queue each state is served in, in order; learning has no daily limit.
   states (state, queue, rank) as (
@@ -644,11 +663,19 @@ as $$
       order by s.due, s.card_id
       limit case k.queue when 'review' then d.reviews_left when 'new' then d.new_left end
     ) s
+  ),
+  -- Each queue's cards in study order, to stop at the cap.
+  ranked as (
+    select p.*, row_number() over (partition by p.queue order by p.due, p.card_id) as in_queue
+    from picked p
   )
   select (row_number() over (order by p.rank, p.due, p.card_id))::integer, p.queue,
          p.card_id, p.deck_id, p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
          p.learning_steps, p.reps, p.lapses, p.last_review, p.version
-  from picked p
+  from ranked p
+  where p.queue = 'learning'
+     or not exists (select 1 from cap)
+     or p.in_queue <= (select case p.queue when 'new' then cap.new_cap else cap.reviews_cap end from cap)
 $$;
 
 revoke execute on function private.session_cards(uuid, uuid, timestamptz) from anon, authenticated, service_role;

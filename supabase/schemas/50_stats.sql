@@ -359,7 +359,9 @@ grant execute on function public.user_stats(uuid, timestamptz), public.review_st
 -- One row per deck the caller belongs to: contents, the caller's card counts
 -- by state, what is due today, and the new, learning and review cards a study
 -- session gives today (new_today, learning_today, review_today), so the deck
--- list and the dashboard show what studying gives. It reads the caller's rows
+-- list and the dashboard show what studying gives. Those are the deck's own;
+-- tree_due_count and tree_*_today are what studying the deck with its
+-- subdecks gives (parent_id places it in its tree). It reads the caller's rows
 -- as their owner, so no policy sees them: public.deck_stats checks the
 -- session first.
 create function private.deck_stats_for_caller(p_now timestamptz default null)
@@ -377,7 +379,12 @@ returns table (
   due_count integer,
   new_today integer,
   learning_today integer,
-  review_today integer
+  review_today integer,
+  parent_id uuid,
+  tree_due_count integer,
+  tree_new_today integer,
+  tree_learning_today integer,
+  tree_review_today integer
 )
 language sql stable security definer
 set search_path = ''
@@ -386,8 +393,8 @@ set search_path = ''
 -- the query itself.
 set jit = off
 as $$
-  with me as (
-    select p.id, d.day_end
+  with recursive me as (
+    select p.id, p.new_per_day, p.reviews_per_day, d.day_start, d.day_end
     from public.profiles p
     cross join lateral private.study_day(p.timezone, p.day_starts_at, coalesce(p_now, now())) d
     where p.id = auth.uid()
@@ -427,6 +434,39 @@ as $$
            count(*) filter (where s.queue = 'review') as review_today
     from me cross join lateral private.session_cards(me.id, null, coalesce(p_now, now())) s
     group by s.deck_id
+  ),
+  -- Each of the user's decks with every deck of its tree below it, itself
+  -- included: studying a deck studies its subdecks, so its figures roll up.
+  subtree (root_id, deck_id) as (
+    select m.deck_id, m.deck_id from me join public.deck_members m on m.user_id = me.id
+    union all
+    select s.root_id, d.id from subtree s join public.decks d on d.parent_id = s.deck_id
+  ),
+  done_today as (
+    select c.deck_id,
+           coalesce(sum(c.reviews) filter (where c.state = 'new'), 0) as new_done,
+           coalesce(sum(c.reviews) filter (where c.state = 'review'), 0) as reviews_done
+    from me
+    join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
+    group by c.deck_id
+  ),
+  -- What studying each deck gives: its tree's cards, new and review cards
+  -- capped by its own limits less what was studied in its tree today (as
+  -- private.session_cards caps them).
+  tree as (
+    select s.root_id,
+           coalesce(sum(du.due_count), 0) as due_count,
+           coalesce(sum(t.new_today), 0) as new_today,
+           coalesce(sum(t.learning_today), 0) as learning_today,
+           coalesce(sum(t.review_today), 0) as review_today,
+           coalesce(sum(x.new_done), 0) as new_done,
+           coalesce(sum(x.reviews_done), 0) as reviews_done
+    from subtree s
+    join public.decks a on a.id = s.deck_id and a.archived_at is null
+    left join due du on du.deck_id = s.deck_id
+    left join today t on t.deck_id = s.deck_id
+    left join done_today x on x.deck_id = s.deck_id
+    group by s.root_id
   )
   select d.id, d.name, m.role, d.is_public,
          (select count(*) from public.notes n where n.deck_id = d.id)::integer,
@@ -438,13 +478,21 @@ as $$
          coalesce(du.due_count, 0)::integer,
          coalesce(t.new_today, 0)::integer,
          coalesce(t.learning_today, 0)::integer,
-         coalesce(t.review_today, 0)::integer
+         coalesce(t.review_today, 0)::integer,
+         d.parent_id,
+         coalesce(r.due_count, 0)::integer,
+         least(coalesce(r.new_today, 0),
+           greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(r.new_done, 0)))::integer,
+         coalesce(r.learning_today, 0)::integer,
+         least(coalesce(r.review_today, 0),
+           greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(r.reviews_done, 0)))::integer
   from me
   join public.deck_members m on m.user_id = me.id
   join public.decks d on d.id = m.deck_id and d.archived_at is null
   left join counts k on k.deck_id = d.id
   left join due du on du.deck_id = d.id
   left join today t on t.deck_id = d.id
+  left join tree r on r.root_id = d.id
   order by d.name, d.id
 $$;
 
@@ -467,7 +515,12 @@ returns table (
   due_count integer,
   new_today integer,
   learning_today integer,
-  review_today integer
+  review_today integer,
+  parent_id uuid,
+  tree_due_count integer,
+  tree_new_today integer,
+  tree_learning_today integer,
+  tree_review_today integer
 )
 language plpgsql stable security definer
 set search_path = ''

@@ -236,8 +236,8 @@ as $$
     when jsonb_typeof(p_note) <> 'object' then 'is not an object'
     when jsonb_typeof(coalesce(p_note -> 'guid', 'null')) not in ('string', 'null') then 'guid must be text'
     when char_length(p_note ->> 'guid') > 200 then 'guid has more than 200 characters'
-    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in') then
-      'kind must be basic, basic_reversed, cloze or type_in'
+    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in', 'image_occlusion') then
+      'kind must be basic, basic_reversed, cloze, type_in or image_occlusion'
     when jsonb_typeof(p_note -> 'fields') is distinct from 'object' then 'fields must be an object'
     when jsonb_typeof(coalesce(p_note -> 'tags', '[]')) not in ('array', 'null')
       or exists (
@@ -272,16 +272,31 @@ as $$
       or jsonb_typeof(coalesce(p_fields -> 'extra', '""')) <> 'string'
       or p_fields - array['text', 'extra'] <> '{}'::jsonb
     ) then 'a cloze note has the text fields text and extra'
-    when p_kind <> 'cloze' and (
+    when p_kind = 'image_occlusion' and (
+      jsonb_typeof(p_fields -> 'image') is distinct from 'string'
+      or jsonb_typeof(p_fields -> 'occlusions') is distinct from 'string'
+      or exists (
+        select 1 from unnest(array['header', 'back_extra', 'comments']) as f
+        where jsonb_typeof(coalesce(p_fields -> f, '""')) <> 'string'
+      )
+      or p_fields - array['image', 'occlusions', 'header', 'back_extra', 'comments'] <> '{}'::jsonb
+    ) then 'an image occlusion note has the text fields image, occlusions, header, back_extra and comments'
+    when p_kind = 'image_occlusion' and coalesce(p_fields ->> 'image', '') !~* '<img\M' then 'the image is missing'
+    when p_kind = 'image_occlusion'
+      and cardinality(private.occlusion_ordinals(p_fields ->> 'occlusions')) not between 1 and 500 then
+      'the occlusions have no group like {{c1::image-occlusion:...}}, or more than 500'
+    when p_kind not in ('cloze', 'image_occlusion') and (
       jsonb_typeof(p_fields -> 'front') is distinct from 'string'
       or jsonb_typeof(p_fields -> 'back') is distinct from 'string'
       or p_fields - array['front', 'back'] <> '{}'::jsonb
     ) then 'a basic note has the text fields front and back'
-    when p_kind <> 'cloze' and not private.has_content(p_fields ->> 'front') then 'the front is empty'
-    when p_kind <> 'cloze' and not private.has_content(p_fields ->> 'back') then 'the back is empty'
+    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'front') then 'the front is empty'
+    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'back') then 'the back is empty'
     when greatest(
       char_length(p_fields ->> 'front'), char_length(p_fields ->> 'back'),
-      char_length(p_fields ->> 'text'), char_length(p_fields ->> 'extra')
+      char_length(p_fields ->> 'text'), char_length(p_fields ->> 'extra'),
+      char_length(p_fields ->> 'image'), char_length(p_fields ->> 'occlusions'), char_length(p_fields ->> 'header'),
+      char_length(p_fields ->> 'back_extra'), char_length(p_fields ->> 'comments')
     ) > 20000 then 'a field has more than 20,000 characters'
     when p_kind = 'cloze' and cardinality(private.cloze_ordinals(p_fields ->> 'text')) = 0 then
       'the text has no cloze deletion like {{c1::...}}'
@@ -317,6 +332,9 @@ declare
   skipped integer;
   card_count integer;
   reviews_added integer;
+  deck_tree boolean;
+  deck_path text[];
+  tree_deck uuid;
 begin
   job := private.lock_own_import(p_job_id);
   perform private.refuse_expired_import(job);
@@ -332,15 +350,70 @@ begin
     perform private.fail('42501', 'you can no longer add notes to this deck');
   end if;
   on_existing := coalesce(job.options ->> 'existing', 'skip');
+  deck_tree := coalesce(job.options ->> 'deck_tree', 'false') = 'true';
+  if deck_tree and not private.is_deck_owner(job.deck_id) then
+    perform private.fail('42501', 'only the owner of a deck can import subdecks into it', 'deck_tree');
+  end if;
   -- Two imports into one deck commit one after the other, so both see each other's notes.
   perform 1 from public.decks where id = job.deck_id for no key update;
+
+  -- The package's deck tree (deck_tree): each staged note's "deck", its Anki
+  -- deck path as a list of names, becomes a deck under the import's deck,
+  -- found by name under its parent first, so finishing an import of the
+  -- same package again makes no deck twice. Without it every note lands in
+  -- the import's deck. import_decks maps each path ('{}' for the import's
+  -- deck itself) to its deck; existing notes are looked for in all of them.
+  drop table if exists pg_temp.import_decks;
+  create temp table import_decks (path text[] primary key, deck_id uuid not null) on commit drop;
+  insert into pg_temp.import_decks values ('{}', job.deck_id);
+  if deck_tree then
+    if exists (
+      select 1
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
+      where b.job_id = p_job_id and jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
+        and (jsonb_typeof(e.note -> 'deck') <> 'array' or jsonb_array_length(e.note -> 'deck') > 9
+          or exists (
+            select 1 from jsonb_array_elements(e.note -> 'deck') as c
+            where jsonb_typeof(c) <> 'string' or char_length(private.trim_space(c #>> '{}')) not between 1 and 120
+          ))
+    ) then
+      perform private.fail('22023', 'a note''s deck must be a list of 1 to 9 names of 1 to 120 characters', 'notes');
+    end if;
+    for deck_path in
+      select distinct p.path[1:n]
+      from (
+        select array(select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) as path
+        from private.import_batches b
+        cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
+        where b.job_id = p_job_id and e.note ? 'deck'
+      ) p
+      cross join lateral generate_series(1, cardinality(p.path)) as n
+      order by 1
+    loop
+      select d.id into tree_deck
+      from public.decks d
+      join pg_temp.import_decks parent on parent.deck_id = d.parent_id
+      where parent.path = deck_path[1:cardinality(deck_path) - 1] and d.name = deck_path[cardinality(deck_path)]
+      order by d.created_at, d.id
+      limit 1;
+      if tree_deck is null then
+        insert into public.decks (owner_id, name, parent_id)
+        select uid, deck_path[cardinality(deck_path)], parent.deck_id
+        from pg_temp.import_decks parent
+        where parent.path = deck_path[1:cardinality(deck_path) - 1]
+        returning id into tree_deck;
+      end if;
+      insert into pg_temp.import_decks values (deck_path, tree_deck);
+    end loop;
+  end if;
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
     -- of each guid counts, later ones are skipped.
     drop table if exists pg_temp.import_notes;
     create temp table import_notes on commit drop as
-    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards,
+    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id,
            coalesce(n.id, gen_random_uuid()) as note_id,
            now() + (t.seq - 1) * interval '1 microsecond' as created_at,
            case
@@ -354,12 +427,21 @@ begin
              (e.note ->> 'kind')::public.note_kind as kind,
              e.note -> 'fields' as fields,
              coalesce(array(select jsonb_array_elements_text(nullif(e.note -> 'tags', 'null'))), '{}') as tags,
-             coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards
+             coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards,
+             (select d.deck_id from pg_temp.import_decks d
+              where d.path = case when deck_tree and e.note ? 'deck' then array(
+                select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) else '{}' end
+             ) as deck_id
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
       where b.job_id = p_job_id
     ) t
-    left join public.notes n on n.deck_id = job.deck_id and n.source_guid = t.guid;
+    left join lateral (
+      select n.id from public.notes n
+      where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid = t.guid
+      order by n.created_at, n.id
+      limit 1
+    ) n on true;
 
     -- created_at a microsecond apart keeps the file's order in the deck and
     -- in the order new cards are studied (new cards are due at creation).
@@ -368,7 +450,7 @@ begin
     begin
       perform set_config('engram.adding_cards_in_bulk', 'on', true);
       insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at)
-      select i.note_id, job.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at
+      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at
       from pg_temp.import_notes i
       where i.action = 'insert'
       order by i.seq;
@@ -396,7 +478,7 @@ begin
 
     -- Every member of the deck gets a 'new' schedule for these (cards_add_states).
     insert into public.cards (note_id, deck_id, ordinal, created_at)
-    select i.note_id, job.deck_id, o, i.created_at
+    select i.note_id, i.deck_id, o, i.created_at
     from pg_temp.import_notes i
     cross join lateral unnest(private.note_ordinals(i.kind, i.fields)) as o
     where i.action = 'insert'

@@ -225,6 +225,12 @@ describe("deck_stats", () => {
         new_today: 2,
         learning_today: 1,
         review_today: 2,
+        parent_id: null,
+        // a deck without subdecks: its tree is itself
+        tree_due_count: 3,
+        tree_new_today: 2,
+        tree_learning_today: 1,
+        tree_review_today: 2,
       },
       {
         deck_id: chemistry,
@@ -242,6 +248,12 @@ describe("deck_stats", () => {
         new_today: 2,
         learning_today: 0,
         review_today: 0,
+        parent_id: null,
+        // a deck without subdecks: its tree is itself
+        tree_due_count: 0,
+        tree_new_today: 2,
+        tree_learning_today: 0,
+        tree_review_today: 0,
       },
       {
         deck_id: physics,
@@ -258,6 +270,12 @@ describe("deck_stats", () => {
         new_today: 1,
         learning_today: 0,
         review_today: 0,
+        parent_id: null,
+        // a deck without subdecks: its tree is itself
+        tree_due_count: 0,
+        tree_new_today: 1,
+        tree_learning_today: 0,
+        tree_review_today: 0,
       },
     ]);
   });

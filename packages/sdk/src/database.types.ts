@@ -224,6 +224,7 @@ export type Database = {
           name: string
           new_per_day: number | null
           owner_id: string
+          parent_id: string | null
           reviews_per_day: number | null
           updated_at: string
         }
@@ -244,6 +245,7 @@ export type Database = {
           name: string
           new_per_day?: number | null
           owner_id?: string
+          parent_id?: string | null
           reviews_per_day?: number | null
           updated_at?: string
         }
@@ -264,6 +266,7 @@ export type Database = {
           name?: string
           new_per_day?: number | null
           owner_id?: string
+          parent_id?: string | null
           reviews_per_day?: number | null
           updated_at?: string
         }
@@ -271,6 +274,12 @@ export type Database = {
           {
             foreignKeyName: "decks_cloned_from_fkey"
             columns: ["cloned_from"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "decks_parent_id_fkey"
+            columns: ["parent_id"]
             referencedRelation: "decks"
             referencedColumns: ["id"]
           },
@@ -592,10 +601,15 @@ export type Database = {
           new_count: number
           new_today: number
           note_count: number
+          parent_id: string
           review_count: number
           review_today: number
           role: Database["public"]["Enums"]["deck_role"]
           suspended_count: number
+          tree_due_count: number
+          tree_learning_today: number
+          tree_new_today: number
+          tree_review_today: number
         }[]
       }
       delete_notes: {
@@ -721,6 +735,10 @@ export type Database = {
       review_stats: {
         Args: { p_days?: number; p_deck_id?: string; p_now?: string }
         Returns: Json
+      }
+      set_deck_parent: {
+        Args: { p_deck_id: string; p_parent_id: string }
+        Returns: undefined
       }
       set_suspended: {
         Args: { p_card_ids: string[]; p_suspended: boolean }
@@ -886,7 +904,13 @@ export type Database = {
       import_source: "apkg" | "csv"
       import_status: "queued" | "running" | "done" | "failed"
       leech_action: "suspend" | "tag_only"
-      note_kind: "basic" | "basic_reversed" | "cloze" | "type_in" | "custom"
+      note_kind:
+        | "basic"
+        | "basic_reversed"
+        | "cloze"
+        | "type_in"
+        | "custom"
+        | "image_occlusion"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -1019,7 +1043,14 @@ export const Constants = {
       import_source: ["apkg", "csv"],
       import_status: ["queued", "running", "done", "failed"],
       leech_action: ["suspend", "tag_only"],
-      note_kind: ["basic", "basic_reversed", "cloze", "type_in", "custom"],
+      note_kind: [
+        "basic",
+        "basic_reversed",
+        "cloze",
+        "type_in",
+        "custom",
+        "image_occlusion",
+      ],
     },
   },
 } as const
