@@ -54,6 +54,10 @@ test("the public API is exactly the documented list", () => {
       "tagsSchema",
       "timezoneSchema",
       "transferTypes",
+      "compareTypedAnswer",
+      "typeAnswerExpected",
+      "typeAnswerMarker",
+      "typeAnswerTag",
       "validationCases",
     ].sort(),
   );

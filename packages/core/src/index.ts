@@ -1,6 +1,28 @@
 export { sanitizeCardCss } from "./card-css";
 export type { ClozeDeletion } from "./cloze";
 export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
+export type {
+  ImageOcclusionFields,
+  ImageOcclusionIssue,
+  MaskState,
+  OcclusionMask,
+  OcclusionPoint,
+  OcclusionShape,
+  OcclusionShapeKind,
+} from "./image-occlusion";
+export {
+  occlusionColours,
+  occlusionMasks,
+  occlusionNumber,
+  occlusionOrdinals,
+  occlusionShapeKinds,
+  occlusionTag,
+  parseOcclusions,
+  safeMaskColour,
+  serializeOcclusion,
+  serializeOcclusions,
+  validateImageOcclusion,
+} from "./image-occlusion";
 export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
 export type { MathKind, MathSpan } from "./math";
 export { findMath, hasMath, replaceMath } from "./math";
@@ -26,28 +48,6 @@ export type {
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardFaces } from "./render";
 export { renderCard } from "./render";
-export type {
-  ImageOcclusionFields,
-  ImageOcclusionIssue,
-  MaskState,
-  OcclusionMask,
-  OcclusionPoint,
-  OcclusionShape,
-  OcclusionShapeKind,
-} from "./image-occlusion";
-export {
-  occlusionColours,
-  occlusionMasks,
-  occlusionNumber,
-  occlusionOrdinals,
-  occlusionShapeKinds,
-  occlusionTag,
-  parseOcclusions,
-  safeMaskColour,
-  serializeOcclusion,
-  serializeOcclusions,
-  validateImageOcclusion,
-} from "./image-occlusion";
 export type { SanitizeOptions } from "./sanitize";
 export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";
 export type {
@@ -73,7 +73,15 @@ export type { StudyDay } from "./study-day";
 export { isValidTimezone, studyDay } from "./study-day";
 export { sanitizeSvg } from "./svg";
 export type { ParsedTemplate, SpecialFieldValues, TemplateContext, TemplateError, TemplateNode } from "./templates";
-export { fieldIsEmpty, parseTemplate, renderTemplate, specialFields, templateOrdinals } from "./templates";
+export {
+  fieldIsEmpty,
+  parseTemplate,
+  renderTemplate,
+  specialFields,
+  templateOrdinals,
+} from "./templates";
+export type { CompareOptions } from "./type-answer";
+export { compareTypedAnswer, typeAnswerExpected, typeAnswerMarker, typeAnswerTag } from "./type-answer";
 export type { DeckInput, InviteInput, NoteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
   basicFieldsSchema,

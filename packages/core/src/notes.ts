@@ -3,7 +3,7 @@ import { clozeOrdinals } from "./cloze";
 import { type ImageOcclusionFields, occlusionOrdinals } from "./image-occlusion";
 import { templateOrdinals } from "./templates";
 
-export const noteKinds = ["basic", "basic_reversed", "cloze", "custom", "image_occlusion"] as const;
+export const noteKinds = ["basic", "basic_reversed", "cloze", "type_in", "custom", "image_occlusion"] as const;
 export type NoteKind = (typeof noteKinds)[number];
 
 export type BasicFields = { front: string; back: string };
@@ -38,6 +38,7 @@ export type NoteFields<K extends NoteKind = NoteKind> = K extends "cloze"
 export type Note =
   | { kind: "basic"; fields: BasicFields }
   | { kind: "basic_reversed"; fields: BasicFields }
+  | { kind: "type_in"; fields: BasicFields }
   | { kind: "cloze"; fields: ClozeFields }
   /** `tags` count as Anki's `{{Tags}}`: a front showing only them needs some. */
   | { kind: "custom"; fields: CustomFields; noteType: NoteType; tags?: readonly string[] }
@@ -50,6 +51,7 @@ export const reversedOrdinals = { forward: 1, backward: 2 } as const;
 export function cardOrdinals(note: Note): number[] {
   switch (note.kind) {
     case "basic":
+    case "type_in":
       return [reversedOrdinals.forward];
     case "basic_reversed":
       return [reversedOrdinals.forward, reversedOrdinals.backward];

@@ -6,18 +6,16 @@ import { renderCard } from "./render";
 const cloze = (text: string, extra = ""): Note => ({ kind: "cloze", fields: { text, extra } });
 
 describe("basic notes", () => {
-  test("show the front on the front and the back on the back", () => {
-    expect(renderCard({ kind: "basic", fields: { front: "<b>Q</b>", back: "A" } }, 1)).toEqual({
-      front: "<b>Q</b>",
-      back: "A",
-    });
+  test("show the question on the front, and the question, an answer rule and the answer on the back", () => {
+    const faces = renderCard({ kind: "basic", fields: { front: "<b>Q</b>", back: "A" } }, 1);
+    expect(faces.front).toBe("<b>Q</b>");
+    expect(canonicalHtml(faces.back)).toBe('<b>Q</b><hr id="answer">A');
   });
 
   test("swap sides on card 2 of a reversed note", () => {
-    expect(renderCard({ kind: "basic_reversed", fields: { front: "Q", back: "A" } }, 2)).toEqual({
-      front: "A",
-      back: "Q",
-    });
+    const faces = renderCard({ kind: "basic_reversed", fields: { front: "Q", back: "A" } }, 2);
+    expect(faces.front).toBe("A");
+    expect(canonicalHtml(faces.back)).toBe('A<hr id="answer">Q');
   });
 
   test("sanitise both sides", () => {
@@ -25,7 +23,28 @@ describe("basic notes", () => {
       { kind: "basic", fields: { front: "<script>x()</script>Q", back: '<i onclick="x()">A</i>' } },
       1,
     );
-    expect(faces).toEqual({ front: "Q", back: "<i>A</i>" });
+    expect(faces.front).toBe("Q");
+    expect(canonicalHtml(faces.back)).toBe('Q<hr id="answer"><i>A</i>');
+  });
+});
+
+describe("type-in notes", () => {
+  const typeIn = (front: string, back: string): Note => ({ kind: "type_in", fields: { front, back } });
+
+  test("show the question and the answer box marker on the front", () => {
+    expect(renderCard(typeIn("<b>Q</b>", "A"), 1).front).toBe(
+      '<b>Q</b>\n\n<engram-type-answer data-field="Back"></engram-type-answer>',
+    );
+  });
+
+  test("show the question, the answer rule and the comparison marker, not the answer, on the back", () => {
+    expect(canonicalHtml(renderCard(typeIn("Q", "A"), 1).back)).toBe(
+      'Q\n\n<hr id="answer">\n\n<engram-type-answer data-field="Back" data-reveal=""></engram-type-answer>',
+    );
+  });
+
+  test("have one card", () => {
+    expect(() => renderCard(typeIn("Q", "A"), 2)).toThrow(RangeError);
   });
 });
 
@@ -75,13 +94,18 @@ describe("cloze notes", () => {
     expect(renderCard(cloze("{{c0::x}} {{c1::y}}"), 1).front).toBe('{{c0::x}} <span class="cloze">[...]</span>');
   });
 
-  test("append extra after an answer rule on the back", () => {
+  test("append extra after a line break on the back, as Anki's cloze back does", () => {
     expect(canonicalHtml(renderCard(cloze("{{c1::a}}", "<i>note</i>"), 1).back)).toBe(
-      '<span class="cloze">a</span><hr id="answer"><i>note</i>',
+      '<span class="cloze">a</span><br>\n<i>note</i>',
     );
   });
 
-  test("omit the answer rule when extra is blank", () => {
+  test("show the text once on the back", () => {
+    const back = renderCard(cloze("The {{c1::sun}} rises", "Extra"), 1).back;
+    expect(back.split("rises")).toHaveLength(2);
+  });
+
+  test("omit the line break when extra is blank", () => {
     expect(renderCard(cloze("{{c1::a}}", "  "), 1).back).toBe('<span class="cloze">a</span>');
   });
 

@@ -1,24 +1,30 @@
 /**
- * Card faces as sanitised HTML.
+ * Card faces as sanitised HTML, each side whole as Anki's stock templates give it.
  *
- * - basic: front = `front`, back = `back` (basic_reversed card 2 swaps them).
+ * - basic: front = `front`; back = `front`, `<hr id="answer">`, `back`
+ *   (basic_reversed card 2 swaps the fields).
+ * - type_in: front = `front` then the answer box marker
+ *   `<engram-type-answer data-field="Back">`; back = `front`, `<hr id="answer">`,
+ *   then the marker with `data-reveal`, where the comparison goes (Anki shows it
+ *   in place of the answer).
  * - cloze card k: the text with every `{{ck::…}}` shown as
  *   `<span class="cloze">[hint]</span>` (or `[...]`) on the front and as
  *   `<span class="cloze">answer</span>` on the back; deletions of other numbers
- *   show their answer. A non-blank `extra` follows on the back after
- *   `<hr id="answer" />`. Hints are plain text (tags dropped, escaped).
+ *   show their answer. A non-blank `extra` follows on the back after `<br>`.
+ *   Hints are plain text (tags dropped, escaped).
  * - image_occlusion card k (Anki's stock image occlusion template): the header
  *   in a `<div>` when non-blank, then `<engram-occlusion data-ordinal="k"
  *   data-side="front|back" data-masks="[…]">` around the image, whose masks
  *   (image-occlusion.ts occlusionMasks, as JSON) the study screen draws over
  *   it; the back adds a non-blank back extra in a `<div>`.
- * The back does not repeat the front: the study screen shows both faces.
+ * The back is the whole answer side: the study screen shows it alone once revealed.
  */
 import { type ClozeDeletion, parseCloze } from "./cloze";
 import { occlusionFaces } from "./image-occlusion-render";
 import { cardOrdinals, type Note, reversedOrdinals } from "./notes";
 import { type SanitizeOptions, sanitizeCardHtml, stripMarkup } from "./sanitize";
 import { renderTemplate } from "./templates";
+import { typeAnswerMarker } from "./type-answer";
 
 export type CardFaces = { front: string; back: string };
 
@@ -33,14 +39,27 @@ export function renderCard(note: Note, ordinal: number, options: SanitizeOptions
         ? customFaces(note, ordinal)
         : note.kind === "cloze"
           ? clozeFaces(note.fields.text, note.fields.extra, ordinal)
-          : basicFaces(note, ordinal);
+          : note.kind === "type_in"
+            ? typeInFaces(note.fields.front)
+            : basicFaces(note, ordinal);
   return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
 }
 
 function basicFaces(note: Note & { kind: "basic" | "basic_reversed" }, ordinal: number): CardFaces {
   const { front, back } = note.fields;
-  return ordinal === reversedOrdinals.backward ? { front: back, back: front } : { front, back };
+  const [question, answer] = ordinal === reversedOrdinals.backward ? [back, front] : [front, back];
+  return { front: question, back: `${question}${answerRule}${answer}` };
 }
+
+/** Anki's "Basic (type in the answer)": `{{Front}}\n\n{{type:Back}}` and `{{Front}}\n\n<hr id=answer>\n\n{{type:Back}}`. */
+function typeInFaces(question: string): CardFaces {
+  return {
+    front: `${question}\n\n${typeAnswerMarker("Back")}`,
+    back: `${question}\n\n${answerRule}\n\n${typeAnswerMarker("Back", { reveal: true })}`,
+  };
+}
+
+const answerRule = '<hr id="answer">';
 
 /**
  * A custom note's faces from its type's template: the front is the question
@@ -66,7 +85,8 @@ function clozeFaces(text: string, extra: string, ordinal: number): CardFaces {
   const revealed = renderRange(text, deletions, 0, text.length, (deletion, answer) =>
     deletion.ordinal === ordinal ? clozeSpan(answer()) : answer(),
   );
-  const back = extra.trim() === "" ? revealed : `${revealed}<hr id="answer">${extra}`;
+  // Anki's stock cloze back: `{{cloze:Text}}<br>\n{{Back Extra}}`.
+  const back = extra.trim() === "" ? revealed : `${revealed}<br>\n${extra}`;
   return { front, back };
 }
 

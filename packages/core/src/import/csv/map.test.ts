@@ -13,10 +13,12 @@ describe("mapColumns", () => {
   });
 
   it("reads the kind from a column", () => {
-    const parsed = parseDelimited("kind,front,back\nbasic,a,b\nreversed,c,d\ncloze,{{c1::e}},f\n");
+    const parsed = parseDelimited(
+      "kind,front,back\nbasic,a,b\nreversed,c,d\ncloze,{{c1::e}},f\ntype_in,g,h\nBasic (type in the answer),i,j\n",
+    );
     const { notes, issues } = mapColumns(parsed, { kind: 0, front: 1, back: 2 });
     expect(issues).toEqual([]);
-    expect(notes.map((note) => note.kind)).toEqual(["basic", "basic_reversed", "cloze"]);
+    expect(notes.map((note) => note.kind)).toEqual(["basic", "basic_reversed", "cloze", "type_in", "type_in"]);
     expect(notes[2]?.fields).toEqual({ text: "{{c1::e}}", extra: "f" });
   });
 

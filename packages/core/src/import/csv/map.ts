@@ -22,6 +22,8 @@ const kindNames: Record<string, NoteKind> = {
   basic_reversed: "basic_reversed",
   "basic (and reversed card)": "basic_reversed",
   cloze: "cloze",
+  type_in: "type_in",
+  "basic (type in the answer)": "type_in",
 };
 
 /** Reads a kind cell: Engram's names, "reversed", or Anki's stock note type names. */
@@ -57,7 +59,7 @@ export function mapColumns(parsed: ParsedDelimited, mapping: ColumnMapping): Map
         issues.push({
           row: row1,
           rule: "kind",
-          message: `Unknown note type "${value}"; use basic, reversed or cloze.`,
+          message: `Unknown note type "${value}"; use basic, reversed, type_in or cloze.`,
         });
         return;
       }
