@@ -117,7 +117,23 @@ as $$
   select (private.cloze_scan(p_text)).depth
 $$;
 
--- Card ordinals a note produces: basic and type_in 1, basic_reversed 1 and 2, cloze its numbers.
+-- The group numbers of an image occlusion field, each a card (mirrored by
+-- occlusionOrdinals in @engram/core): `{{cN::image-occlusion:…}}` with no
+-- `}}` inside, N from 1 to cards.ordinal's integer range (0 marks labels).
+create function private.occlusion_ordinals(p_text text) returns int[]
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select coalesce(array_agg(distinct d.digits::int order by d.digits::int), '{}')
+  from (
+    select ltrim(m[1], '0') as digits
+    from regexp_matches(coalesce(p_text, ''), '\{\{c([0-9]+)::image-occlusion:(?:[^}]|\}(?!\}))*\}\}', 'g') as m
+  ) as d
+  where case when char_length(d.digits) between 1 and 10 then d.digits::bigint <= 2147483647 else false end
+$$;
+
+-- Card ordinals a note produces: basic and type_in 1, basic_reversed 1 and 2,
+-- cloze its numbers, image_occlusion its groups.
 create function private.note_ordinals(p_kind public.note_kind, p_fields jsonb) returns int[]
 language sql immutable parallel safe
 set search_path = ''
@@ -126,6 +142,7 @@ as $$
     when 'basic' then array[1]
     when 'type_in' then array[1]
     when 'basic_reversed' then array[1, 2]
+    when 'image_occlusion' then private.occlusion_ordinals(p_fields ->> 'occlusions')
     else private.cloze_ordinals(p_fields ->> 'text')
   end
 $$;

@@ -22,22 +22,34 @@ create table public.notes (
   version integer not null default 1,
   constraint notes_fields_shape check (
     case kind
+      when 'custom' then jsonb_typeof(fields) = 'object'
       when 'cloze' then jsonb_typeof(fields -> 'text') = 'string'
         and jsonb_typeof(coalesce(fields -> 'extra', '""')) = 'string'
         and fields - array['text', 'extra'] = '{}'::jsonb
+      when 'image_occlusion' then jsonb_typeof(fields -> 'image') = 'string'
+        and jsonb_typeof(fields -> 'occlusions') = 'string'
+        and jsonb_typeof(coalesce(fields -> 'header', '""')) = 'string'
+        and jsonb_typeof(coalesce(fields -> 'back_extra', '""')) = 'string'
+        and jsonb_typeof(coalesce(fields -> 'comments', '""')) = 'string'
+        and fields - array['image', 'occlusions', 'header', 'back_extra', 'comments'] = '{}'::jsonb
       else jsonb_typeof(fields -> 'front') = 'string'
         and jsonb_typeof(fields -> 'back') = 'string'
         and fields - array['front', 'back'] = '{}'::jsonb
     end
   ),
-  constraint notes_front_required check (kind = 'cloze' or private.has_content(fields ->> 'front')),
-  constraint notes_back_required check (kind = 'cloze' or private.has_content(fields ->> 'back')),
+  constraint notes_front_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'front')),
+  constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'back')),
   constraint notes_cloze_required check (kind <> 'cloze' or cardinality(private.cloze_ordinals(fields ->> 'text')) > 0),
   constraint notes_field_length check (
     char_length(coalesce(fields ->> 'front', '')) <= 20000
     and char_length(coalesce(fields ->> 'back', '')) <= 20000
     and char_length(coalesce(fields ->> 'text', '')) <= 20000
     and char_length(coalesce(fields ->> 'extra', '')) <= 20000
+    and char_length(coalesce(fields ->> 'image', '')) <= 20000
+    and char_length(coalesce(fields ->> 'occlusions', '')) <= 20000
+    and char_length(coalesce(fields ->> 'header', '')) <= 20000
+    and char_length(coalesce(fields ->> 'back_extra', '')) <= 20000
+    and char_length(coalesce(fields ->> 'comments', '')) <= 20000
   ),
   constraint notes_tags_count check (cardinality(tags) <= 50),
   constraint notes_tags_format check (private.tags_valid(tags)),
@@ -47,7 +59,12 @@ create table public.notes (
   constraint notes_cloze_numbers_limit
     check (kind <> 'cloze' or cardinality(private.cloze_ordinals(fields ->> 'text')) <= 500),
   constraint notes_cloze_nesting_limit
-    check (kind <> 'cloze' or private.cloze_nesting(fields ->> 'text') <= 50)
+    check (kind <> 'cloze' or private.cloze_nesting(fields ->> 'text') <= 50),
+  -- An image occlusion note shows an image and has 1 to 500 groups (its cards).
+  constraint notes_occlusion_image_required
+    check (kind <> 'image_occlusion' or coalesce(fields ->> 'image', '') ~* '<img\M'),
+  constraint notes_occlusion_groups
+    check (kind <> 'image_occlusion' or cardinality(private.occlusion_ordinals(fields ->> 'occlusions')) between 1 and 500)
 );
 alter table public.notes enable row level security;
 create index notes_deck_id_created_at_idx on public.notes (deck_id, created_at, id);
