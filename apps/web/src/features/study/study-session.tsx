@@ -8,6 +8,7 @@ import type { ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useEngram } from "../../session/engram-context.js";
 import { CardView } from "../../ui/card-view/card-view.js";
+import { findAnswerBox } from "../../ui/card-view/type-answer.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
@@ -43,6 +44,9 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
   const cardArea = useRef<HTMLDivElement>(null);
   const current = state.current;
   const revealed = current !== null && revealedAt === current.shownAt;
+  // What was typed into a type-in card's box, for the card shown at `at` only.
+  const [typing, setTyping] = useState<{ at: Date | null; text: string }>({ at: null, text: "" });
+  const typed = current !== null && typing.at === current.shownAt ? typing.text : "";
 
   const rate = useCallback(
     (rating: Rating) => {
@@ -93,6 +97,12 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
     if (!shownAt || dialog) return;
     const active = document.activeElement;
     if (active && active !== document.body && !cardArea.current?.parentElement?.contains(active)) return;
+    // On a type-in card's front the answer box is the next step.
+    const box = revealed ? null : findAnswerBox(cardArea.current);
+    if (box) {
+      box.focus({ preventScroll: true });
+      return;
+    }
     const next = document.querySelector<HTMLButtonElement>(revealed ? ".answer-button.good" : ".reveal-button");
     next?.focus({ preventScroll: true });
   }, [shownAt, revealed, dialog]);
@@ -130,6 +140,11 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
               ordinal={current.card.ordinal}
               revealed={revealed}
               autoplay
+              typeAnswer={{
+                typed,
+                onType: (text) => setTyping({ at: current.shownAt, text }),
+                onSubmit: () => setRevealedAt(current.shownAt),
+              }}
             />
           </section>
           <div className="study-actions">

@@ -13,7 +13,9 @@ export function useStudyKeys(act: (action: StudyAction) => boolean) {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.repeat) return;
-      if (isTypingTarget(event.target) || isActivationOfFocused(event)) return;
+      // A card's faces are in a shadow root: the key's own target is the first on its path.
+      const target = event.composedPath()[0] ?? event.target;
+      if (isTypingTarget(target) || isActivationOfFocused(event)) return;
       const action = shortcutFor(event);
       if (action && latest.current(action)) event.preventDefault();
     };

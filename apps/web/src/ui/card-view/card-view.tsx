@@ -8,6 +8,7 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useEngramQueries } from "../../session/factories.js";
 import { mediaNames, withMediaUrls } from "./media-html.js";
+import { type TypeAnswerInput, TypeAnswerMarks } from "./type-answer.js";
 import { useAutoplay } from "./use-autoplay.js";
 import "./card-view.css";
 
@@ -22,8 +23,10 @@ export function CardView(props: {
   ordinal: number;
   revealed: boolean;
   autoplay?: boolean;
+  /** A type-in card's answer box, for studying; without it the box shows disabled. */
+  typeAnswer?: TypeAnswerInput;
 }) {
-  const { deckId, note, ordinal, revealed, autoplay = false } = props;
+  const { deckId, note, ordinal, revealed, autoplay = false, typeAnswer } = props;
   const queries = useEngramQueries();
   const faces = useMemo(() => renderCard(note, ordinal), [note, ordinal]);
   const names = useMemo(
@@ -48,15 +51,20 @@ export function CardView(props: {
 
   return (
     <div className="card-view">
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since. */}
-      <div ref={frontRef} className="card-view-face card-view-front" dangerouslySetInnerHTML={{ __html: front }} />
-      {revealed && (
-        <>
-          <hr className="card-view-divider" />
-          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since. */}
-          <div ref={backRef} className="card-view-face card-view-back" dangerouslySetInnerHTML={{ __html: back }} />
-        </>
+      {/* The back is the whole answer side (renderCard), so it replaces the front. */}
+      {revealed ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since.
+        <div ref={backRef} className="card-view-face card-view-back" dangerouslySetInnerHTML={{ __html: back }} />
+      ) : (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: renderCard sanitised it; only media links were swapped in since.
+        <div ref={frontRef} className="card-view-face card-view-front" dangerouslySetInnerHTML={{ __html: front }} />
       )}
+      <TypeAnswerMarks
+        face={revealed ? backRef : frontRef}
+        html={revealed ? back : front}
+        note={note}
+        input={typeAnswer}
+      />
     </div>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * Type-in cards: core marks where the answer box goes on the front and where
+ * the comparison goes on the back (`<engram-type-answer>`, see core's
+ * type-answer.ts). These fill the marks of a face already on the page: a text
+ * box (disabled where nobody answers, as in a preview) or Anki's comparison
+ * of what was typed with the field's content.
+ */
+import { compareTypedAnswer, type Note, typeAnswerExpected, typeAnswerTag } from "@engram/core";
+import { type RefObject, useLayoutEffect, useMemo, useState } from "react";
+import { createPortal } from "react-dom";
+import css from "./type-answer.css?inline";
+
+/** What the study screen does with the box: the text so far, and what typing and Enter do. */
+export type TypeAnswerInput = {
+  typed: string;
+  onType: (text: string) => void;
+  /** Enter in the box: show the answer. */
+  onSubmit: () => void;
+};
+
+const boxSelector = "input#typeans";
+
+/** The answer box of the card under `container`, whether its faces are in a shadow root or not. */
+export function findAnswerBox(container: ParentNode | null): HTMLInputElement | null {
+  const direct = container?.querySelector<HTMLInputElement>(boxSelector);
+  if (direct) return direct;
+  for (const host of container?.querySelectorAll(".card-view") ?? []) {
+    const found = host.shadowRoot?.querySelector<HTMLInputElement>(boxSelector);
+    if (found) return found;
+  }
+  return null;
+}
+
+type Mark = { element: Element; field: string; reveal: boolean };
+
+/** The marks in the face, found again whenever its HTML is set anew. */
+function useMarks(face: RefObject<HTMLElement | null>, html: string): Mark[] {
+  const [marks, setMarks] = useState<Mark[]>([]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: html is the trigger: the face's children are replaced when it changes.
+  useLayoutEffect(() => {
+    const found = [...(face.current?.querySelectorAll(typeAnswerTag) ?? [])].map((element) => ({
+      element,
+      field: element.getAttribute("data-field") ?? "",
+      reveal: element.hasAttribute("data-reveal"),
+    }));
+    setMarks((old) =>
+      old.length === found.length && old.every((mark, i) => mark.element === found[i]?.element) ? old : found,
+    );
+  }, [face, html]);
+  return marks;
+}
+
+export function TypeAnswerMarks(props: {
+  face: RefObject<HTMLElement | null>;
+  html: string;
+  note: Note;
+  input?: TypeAnswerInput;
+}) {
+  const { face, html, note, input } = props;
+  const marks = useMarks(face, html);
+  if (marks.length === 0) return null;
+  return (
+    <>
+      <style>{css}</style>
+      {marks.map((mark, index) =>
+        createPortal(
+          mark.reveal ? (
+            <Comparison note={note} field={mark.field} typed={input?.typed ?? ""} />
+          ) : (
+            <AnswerBox input={input} />
+          ),
+          mark.element,
+          `${index}`,
+        ),
+      )}
+    </>
+  );
+}
+
+function AnswerBox({ input }: { input?: TypeAnswerInput }) {
+  return (
+    <input
+      id="typeans"
+      type="text"
+      aria-label="Type the answer"
+      autoComplete="off"
+      autoCapitalize="off"
+      spellCheck={false}
+      // biome-ignore lint/a11y/noAutofocus: the box is the one thing to do on a type-in card's front, as in Anki.
+      autoFocus={input !== undefined}
+      disabled={input === undefined}
+      value={input?.typed ?? ""}
+      onChange={(event) => input?.onType(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key !== "Enter" || !input) return;
+        event.preventDefault();
+        input.onSubmit();
+      }}
+    />
+  );
+}
+
+function Comparison({ note, field, typed }: { note: Note; field: string; typed: string }) {
+  const html = useMemo(() => {
+    const expected = typeAnswerExpected(note, field);
+    return expected === null ? null : compareTypedAnswer(typed, expected);
+  }, [note, field, typed]);
+  if (html === null) return <span>(the note has no field {field})</span>;
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: compareTypedAnswer escapes every piece of text it puts in.
+  return <span dangerouslySetInnerHTML={{ __html: html }} />;
+}
