@@ -7,7 +7,7 @@ import type { Rating } from "@engram/core";
 import type { ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useEngram } from "../../session/engram-context.js";
-import { CardView } from "../../ui/card-view/card-view.js";
+import { CardView, queryCard } from "../../ui/card-view/card-view.js";
 import { findAnswerBox } from "../../ui/card-view/type-answer.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
@@ -63,10 +63,10 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
   }, [session, tally.undo, events.clearLeech]);
 
   const replay = useCallback(() => {
-    const side = cardArea.current?.querySelector(revealed ? ".card-view-back" : ".card-view-front");
+    const side = queryCard(cardArea.current, revealed ? ".card-view-back" : ".card-view-front");
     const audio =
       side?.querySelector<HTMLAudioElement>("audio[src]") ??
-      cardArea.current?.querySelector<HTMLAudioElement>("audio[src]");
+      queryCard<HTMLAudioElement>(cardArea.current, "audio[src]");
     if (!audio) return false;
     audio.currentTime = 0;
     void audio.play().catch(() => {});

@@ -38,9 +38,25 @@ describe("withMediaUrls", () => {
     expect(image?.getAttribute("alt")).toBe("A cat");
   });
 
-  it("drops the src of a file without a link yet, so the app's origin is never asked for it", () => {
-    const image = parse(withMediaUrls('<img src="dog.jpg">', urls)).querySelector("img");
-    expect(image?.hasAttribute("src")).toBe(false);
+  it("shows a quiet box for an image without a link yet, so the app's origin is never asked for it", () => {
+    const face = parse(withMediaUrls('<p><img src="dog.jpg"></p>', urls));
+    expect(face.querySelector("img")).toBeNull();
+    const box = face.querySelector(".card-media-pending");
+    expect(box?.getAttribute("aria-label")).toBe("loading image: dog.jpg");
+    expect(box?.textContent).toBe("");
+  });
+
+  it("says which image is missing when the deck has no such file", () => {
+    const face = parse(
+      withMediaUrls('<img src="not%20here.png"><img src="cat%20photo.jpg">', urls, new Set(["not here.png"])),
+    );
+    expect(face.querySelector(".card-media-missing")?.textContent).toBe("missing image: not here.png");
+    expect(face.querySelectorAll("img")).toHaveLength(1);
+  });
+
+  it("drops the src of a sound without a link", () => {
+    const audio = parse(withMediaUrls('<audio src="bark.mp3"></audio>', urls)).querySelector("audio");
+    expect(audio?.hasAttribute("src")).toBe(false);
   });
 
   it("leaves absolute links alone", () => {
