@@ -1,5 +1,5 @@
 /**
- * How a card looks (docs/product.md, "How cards look"): math typeset by KaTeX
+ * How a card looks (docs/product.md §5, "How cards look"): math typeset by KaTeX
  * in study and in the editor's preview, inline styles kept, a missing image
  * named, Anki's card classes with night mode, and a note type's CSS scoped to
  * the card. The last is checked on a page of its own that mounts the real

@@ -1,5 +1,5 @@
 /**
- * A note type's CSS made safe to show (docs/product.md, "How cards look").
+ * A note type's CSS made safe to show (docs/product.md §5, "How cards look").
  * Read with css-tree, never with patterns: what cannot load from elsewhere,
  * run code or leave the card stays; anything else is dropped declaration by
  * declaration or rule by rule. The viewer scopes what remains to the card

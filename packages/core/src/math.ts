@@ -1,5 +1,5 @@
 /**
- * Math in card HTML, found with Anki's delimiters (docs/product.md, "How cards
+ * Math in card HTML, found with Anki's delimiters (docs/product.md §5, "How cards
  * look"): MathJax's `\(…\)` inline and `\[…\]` display, and Anki's LaTeX tags
  * `[$]…[/$]` inline, `[$$]…[/$$]` display and `[latex]…[/latex]` (a LaTeX
  * fragment, shown as display). Delimiters count only in text, never inside a

@@ -1,5 +1,5 @@
 /**
- * Inline `style` attributes in card HTML (docs/product.md, "How cards look"):
+ * Inline `style` attributes in card HTML (docs/product.md §5, "How cards look"):
  * Anki's editor writes colours, fonts and table sizes this way, so they are
  * kept, reduced to an allow-list of properties with values that load nothing
  * and cannot place anything outside the card. Both sanitisers call this same

@@ -1,5 +1,5 @@
 /**
- * Card math typeset with KaTeX (docs/product.md, "How cards look"). Loaded
+ * Card math typeset with KaTeX (docs/product.md §5, "How cards look"). Loaded
  * only when a face holds math (load-math.ts), so other screens never fetch
  * KaTeX. `trust: false` keeps `\href`, `\url` and `\htmlClass` from adding
  * links or attributes, so the output needs no further sanitising.
