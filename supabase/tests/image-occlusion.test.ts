@@ -37,10 +37,10 @@ const ioFields = (overrides: Record<string, unknown> = {}) => ({
 
 function insert(tx: Queryable, fields: Record<string, unknown>) {
   return tx
-    .query<{ id: string }>("insert into notes (deck_id, kind, fields) values ($1, 'image_occlusion', $2) returning id", [
-      deck,
-      JSON.stringify(fields),
-    ])
+    .query<{ id: string }>(
+      "insert into notes (deck_id, kind, fields) values ($1, 'image_occlusion', $2) returning id",
+      [deck, JSON.stringify(fields)],
+    )
     .then((rows) => only(rows, "note").id);
 }
 const ordinalsOf = async (noteId: string) =>
@@ -61,7 +61,11 @@ describe("image occlusion notes", () => {
 
   test.each([
     ["no image", ioFields({ image: "just text" }), "notes_occlusion_image_required"],
-    ["no group", ioFields({ occlusions: "{{c0::image-occlusion:text:left=0:top=0:text=x}}" }), "notes_occlusion_groups"],
+    [
+      "no group",
+      ioFields({ occlusions: "{{c0::image-occlusion:text:left=0:top=0:text=x}}" }),
+      "notes_occlusion_groups",
+    ],
     ["a stray field", { ...ioFields(), front: "x" }, "notes_fields_shape"],
     ["a field that is not text", ioFields({ header: 3 }), "notes_fields_shape"],
     ["an overlong field", ioFields({ comments: "x".repeat(20001) }), "notes_field_length"],
@@ -116,7 +120,9 @@ describe("image occlusion notes", () => {
       await tx.query("select * from stage_import($1, 0, $2, 1)", [
         okId,
         JSON.stringify({
-          notes: [{ guid: "io-3", kind: "image_occlusion", fields: ioFields(), cards: [{ ordinal: 2, suspended: true }] }],
+          notes: [
+            { guid: "io-3", kind: "image_occlusion", fields: ioFields(), cards: [{ ordinal: 2, suspended: true }] },
+          ],
         }),
       ]);
       await tx.query("select * from finish_import($1, '{}')", [okId]);

@@ -13,6 +13,7 @@ import {
 import { cardOrdinals } from "./notes";
 import { renderCard } from "./render";
 import { createDomSanitizers, type SanitizerWindow } from "./sanitize-dom";
+import { noteInputSchema } from "./validation";
 
 // As Anki 23.10's editor writes them (shapes/to-cloze.ts), hide-all-guess-one.
 const ankiField =
@@ -196,5 +197,20 @@ describe("renderCard", () => {
 
   test("a number without a group has no card", () => {
     expect(() => renderCard(note, 3)).toThrow(RangeError);
+  });
+});
+
+describe("noteInputSchema", () => {
+  test("takes an image occlusion note and says what is missing", () => {
+    const good = noteInputSchema.safeParse({
+      kind: "image_occlusion",
+      fields: { image: '<img src="a.png">', occlusions: ankiField },
+    });
+    expect(good.success && good.data.fields).toMatchObject({ header: "", back_extra: "", comments: "" });
+    const bad = noteInputSchema.safeParse({ kind: "image_occlusion", fields: { image: "", occlusions: "" } });
+    expect(bad.error?.issues.map((issue) => issue.message)).toEqual([
+      "Choose an image to occlude.",
+      "Draw at least one mask over the image.",
+    ]);
   });
 });

@@ -228,13 +228,14 @@ export type ImageOcclusionIssue =
   | { field: "occlusions"; problem: "missing" | "too-many-groups" | "text-outside-occlusions" };
 
 /**
- * What keeps a note from being saved: an image (an `<img>`), at least one group
- * and at most limits.clozeNumbersPerNote, and nothing in the occlusion field
- * but occlusions (and the `<br>`s and spaces Anki puts between them).
+ * What keeps a note from being saved: an image (an `<img>`) and 1 to
+ * limits.clozeNumbersPerNote groups, as the notes constraints require, and,
+ * for notes made here, nothing in the occlusion field but occlusions (and the
+ * `<br>`s and spaces Anki puts between them).
  */
 export function validateImageOcclusion(fields: ImageOcclusionFields): ImageOcclusionIssue[] {
   const issues: ImageOcclusionIssue[] = [];
-  if (!/<img\b[^>]*\bsrc\s*=/i.test(fields.image)) issues.push({ field: "image", problem: "missing" });
+  if (!/<img\b/i.test(fields.image)) issues.push({ field: "image", problem: "missing" });
   const ordinals = occlusionOrdinals(fields.occlusions);
   if (ordinals.length === 0) issues.push({ field: "occlusions", problem: "missing" });
   if (ordinals.length > limits.clozeNumbersPerNote) issues.push({ field: "occlusions", problem: "too-many-groups" });

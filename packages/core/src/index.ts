@@ -23,6 +23,7 @@ export {
   serializeOcclusions,
   validateImageOcclusion,
 } from "./image-occlusion";
+export { imageOcclusionFieldsSchema } from "./image-occlusion-schema";
 export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
 export type { MathKind, MathSpan } from "./math";
 export { findMath, hasMath, replaceMath } from "./math";

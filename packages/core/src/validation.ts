@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { clozeNesting, clozeOrdinals } from "./cloze";
+import { imageOcclusionFieldsSchema } from "./image-occlusion-schema";
 import { defaults, limits } from "./limits";
 import { noteKinds } from "./notes";
 import { hasContent } from "./sanitize";
@@ -119,6 +120,7 @@ export const noteInputSchema = z.discriminatedUnion(
     z.object({ kind: z.literal("basic_reversed"), fields: basicFieldsSchema, tags: tagsField }),
     z.object({ kind: z.literal("cloze"), fields: clozeFieldsSchema, tags: tagsField }),
     z.object({ kind: z.literal("type_in"), fields: basicFieldsSchema, tags: tagsField }),
+    z.object({ kind: z.literal("image_occlusion"), fields: imageOcclusionFieldsSchema, tags: tagsField }),
   ],
   { error: `Choose a note type: ${noteKinds.join(", ")}.` },
 );

@@ -42,7 +42,7 @@ export type NoteSort = (typeof noteSorts)[number];
 const filterSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
-  kind: z.enum(["basic", "basic_reversed", "cloze", "type_in"], { error: "Unknown note type." }).optional(),
+  kind: z.enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion"], { error: "Unknown note type." }).optional(),
 });
 const listSchema = filterSchema.extend({
   sort: z.enum(noteSorts, { error: "Unknown order." }).default("newest"),

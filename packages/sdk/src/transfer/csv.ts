@@ -28,7 +28,12 @@ export async function stageCsvNotes(
   for (const issue of issues) skipped.add(`invalid-row: ${issue.message}`);
   return Promise.all(
     notes.map(async (note) => {
-      const first = note.kind === "cloze" ? note.fields.text : note.fields.front;
+      const first =
+        note.kind === "cloze"
+          ? note.fields.text
+          : note.kind === "image_occlusion"
+            ? note.fields.occlusions
+            : note.fields.front;
       return {
         guid: `csv ${await stableUuid(first)}`,
         kind: note.kind,

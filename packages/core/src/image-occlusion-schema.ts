@@ -1,0 +1,35 @@
+/** The fields an image occlusion note is saved with: validateImageOcclusion's rules and the field lengths. */
+import { z } from "zod";
+import { type ImageOcclusionFields, validateImageOcclusion } from "./image-occlusion";
+import { limits } from "./limits";
+
+const issueMessages: Record<string, string> = {
+  "image:missing": "Choose an image to occlude.",
+  "occlusions:missing": "Draw at least one mask over the image.",
+  "occlusions:too-many-groups": `An image can have at most ${limits.clozeNumbersPerNote} mask groups.`,
+  "occlusions:text-outside-occlusions": "The occlusion field can hold only masks like {{c1::image-occlusion:rect:…}}.",
+};
+
+function text(label: string) {
+  return z
+    .string({ error: `The ${label} must be text.` })
+    .max(limits.fieldLength, `The ${label} can be at most ${limits.fieldLength} characters.`);
+}
+
+export const imageOcclusionFieldsSchema = z
+  .object({
+    image: text("image"),
+    occlusions: text("occlusion field"),
+    header: text("header").default(""),
+    back_extra: text("back extra").default(""),
+    comments: text("comments").default(""),
+  })
+  .superRefine((fields: ImageOcclusionFields, context) => {
+    for (const issue of validateImageOcclusion(fields)) {
+      context.addIssue({
+        code: "custom",
+        path: [issue.field],
+        message: issueMessages[`${issue.field}:${issue.problem}`] ?? "Check the image and its masks.",
+      });
+    }
+  });
