@@ -14,6 +14,8 @@ export type DeckRole = Database["public"]["Enums"]["deck_role"];
 /** A deck with the signed-in user's role in it. */
 export type MyDeck = Deck & { role: DeckRole };
 export type DeckInput = z.input<typeof deckInputSchema>;
+/** A new deck: its settings, and the deck it goes under (a subdeck; the parent's owner only). */
+export type NewDeckInput = DeckInput & { parentId?: string | null };
 export type DeckPatch = Partial<DeckInput>;
 /** How a deck treats leeches, as its members' study sees it. */
 export type LeechAction = Database["public"]["Enums"]["leech_action"];
@@ -33,6 +35,7 @@ export type ExploreSort = "newest" | "most_cloned";
 
 const deckPatchSchema = deckInputSchema.partial();
 const idSchema = z.guid("Unknown deck.");
+const parentIdSchema = z.guid("Unknown parent deck.").nullable();
 const userIdSchema = z.guid("Unknown member.");
 const exploreSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
@@ -48,7 +51,7 @@ const copyConcurrency = 4;
  * API roles read it only through `deck_sources`, for a source they may read.
  */
 const deckColumns =
-  "id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at, created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning";
+  "id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at, created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning, parent_id";
 
 /** The source of each copy among `ids` (null: the user's decks) whose source the user may read. */
 async function sourcesOf(supabase: EngramClient, ids: string[] | null): Promise<Map<string, string>> {
@@ -66,7 +69,11 @@ function withSource<T extends DeckRow>(deck: T, sources: Map<string, string>): T
 
 export function createDecks(supabase: EngramClient) {
   return {
-    /** Decks the user belongs to (any role), newest first; archived decks last. */
+    /**
+     * Decks the user belongs to (any role), newest first; archived decks last.
+     * `parent_id` places each in its tree; a parent the user is not a member
+     * of is not listed.
+     */
     async list(): Promise<MyDeck[]> {
       const userId = await currentUserId(supabase);
       const [rows, sources] = await Promise.all([
@@ -92,14 +99,20 @@ export function createDecks(supabase: EngramClient) {
       return withSource(await deck, await sources);
     },
 
-    /** Creates a deck owned by the user (the database makes them its owner member). */
-    async create(input: DeckInput): Promise<Deck> {
-      const deck = validate(deckInputSchema, input);
+    /**
+     * Creates a deck owned by the user (the database makes them its owner
+     * member). With `parentId` it is a subdeck of a deck the user owns and
+     * starts with that deck's members in their roles.
+     */
+    async create(input: NewDeckInput): Promise<Deck> {
+      const { parentId, ...settings } = input;
+      const deck = validate(deckInputSchema, settings);
+      const parent = validate(parentIdSchema, parentId ?? null);
       const ownerId = await currentUserId(supabase);
       const created = await run<DeckRow>(
         supabase
           .from("decks")
-          .insert({ ...deck, owner_id: ownerId })
+          .insert({ ...deck, owner_id: ownerId, ...(parent ? { parent_id: parent } : {}) })
           .select(deckColumns)
           .single(),
       );
@@ -124,8 +137,21 @@ export function createDecks(supabase: EngramClient) {
     },
 
     /**
-     * Deletes a deck with its notes, cards, schedules and media files (owners
-     * only). The files go first: once the deck is gone, nobody may touch its folder.
+     * Moves a deck under another (null: to the top level). The user owns
+     * both; a move into the deck's own subtree, or one that makes a tree
+     * deeper than 10 decks, is refused with `validation` on `parent_id`.
+     */
+    async setParent(deckId: string, parentId: string | null): Promise<void> {
+      const id = validate(idSchema, deckId);
+      const parent = validate(parentIdSchema, parentId);
+      await currentUserId(supabase);
+      await run(supabase.rpc("set_deck_parent", { p_deck_id: id, p_parent_id: parent as string }));
+    },
+
+    /**
+     * Deletes a deck with its subdecks, their notes, cards, schedules and
+     * media files (owners only; a tree has one owner). The files go first:
+     * once a deck is gone, nobody may touch its folder.
      */
     async remove(deckId: string): Promise<void> {
       const id = validate(idSchema, deckId);
@@ -133,10 +159,12 @@ export function createDecks(supabase: EngramClient) {
       if ((await memberRole(supabase, id, me)) !== "owner") {
         await refuseDeck(supabase, id, "Only the owner can delete this deck.");
       }
-      const media = await listMedia(supabase, id);
-      for (let start = 0; start < media.length; start += 1000) {
-        const batch = media.slice(start, start + 1000).map((name) => `${id}/${name}`);
-        await storageRun(supabase.storage.from("media").remove(batch));
+      for (const deck of await subtreeOf(supabase, id)) {
+        const media = await listMedia(supabase, deck);
+        for (let start = 0; start < media.length; start += 1000) {
+          const batch = media.slice(start, start + 1000).map((name) => `${deck}/${name}`);
+          await storageRun(supabase.storage.from("media").remove(batch));
+        }
       }
       const deleted = await run(supabase.from("decks").delete().eq("id", id).select("id"));
       if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
@@ -192,6 +220,17 @@ export function createDecks(supabase: EngramClient) {
       await run(supabase.rpc("transfer_deck_ownership", { p_deck_id: deck, p_user_id: user }));
     },
   };
+}
+
+/** A deck and every deck below it, a level at a time (a tree is at most 10 deep). */
+async function subtreeOf(supabase: EngramClient, deckId: string): Promise<string[]> {
+  const all = [deckId];
+  for (let level = [deckId]; level.length > 0; ) {
+    const rows = await run(supabase.from("decks").select("id").in("parent_id", level));
+    level = rows.map((row) => row.id);
+    all.push(...level);
+  }
+  return all;
 }
 
 /** Every file under a deck's media folder (`<deckId>/…`, subfolders included), as paths below it. */

@@ -6,7 +6,17 @@ export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult,
 export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
-export type { Deck, DeckInput, DeckPatch, DeckRole, ExploreSort, LeechAction, MyDeck, PublicDeck } from "./decks.js";
+export type {
+  Deck,
+  DeckInput,
+  DeckPatch,
+  DeckRole,
+  ExploreSort,
+  LeechAction,
+  MyDeck,
+  NewDeckInput,
+  PublicDeck,
+} from "./decks.js";
 export { createEngramClient, type EngramClientOptions } from "./engram-client.js";
 export {
   EngramError,

@@ -155,9 +155,11 @@ describe.each(anki)("importing %s", (name) => {
   beforeAll(async () => {
     user = await signedIn("fixture");
     preview = (await previewImport(file)) as AnkiPreview;
+    // Into one deck, so the counts below are the deck's (subdecks: subdecks.test.ts).
     summary = await importDeck(user.engram, file, {
       target: { newDeckName: preview.suggestedDeckName },
       includeSchedule: true,
+      deckTree: false,
     });
   });
 
@@ -187,7 +189,11 @@ describe.each(anki)("importing %s", (name) => {
   });
 
   it("adds nothing when the same file is imported again", async () => {
-    const again = await importDeck(user.engram, file, { target: { deckId: summary.deckId }, includeSchedule: true });
+    const again = await importDeck(user.engram, file, {
+      target: { deckId: summary.deckId },
+      includeSchedule: true,
+      deckTree: false,
+    });
     expect(again).toMatchObject({ notesAdded: 0, notesSkipped: preview.notes, reviews: 0 });
     expect(await countRows("notes", summary.deckId)).toBe(preview.notes);
     expect(await reviewCount(user.account.id)).toBe(summary.reviews);

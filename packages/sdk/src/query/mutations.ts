@@ -6,7 +6,7 @@
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { SignUpInput } from "../auth.js";
 import type { Engram } from "../client.js";
-import type { DeckInput, DeckPatch, MyDeck } from "../decks.js";
+import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
 import type { EngramError } from "../errors.js";
 import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
@@ -129,7 +129,7 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
     decks: {
       create: () =>
         mutationOptions({
-          mutationFn: (input: DeckInput) => engram.decks.create(input),
+          mutationFn: (input: NewDeckInput) => engram.decks.create(input),
           onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.stats.all),
         }),
       /** Optimistic: the deck list shows the change at once and rolls back if the server refuses it. */
@@ -152,6 +152,13 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           },
           // Limits and bury settings change what studying the deck gives, so its queue and counts.
           onSettled: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.decks()),
+        }),
+      /** A deck moved in the tree: the studies and counts of its old and new parents change with it. */
+      setParent: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, parentId }: { deckId: string; parentId: string | null }) =>
+            engram.decks.setParent(deckId, parentId),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
         }),
       remove: () =>
         mutationOptions({

@@ -1,7 +1,8 @@
 /**
  * An Anki package, read on the device by @engram/core/import, as staged notes:
- * fields sanitised, tags made valid, the deck hierarchy kept as tags when the
- * package spans several decks, and (when asked) each card's schedule and review
+ * fields sanitised, tags made valid, each note's deck path kept (as the deck
+ * tree to make, or as a tag when the package spans several decks and goes into
+ * one deck), and (when asked) each card's schedule and review
  * history with FSRS memory states replayed from that history.
  */
 import { limits, noteInputSchema, sanitizeCardHtml } from "@engram/core";
@@ -13,6 +14,8 @@ export type AnkiStagingOptions = {
   includeSchedule: boolean;
   /** Keys review ids to the target deck, so one history imported into two decks lands in both. */
   deckKey: string;
+  /** Each note goes to the deck of its Anki deck path under the target (instead of a deck tag). */
+  deckTree?: boolean;
   params?: readonly number[] | null;
   now?: Date;
 };
@@ -31,6 +34,24 @@ function deckTagOf(deckName: string): string {
   return deckName.replace(/\s+/gu, "_");
 }
 
+/** Anki's deck names, as many as there are decks with notes, sorted. */
+export function ankiDeckNames(pkg: AnkiPackage): string[] {
+  return [...new Set(pkg.notes.flatMap((note) => note.cards.map((card) => card.deckName)))].sort();
+}
+
+/**
+ * An Anki deck name ("Old Decks::Board Review 2023") as the path of decks
+ * Engram makes for it: each name trimmed and at most 120 characters, empty
+ * ones left out, at most 9 levels (deeper decks' notes go to the ninth).
+ */
+export function deckPathOf(deckName: string): string[] {
+  return deckName
+    .split("::")
+    .map((name) => [...name.replace(/\s+/gu, " ").trim()].slice(0, 120).join("").trim())
+    .filter((name) => name.length > 0)
+    .slice(0, 9);
+}
+
 function sanitizeFields(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(fields).map(([key, html]) => [key, sanitizeCardHtml(html)]));
 }
@@ -40,8 +61,8 @@ export async function stageAnkiNotes(
   options: AnkiStagingOptions,
   skipped: SkipTally,
 ): Promise<StagedNote[]> {
-  const deckNames = new Set(pkg.notes.flatMap((note) => note.cards.map((card) => card.deckName)));
-  const tagDecks = deckNames.size > 1;
+  const deckTree = options.deckTree ?? false;
+  const tagDecks = !deckTree && ankiDeckNames(pkg).length > 1;
   // A custom note type yields one Engram note per card; each needs its own origin key.
   const perNote = new Map<number, number>();
   for (const note of pkg.notes) perNote.set(note.ankiNoteId, (perNote.get(note.ankiNoteId) ?? 0) + 1);
@@ -109,7 +130,15 @@ export async function stageAnkiNotes(
         reviews,
       });
     }
-    staged.push({ guid, kind: input.data.kind, fields: input.data.fields, tags: input.data.tags, cards });
+    const deck = deckTree ? deckPathOf(note.deckName) : [];
+    staged.push({
+      guid,
+      kind: input.data.kind,
+      fields: input.data.fields,
+      tags: input.data.tags,
+      cards,
+      ...(deck.length > 0 ? { deck } : {}),
+    });
   }
   if (options.includeSchedule) {
     for (const [cardId, reviews] of reviewsByCard) {

@@ -9,7 +9,7 @@ import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
-import { stageAnkiNotes } from "./anki.js";
+import { ankiDeckNames, stageAnkiNotes } from "./anki.js";
 import { stageCsvNotes } from "./csv.js";
 import { newJobId } from "./ids.js";
 import { type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
@@ -22,6 +22,13 @@ export type ImportOptions = {
   existing?: "update" | "skip";
   /** Anki only: bring the review history into review_logs and the current schedule into card_states. */
   includeSchedule?: boolean;
+  /**
+   * Anki only: keep the package's deck tree, one subdeck under the target per
+   * Anki deck, each note in its card's deck (the target's owner only). Off,
+   * every note goes to the target with its deck path as a tag. By default on
+   * when the package's notes are in several decks.
+   */
+  deckTree?: boolean;
   csv?: CsvReadOptions & { mapping?: ColumnMapping };
   /** The id of an earlier attempt, to retry it; it lands once. */
   jobId?: string;
@@ -69,6 +76,7 @@ const optionsSchema = z.object({
   ]),
   existing: z.enum(["update", "skip"]).default("skip"),
   includeSchedule: z.boolean().default(false),
+  deckTree: z.boolean().optional(),
   jobId: z.guid("Unknown import.").optional(),
 });
 
@@ -100,7 +108,7 @@ export async function previewImport(
     };
   }
   const pkg = await readPackage(file, options.wasm);
-  const deckNames = [...new Set(pkg.notes.flatMap((note) => note.cards.map((card) => card.deckName)))].sort();
+  const deckNames = ankiDeckNames(pkg);
   const single = deckNames.length === 1 && deckNames[0] !== "Default" ? deckNames[0] : undefined;
   return {
     format,
@@ -127,6 +135,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
   const jobId = checked.jobId ?? newJobId();
   let notes: StagedNote[];
   let media: { name: string; data: Uint8Array }[] = [];
+  let deckTree = false;
   if (format === "csv" || format === "tsv") {
     const parsed = readDelimited(file, options.csv);
     notes = await stageCsvNotes(parsed, options.csv?.mapping ?? suggestMapping(parsed), skipped);
@@ -136,7 +145,8 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     // Review ids are keyed to the target deck (or, for a new deck, to the job), so
     // re-importing into a deck adds no history twice, and a copy in another deck gets its own.
     const deckKey = "deckId" in checked.target ? checked.target.deckId : jobId;
-    notes = await stageAnkiNotes(pkg, { includeSchedule: checked.includeSchedule, deckKey }, skipped);
+    deckTree = checked.deckTree ?? ankiDeckNames(pkg).length > 1;
+    notes = await stageAnkiNotes(pkg, { includeSchedule: checked.includeSchedule, deckKey, deckTree }, skipped);
     media = pkg.media;
   }
   options.signal?.throwIfAborted();
@@ -149,6 +159,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     source: format === "csv" || format === "tsv" ? "csv" : "apkg",
     target: checked.target,
     existing: checked.existing,
+    deckTree,
     notes,
     media,
     skipped,

@@ -12,7 +12,7 @@ import { EngramError, toEngramError } from "../errors.js";
 import { run } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
-import { type PackageMedia, removeUploaded, uploadMedia } from "./media.js";
+import { type PackageMedia, removeUploaded, spreadMedia, uploadMedia } from "./media.js";
 import { batches, type SkipTally, type StagedNote } from "./staged.js";
 
 export type ImportPhase = "reading" | "media" | "staging" | "finishing";
@@ -36,6 +36,8 @@ export type JobInput = {
   source: "apkg" | "csv";
   target: ImportTarget;
   existing: "update" | "skip";
+  /** Each note to the deck of its `deck` path under the target (finish_import makes the decks). */
+  deckTree?: boolean;
   notes: StagedNote[];
   media: readonly PackageMedia[];
   skipped: SkipTally;
@@ -79,7 +81,7 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
         p_source: input.source,
         p_total: input.notes.length,
         ...("deckId" in target ? { p_deck_id: target.deckId } : { p_deck_name: target.newDeckName }),
-        p_options: { existing: input.existing },
+        p_options: { existing: input.existing, ...(input.deckTree ? { deck_tree: true } : {}) },
       }),
     ),
   );
@@ -127,8 +129,16 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
     const finished = present(
       await run(supabase.rpc("finish_import", { p_job_id: jobId, p_summary: clientSummary as unknown as Json })),
     );
+    const summary = summaryOf(finished);
+    if (input.deckTree) {
+      // The notes are in; moving their files into their decks is best effort.
+      await spreadMedia(supabase, deckId, input.notes, uploaded, input.skipped).catch(() =>
+        input.skipped.add("media-not-copied"),
+      );
+      summary.skipped = input.skipped.list();
+    }
     progress("finishing", 1, 1);
-    return summaryOf(finished);
+    return summary;
   } catch (error) {
     const cancelled = signal?.aborted ?? false;
     const message = cancelled ? "cancelled" : toEngramError(error).message;

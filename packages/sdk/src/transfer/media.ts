@@ -9,6 +9,7 @@
  * again.
  */
 import { limits, mediaTypeOf, mediaTypes } from "@engram/core";
+import { run } from "../request.js";
 import { storageRun } from "../storage/files.js";
 import { isSvgName, pngNameFor, type SvgRasterizer, svgAsPng } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
@@ -156,4 +157,73 @@ export async function removeUploaded(supabase: EngramClient, paths: readonly str
       .remove(paths.slice(start, start + 500))
       .catch(() => undefined);
   }
+}
+
+/** The decks of a deck-tree import, by path (JSON of the names below the import's deck), found as finish_import found them. */
+async function treeDecks(supabase: EngramClient, rootId: string): Promise<Map<string, string>> {
+  const byPath = new Map<string, string>([[JSON.stringify([]), rootId]]);
+  const pathOf = new Map<string, string[]>([[rootId, []]]);
+  for (let level = [rootId]; level.length > 0; ) {
+    const rows = await run(
+      supabase.from("decks").select("id, name, parent_id").in("parent_id", level).order("created_at").order("id"),
+    );
+    level = [];
+    for (const row of rows) {
+      const path = [...(pathOf.get(row.parent_id ?? "") ?? []), row.name];
+      const key = JSON.stringify(path);
+      pathOf.set(row.id, path);
+      level.push(row.id);
+      if (!byPath.has(key)) byPath.set(key, row.id);
+    }
+  }
+  return byPath;
+}
+
+/**
+ * A deck-tree import puts each note in its own deck, and the card view finds
+ * media in the note's deck: the files notes below the import's deck use are
+ * copied there from the import's deck, where they were uploaded, and those
+ * this import uploaded that no note of the import's deck itself uses are
+ * removed from it again. A file that cannot be copied is counted
+ * (`media-not-copied`); the notes are already in.
+ */
+export async function spreadMedia(
+  supabase: EngramClient,
+  rootId: string,
+  notes: readonly StagedNote[],
+  uploaded: readonly string[],
+  skipped: SkipTally,
+): Promise<void> {
+  const groups = new Map<string, StagedNote[]>();
+  for (const note of notes) {
+    if (!note.deck || note.deck.length === 0) continue;
+    const key = JSON.stringify(note.deck);
+    groups.set(key, [...(groups.get(key) ?? []), note]);
+  }
+  if (groups.size === 0) return;
+  const decks = await treeDecks(supabase, rootId);
+  const inRoot = await existingSizes(supabase, rootId);
+  const copies: { name: string; deckId: string }[] = [];
+  for (const [key, group] of groups) {
+    const deckId = decks.get(key);
+    if (!deckId) continue;
+    const names = [...mediaNamesIn(group.flatMap(fieldsOf))].filter((name) => inRoot.has(name));
+    if (names.length === 0) continue;
+    const there = await existingSizes(supabase, deckId);
+    for (const name of names) if (there.get(name) !== inRoot.get(name)) copies.push({ name, deckId });
+  }
+  const bucket = supabase.storage.from("media");
+  const worker = async () => {
+    for (let copy = copies.shift(); copy; copy = copies.shift()) {
+      const to = `${copy.deckId}/${copy.name}`;
+      const result = await bucket.copy(`${rootId}/${copy.name}`, to);
+      if (result.error) skipped.add("media-not-copied");
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  const rootUses = mediaNamesIn(notes.filter((note) => !note.deck || note.deck.length === 0).flatMap(fieldsOf));
+  await removeUploaded(
+    supabase,
+    uploaded.filter((path) => !rootUses.has(path.slice(rootId.length + 1))),
+  );
 }

@@ -40,6 +40,11 @@ export type StagedNote = {
   fields: NoteFields;
   tags: string[];
   cards: StagedCard[];
+  /**
+   * A deck-tree import (`deck_tree`): the note's Anki deck path as names, the
+   * deck under the import's deck it goes to (made if missing).
+   */
+  deck?: string[];
 };
 
 export type Skipped = { reason: string; count: number };
