@@ -94,7 +94,11 @@ test("a user adds basic, reversed and cloze notes with the keyboard alone", asyn
   await page.keyboard.type("Capital of Italy");
   await press("Tab", 2);
   await page.keyboard.type("Rome");
-  await editor.getByRole("listitem", { name: "Card 2: back → front" }).getByText("Rome").waitFor();
+  await editor
+    .getByRole("listitem", { name: "Card 2: back → front" })
+    .getByRole("figure", { name: "Front" })
+    .getByText("Rome")
+    .waitFor();
   expect(await editor.locator(".card-preview-item").count()).toBe(2);
   await press("Control+Enter");
   await expect.poll(async () => (await notesInDeck()).length).toBe(2);
@@ -229,9 +233,10 @@ test("an image chosen with the picker and one pasted are uploaded and shown in t
   );
   await expect.poll(() => field(editor, "Front").locator(".editor-media img").count()).toBe(2);
 
-  // The preview shows both from the deck's storage, as a study card would.
+  // The preview shows them from the deck's storage, as a study card would: the front's two, and
+  // the answer side's three (it repeats the question, as Anki's back does).
   const previewImages = editor.locator(".card-preview img");
-  await expect.poll(() => previewImages.count()).toBe(3);
+  await expect.poll(() => previewImages.count()).toBe(5);
   await expect
     .poll(() =>
       previewImages.evaluateAll((images: HTMLImageElement[]) => images.every((img) => img.naturalWidth === 2)),

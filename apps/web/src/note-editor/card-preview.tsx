@@ -1,6 +1,7 @@
 /**
- * Every card the note will make, front and back, drawn by the study screen's
- * own CardView. It follows the fields a moment after typing stops.
+ * Every card the note will make, front and back apart, drawn by the study screen's
+ * own CardView (a custom note's with its note type's CSS), each named as its
+ * template is. It follows the fields a moment after typing stops.
  */
 import { cardOrdinals, type Note } from "@engram/core";
 import { useEffect, useId, useMemo, useState } from "react";
@@ -19,6 +20,12 @@ function useDebounced<T>(value: T, delayMs: number): T {
 }
 
 function cardName(note: Note, ordinal: number, count: number): string {
+  if (note.kind === "custom") {
+    // A cloze type's one template makes a card per cloze number; a standard type's each template its own card.
+    if (note.noteType.kind === "cloze")
+      return `${note.noteType.templates[0]?.name || "Cloze"} ${ordinal} (c${ordinal})`;
+    return note.noteType.templates[ordinal - 1]?.name || `Card ${ordinal}`;
+  }
   if (note.kind === "cloze") return `Card ${ordinal} (c${ordinal})`;
   if (note.kind === "basic_reversed") return ordinal === 1 ? "Card 1: front → back" : "Card 2: back → front";
   return count === 1 ? "Card 1" : `Card ${ordinal}`;
@@ -38,8 +45,8 @@ export function CardPreview({ deckId, note }: { deckId: string; note: Note }) {
       </h3>
       {ordinals.length === 0 ? (
         <p className="empty">
-          {shown.kind === "cloze"
-            ? `No cards yet: select words in Text and press ${describeKeys(noteEditorShortcuts.cloze.keys)} to make a cloze deletion.`
+          {shown.kind === "cloze" || (shown.kind === "custom" && shown.noteType.kind === "cloze")
+            ? `No cards yet: select words in ${shown.kind === "cloze" ? "Text" : "a field"} and press ${describeKeys(noteEditorShortcuts.cloze.keys)} to make a cloze deletion.`
             : "No cards yet."}
         </p>
       ) : (
@@ -47,7 +54,18 @@ export function CardPreview({ deckId, note }: { deckId: string; note: Note }) {
           {ordinals.map((ordinal) => (
             <li key={ordinal} className="card-preview-item" aria-label={cardName(shown, ordinal, ordinals.length)}>
               <p className="card-preview-name">{cardName(shown, ordinal, ordinals.length)}</p>
-              <CardView deckId={deckId} note={shown} ordinal={ordinal} revealed />
+              {(["front", "back"] as const).map((side) => (
+                <figure key={side} className="card-preview-side">
+                  <figcaption className="card-preview-side-name">{side === "front" ? "Front" : "Back"}</figcaption>
+                  <CardView
+                    deckId={deckId}
+                    note={shown}
+                    ordinal={ordinal}
+                    revealed={side === "back"}
+                    {...(shown.kind === "custom" ? { css: shown.noteType.css } : {})}
+                  />
+                </figure>
+              ))}
             </li>
           ))}
         </ol>
