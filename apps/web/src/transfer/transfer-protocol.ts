@@ -18,7 +18,10 @@ export type ImportProgress = Parameters<NonNullable<ImportOptions["onProgress"]>
 export type CsvOptions = { delimiter?: string; hasHeader?: boolean };
 
 /** What the import screen chooses; the worker adds the wasm, the signal and the progress callback. */
-export type ImportChoices = Pick<ImportOptions, "target" | "existing" | "includeSchedule" | "csv" | "jobId">;
+export type ImportChoices = Pick<
+  ImportOptions,
+  "target" | "existing" | "includeSchedule" | "deckTree" | "csv" | "jobId"
+>;
 
 export type ExportFormat = "apkg" | "csv";
 export type ExportChoices = { format: ExportFormat; includeSchedule?: boolean };

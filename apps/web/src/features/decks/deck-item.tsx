@@ -1,6 +1,8 @@
 import type { DeckRole, MyDeck } from "@engram/sdk";
-import { LogOut, Pencil, Play, Trash2 } from "lucide-react";
+import { FolderPlus, LogOut, Pencil, Play, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { TreeToggle } from "../../ui/deck-tree/tree-toggle.js";
 import { DueCountList, type DueCounts } from "../../ui/due-counts.js";
 
 const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };
@@ -8,22 +10,35 @@ const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor",
 export function DeckItem({
   deck,
   counts,
+  subdecks,
+  expanded,
+  onToggle,
+  onAddSubdeck,
   onRename,
   onDelete,
   onLeave,
 }: {
   deck: MyDeck;
-  /** Undefined while today's figures load. */
+  /** Undefined while today's figures load. With subdecks, theirs are included: studying the deck studies them. */
   counts: DueCounts | undefined;
+  /** The list of its subdecks, if it has any. */
+  subdecks: ReactNode;
+  expanded: boolean;
+  onToggle: () => void;
+  onAddSubdeck: (deck: MyDeck) => void;
   onRename: (deck: MyDeck) => void;
   onDelete: (deck: MyDeck) => void;
   onLeave: (deck: MyDeck) => void;
 }) {
   const headingId = `deck-${deck.id}`;
+  const childrenId = `deck-${deck.id}-subdecks`;
   const due = counts ? counts.new + counts.learning + counts.review : 0;
   return (
     <li className="deck" aria-labelledby={headingId}>
       <div className="deck-text">
+        {subdecks ? (
+          <TreeToggle expanded={expanded} onToggle={onToggle} controls={childrenId} name={deck.name} />
+        ) : null}
         <h2 id={headingId} className="deck-name">
           <Link to={`/decks/${deck.id}`}>{deck.name}</Link>
         </h2>
@@ -39,9 +54,12 @@ export function DeckItem({
         ) : (
           <span className="deck-nothing-due">Nothing due</span>
         )}
-        {/* Only owners may rename or delete (docs/product.md §6); the database enforces it too. Owners cannot leave. */}
+        {/* Only owners may rename, delete or add subdecks (docs/product.md §6); the database enforces it too. Owners cannot leave. */}
         {deck.role === "owner" ? (
           <>
+            <button type="button" className="button secondary small" onClick={() => onAddSubdeck(deck)}>
+              <FolderPlus aria-hidden="true" /> Add subdeck<span className="visually-hidden"> to {deck.name}</span>
+            </button>
             <button type="button" className="button secondary small" onClick={() => onRename(deck)}>
               <Pencil aria-hidden="true" /> Rename<span className="visually-hidden"> {deck.name}</span>
             </button>
@@ -55,6 +73,16 @@ export function DeckItem({
           </button>
         )}
       </div>
+      {subdecks ? (
+        <ul
+          id={childrenId}
+          className="deck-list deck-subdecks"
+          aria-label={`Subdecks of ${deck.name}`}
+          hidden={!expanded}
+        >
+          {subdecks}
+        </ul>
+      ) : null}
     </li>
   );
 }

@@ -1,10 +1,13 @@
-import type { MyDeck } from "@engram/sdk";
+import type { DeckStats, MyDeck } from "@engram/sdk";
 import { useState } from "react";
 import { useLocation } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
-import { dueCounts } from "../../ui/due-counts.js";
+import { buildTree, descendantCount, type TreeNode } from "../../ui/deck-tree/deck-tree.js";
+import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";
+import { useCollapsedDecks } from "../../ui/deck-tree/tree-toggle.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";
+import { AddSubdeckDialog } from "./add-subdeck-dialog.js";
 import { CreateDeckForm } from "./create-deck-form.js";
 import { DeckItem } from "./deck-item.js";
 import { DeleteDeckDialog } from "./delete-deck-dialog.js";
@@ -13,7 +16,7 @@ import { RenameDeckDialog } from "./rename-deck-dialog.js";
 import { useDeckStats, useDecks } from "./use-decks.js";
 import "./decks.css";
 
-type Editing = { action: "rename" | "delete" | "leave"; deck: MyDeck } | null;
+type Editing = { action: "rename" | "delete" | "leave" | "add-subdeck"; deck: MyDeck; subdecks?: number } | null;
 
 /** Where "Create a deck" on the dashboard sends the user: the name field gets focus. */
 export interface DecksPageState {
@@ -28,6 +31,7 @@ export function DecksPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const close = () => setEditing(null);
   const statsByDeck = new Map(stats.data?.map((row) => [row.deck_id, row]));
+  const collapsed = useCollapsedDecks();
 
   return (
     <div className="page">
@@ -46,22 +50,63 @@ export function DecksPage() {
         <p className="empty">No decks yet. Name your first one above to start.</p>
       ) : (
         <ul className="deck-list" aria-label="Decks">
-          {decks.data.map((deck) => (
-            <DeckItem
-              key={deck.id}
-              deck={deck}
-              // A deck created a moment ago has no row until the figures refetch: nothing is due in it yet.
-              counts={stats.data ? dueCounts(statsByDeck.get(deck.id)) : undefined}
-              onRename={(target) => setEditing({ action: "rename", deck: target })}
-              onDelete={(target) => setEditing({ action: "delete", deck: target })}
-              onLeave={(target) => setEditing({ action: "leave", deck: target })}
-            />
-          ))}
+          <DeckBranch
+            nodes={buildTree(
+              decks.data,
+              (deck) => deck.id,
+              (deck) => deck.parent_id,
+            )}
+            stats={stats.data ? statsByDeck : undefined}
+            isExpanded={collapsed.isExpanded}
+            onToggle={collapsed.toggle}
+            onEdit={setEditing}
+          />
         </ul>
       )}
       {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
-      {editing?.action === "delete" ? <DeleteDeckDialog deck={editing.deck} onClose={close} /> : null}
+      {editing?.action === "delete" ? (
+        <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
+      ) : null}
+      {editing?.action === "add-subdeck" ? <AddSubdeckDialog parent={editing.deck} onClose={close} /> : null}
       {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
     </div>
   );
+}
+
+/** One level of the tree: each deck with its subdecks nested in it. */
+function DeckBranch({
+  nodes,
+  stats,
+  isExpanded,
+  onToggle,
+  onEdit,
+}: {
+  nodes: TreeNode<MyDeck>[];
+  /** Undefined while today's figures load. */
+  stats: Map<string, DeckStats> | undefined;
+  isExpanded: (deckId: string) => boolean;
+  onToggle: (deckId: string) => void;
+  onEdit: (editing: Editing) => void;
+}) {
+  return nodes.map(({ item: deck, children }) => (
+    <DeckItem
+      key={deck.id}
+      deck={deck}
+      // A deck created a moment ago has no row until the figures refetch: nothing is due in it yet.
+      counts={stats ? treeDueCounts(stats.get(deck.id)) : undefined}
+      subdecks={
+        children.length > 0 ? (
+          <DeckBranch nodes={children} stats={stats} isExpanded={isExpanded} onToggle={onToggle} onEdit={onEdit} />
+        ) : null
+      }
+      expanded={isExpanded(deck.id)}
+      onToggle={() => onToggle(deck.id)}
+      onAddSubdeck={(target) => onEdit({ action: "add-subdeck", deck: target })}
+      onRename={(target) => onEdit({ action: "rename", deck: target })}
+      onDelete={(target) =>
+        onEdit({ action: "delete", deck: target, subdecks: descendantCount({ item: deck, children }) })
+      }
+      onLeave={(target) => onEdit({ action: "leave", deck: target })}
+    />
+  ));
 }

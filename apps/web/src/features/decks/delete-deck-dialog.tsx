@@ -5,7 +5,16 @@ import { SubmitButton } from "../../forms/submit-button.js";
 import { Dialog } from "../../ui/dialog.js";
 import { useRemoveDeck } from "./use-decks.js";
 
-export function DeleteDeckDialog({ deck, onClose }: { deck: MyDeck; onClose: () => void }) {
+export function DeleteDeckDialog({
+  deck,
+  subdecks = 0,
+  onClose,
+}: {
+  deck: MyDeck;
+  /** How many decks are below it: they go with it. */
+  subdecks?: number;
+  onClose: () => void;
+}) {
   const remove = useRemoveDeck();
   return (
     <Dialog title={`Delete “${deck.name}”?`} onClose={onClose}>
@@ -16,7 +25,13 @@ export function DeleteDeckDialog({ deck, onClose }: { deck: MyDeck; onClose: () 
         }}
       >
         <ErrorSummary errors={formErrors(remove.error, [])} />
-        <p>Its notes, cards and every member's study progress are deleted for everyone. This cannot be undone.</p>
+        {subdecks > 0 ? (
+          <p>Its {subdecks === 1 ? "subdeck is" : `${subdecks} subdecks are`} deleted with it, as in Anki.</p>
+        ) : null}
+        <p>
+          {subdecks > 0 ? "Their" : "Its"} notes, cards and every member's study progress are deleted for everyone. This
+          cannot be undone.
+        </p>
         <div className="dialog-actions">
           <button type="button" className="button secondary" onClick={onClose}>
             Keep deck

@@ -84,6 +84,7 @@ export function ImportPage() {
                 onChange={flow.setChoice}
                 decks={writable}
                 anki={isAnki(step.preview)}
+                deckNames={"deckNames" in step.preview ? step.preview.deckNames : []}
                 nameError={checked && choice.into === "new" ? deckNameError(choice.newDeckName) : undefined}
               />
               <div className="form-actions">

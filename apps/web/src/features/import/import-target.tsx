@@ -8,7 +8,18 @@ export type TargetChoice = {
   deckId: string;
   existing: "update" | "skip";
   includeSchedule: boolean;
+  /** An Anki package with several decks: one subdeck per Anki deck (true), or everything in one deck. */
+  deckTree: boolean;
 };
+
+/**
+ * Whether the package's deck tree can be kept: it has several decks, and they
+ * go into a new deck or one the user owns (only owners add subdecks).
+ */
+export function canKeepTree(choice: TargetChoice, decks: MyDeck[], deckNames: readonly string[]): boolean {
+  if (deckNames.length < 2) return false;
+  return choice.into === "new" || decks.find((deck) => deck.id === choice.deckId)?.role === "owner";
+}
 
 /** A deck name as the database takes it: 1–120 characters once trimmed. */
 export function deckNameError(name: string): string | undefined {
@@ -24,6 +35,7 @@ export function ImportTarget({
   onChange,
   decks,
   anki,
+  deckNames = [],
   nameError,
 }: {
   choice: TargetChoice;
@@ -31,6 +43,8 @@ export function ImportTarget({
   /** Decks the user may add notes to. */
   decks: MyDeck[];
   anki: boolean;
+  /** The Anki decks the package's notes are in. */
+  deckNames?: readonly string[];
   nameError: string | undefined;
 }) {
   const id = useId();
@@ -91,6 +105,35 @@ export function ImportTarget({
           </div>
         ) : null}
       </fieldset>
+      {deckNames.length > 1 ? (
+        <fieldset className="import-choices" aria-describedby={`${id}-tree-hint`}>
+          <legend>The package's {deckNames.length} decks</legend>
+          <p id={`${id}-tree-hint`} className="field-hint">
+            {canKeepTree(choice, decks, deckNames)
+              ? "Anki keeps decks in a tree; studying a deck studies its subdecks."
+              : "Only the owner of a deck can add subdecks to it, so the notes go into this deck."}
+          </p>
+          <label className="import-check">
+            <input
+              type="radio"
+              name="deck-tree"
+              checked={choice.deckTree && canKeepTree(choice, decks, deckNames)}
+              disabled={!canKeepTree(choice, decks, deckNames)}
+              onChange={() => set({ deckTree: true })}
+            />
+            Keep the package's deck tree
+          </label>
+          <label className="import-check">
+            <input
+              type="radio"
+              name="deck-tree"
+              checked={!choice.deckTree || !canKeepTree(choice, decks, deckNames)}
+              onChange={() => set({ deckTree: false })}
+            />
+            One deck, with each note's Anki deck as a tag
+          </label>
+        </fieldset>
+      ) : null}
       <fieldset className="import-choices">
         <legend>Notes already imported</legend>
         <p className="field-hint">Notes this file brought into the deck before, in an earlier import.</p>

@@ -18,7 +18,7 @@ import type {
 } from "../../transfer/transfer-protocol.js";
 import { useTransfer } from "../../transfer/use-transfer.js";
 import { isAnki, maxImportBytes } from "./file-facts.js";
-import { deckNameError, type TargetChoice } from "./import-target.js";
+import { canKeepTree, deckNameError, type TargetChoice } from "./import-target.js";
 
 export type Step =
   | { name: "choose" }
@@ -33,6 +33,7 @@ const startChoice: TargetChoice = {
   deckId: "",
   existing: "skip",
   includeSchedule: false,
+  deckTree: true,
 };
 
 export const isCsv = (preview: ImportPreview): preview is CsvPreview =>
@@ -128,7 +129,12 @@ export function useImport(writable: MyDeck[]) {
     const options: ImportChoices = {
       target,
       existing: choice.existing,
-      ...(isAnki(preview) ? { includeSchedule: choice.includeSchedule } : {}),
+      ...(isAnki(preview)
+        ? {
+            includeSchedule: choice.includeSchedule,
+            deckTree: choice.deckTree && canKeepTree(choice, writable, "deckNames" in preview ? preview.deckNames : []),
+          }
+        : {}),
       ...(isCsv(preview) ? { csv: { mapping, delimiter: preview.delimiter, hasHeader: preview.hasHeader } } : {}),
     };
     const controller = new AbortController();

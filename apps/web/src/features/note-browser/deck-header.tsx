@@ -2,6 +2,7 @@ import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
 import { ArrowLeft, GraduationCap, Keyboard, Plus, Settings } from "lucide-react";
 import { Link } from "react-router";
 import { ExportMenu } from "../../export/export-menu.js";
+import { DeckBreadcrumbs } from "../../ui/deck-tree/deck-breadcrumbs.js";
 import { PresenceAvatars } from "./presence-avatars.js";
 
 const roleLabels: Record<DeckRole, string> = { owner: "Owner", editor: "Editor", viewer: "Viewer" };
@@ -30,6 +31,7 @@ export function DeckHeader({
       </Link>
       <div className="deck-title-row">
         <div className="deck-title">
+          <DeckBreadcrumbs deckId={deck.id} />
           <h1>{deck.name}</h1>
           <p className="deck-facts">
             <span className={`role role-${role ?? "viewer"}`}>{role ? roleLabels[role] : "Public deck"}</span>
