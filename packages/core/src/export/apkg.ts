@@ -2,6 +2,7 @@
  * Writes a deck as an Anki package (.apkg): a legacy `collection.anki2`
  * (schema 11) built with sql.js, a JSON media map and numbered media files, zipped.
  */
+import type { ImageOcclusionFields } from "../image-occlusion";
 import type { NoteFields } from "../notes";
 import { ankiId, noteGuid } from "./anki-ids";
 import {
@@ -13,7 +14,7 @@ import {
   writeAnkiCollection,
 } from "./anki-package";
 import { type ExportReview, type ExportSchedule, newCard, revlogRow, scheduledCard, time } from "./anki-schedule";
-import { ankiStock } from "./anki-stock";
+import { ankiImageOcclusion, ankiStock } from "./anki-stock";
 
 export type { ExportReview, ExportSchedule } from "./anki-schedule";
 
@@ -46,7 +47,7 @@ export type ExportNote = {
   /** The note's deck as Anki names it ("Spanish::Verbs"); the exported deck when absent. */
   deckName?: string;
 } & (
-  | { kind: StockKind; fields: NoteFields }
+  | { kind: StockKind | "image_occlusion"; fields: NoteFields }
   | { kind: "custom"; fields: Record<string, string>; noteType: ExportNoteType }
 );
 
@@ -90,6 +91,8 @@ export const stockNoteTypeIds: Record<StockKind, number> = {
   cloze: 1_700_000_000_003,
   type_in: 1_700_000_000_004,
 };
+/** Image occlusion notes go back as Anki's own Image Occlusion type (OriginalStockKind 6). */
+export const imageOcclusionNoteTypeId = 1_700_000_000_006;
 
 /** Note types by note: the stock ones by kind, custom ones by their id (or name), keeping an Anki id they came with. */
 class NoteTypes {
@@ -106,6 +109,8 @@ class NoteTypes {
       const preferred =
         sourceId && Number.isSafeInteger(sourceId) && sourceId > 0 ? sourceId : ankiId(`notetype:${key}`);
       spec = { ...type, id: this.#free(preferred) };
+    } else if (note.kind === "image_occlusion") {
+      spec = { ...ankiImageOcclusion, id: this.#free(imageOcclusionNoteTypeId) };
     } else {
       spec = { ...ankiStock[note.kind], id: this.#free(stockNoteTypeIds[note.kind]) };
     }
@@ -123,6 +128,11 @@ class NoteTypes {
 
 function fieldValues(note: ExportNote): string[] {
   if (note.kind === "custom") return note.noteType.fields.map((name) => note.fields[name] ?? "");
+  if (note.kind === "image_occlusion") {
+    // Anki's field order: Occlusion, Image, Header, Back Extra, Comments.
+    const fields = note.fields as Partial<ImageOcclusionFields>;
+    return [fields.occlusions, fields.image, fields.header, fields.back_extra, fields.comments].map((v) => v ?? "");
+  }
   const fields = note.fields as Record<string, string>;
   return note.kind === "cloze" ? [fields.text ?? "", fields.extra ?? ""] : [fields.front ?? "", fields.back ?? ""];
 }
