@@ -2,7 +2,7 @@
 import { adminClient } from "./accounts.js";
 
 export interface NoteSeed {
-  kind?: "basic" | "basic_reversed" | "cloze";
+  kind?: "basic" | "basic_reversed" | "cloze" | "type_in";
   front?: string;
   back?: string;
   text?: string;

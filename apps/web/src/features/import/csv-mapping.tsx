@@ -12,6 +12,7 @@ const fixedKinds = [
   { value: "basic", label: "Basic, every row" },
   { value: "basic_reversed", label: "Basic and reversed, every row" },
   { value: "cloze", label: "Cloze, every row" },
+  { value: "type_in", label: "Basic (type in the answer), every row" },
 ] as const;
 
 type Role = "front" | "back" | "tags";
