@@ -15,6 +15,7 @@ import faceCss from "./card-face.css?inline";
 import { CardShadow, styleSheet } from "./card-shadow.js";
 import { useMath } from "./load-math.js";
 import { mediaNames, withMediaUrls } from "./media-html.js";
+import { OcclusionMasks } from "./occlusion.js";
 import { type TypeAnswerInput, TypeAnswerMarks } from "./type-answer.js";
 import { useAutoplay } from "./use-autoplay.js";
 import { useNightMode } from "./use-night-mode.js";
@@ -120,6 +121,7 @@ export function CardView(props: {
           note={note}
           input={typeAnswer}
         />
+        <OcclusionMasks face={revealed ? backRef : frontRef} html={revealed ? back : front} />
       </div>
     </CardShadow>
   );
