@@ -147,6 +147,175 @@ as $$
   end
 $$;
 
+-- White space as Rust's str::trim sees it (Unicode White_Space), as Anki trims tags.
+create function private.anki_trim(p_text text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select regexp_replace(p_text,
+    '^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$',
+    '', 'g')
+$$;
+
+create function private.anki_trim_start(p_text text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select regexp_replace(p_text, '^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+', '')
+$$;
+
+-- Anki's card template language, read as @engram/core's templates/parse.ts
+-- reads it: `{{…}}` up to the first `}}` is a tag and `<!--…-->` a comment,
+-- whichever starts first; a tag's text loses its leading `{`s and surrounding
+-- white space; `#F`/`^F` open a section, `/F` closes one, `!…` is a comment,
+-- anything else is a field through filters (`a:b:F`: F, then b, then a).
+-- One row per tag that matters, in order; filters listed as they apply.
+create function private.template_tokens(p_template text)
+returns table (kind text, key text, filters text[])
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  with tags as (
+    select private.anki_trim(ltrim(m[1], '{')) as body, at
+    from regexp_matches(coalesce(p_template, ''),
+      '\{\{((?:[^}]|\}(?!\}))*)\}\}|<!--((?:[^-]|-(?!->))*)-->', 'g') with ordinality as t(m, at)
+    where m[1] is not null
+  ), classified as (
+    select at, body,
+      case
+        when char_length(body) < 2 then 'replacement'
+        when left(body, 1) = '#' then 'open'
+        when left(body, 1) = '^' then 'open_negated'
+        when left(body, 1) = '/' then 'close'
+        when left(body, 1) = '!' then 'comment'
+        else 'replacement'
+      end as kind
+    from tags
+  )
+  select c.kind,
+    case when c.kind = 'replacement' then parts[cardinality(parts)]
+      else private.anki_trim_start(substr(c.body, 2)) end,
+    case when c.kind = 'replacement'
+      then array(select parts[i] from generate_series(cardinality(parts) - 1, 1, -1) as i) end
+  from classified c
+  cross join lateral (select string_to_array(c.body, ':') as parts) as p
+  where c.kind <> 'comment'
+  order by c.at
+$$;
+
+-- What a template uses, or parses = false when its sections do not balance:
+-- the names of its fields and section keys (other than Anki's c1-style cloze
+-- ones), and the fields it shows through the cloze filter.
+create function private.template_summary(p_template text, out parses boolean, out names text[], out cloze_names text[])
+language plpgsql immutable parallel safe
+set search_path = ''
+as $$
+declare
+  t record;
+  open_keys text[] := '{}';
+begin
+  names := '{}';
+  cloze_names := '{}';
+  for t in select * from private.template_tokens(p_template) loop
+    if t.kind = 'replacement' then
+      names := names || t.key;
+      if 'cloze' = any (t.filters) then
+        cloze_names := cloze_names || t.key;
+      end if;
+    elsif t.kind in ('open', 'open_negated') then
+      open_keys := open_keys || t.key;
+      if t.key !~ '^c[0-9]+$' then
+        names := names || t.key;
+      end if;
+    elsif cardinality(open_keys) = 0 or open_keys[cardinality(open_keys)] <> t.key then
+      parses := false;
+      return;
+    else
+      open_keys := trim_array(open_keys, 1);
+    end if;
+  end loop;
+  parses := cardinality(open_keys) = 0;
+end
+$$;
+
+-- Anki's renders_with_fields: a template that parses and reaches a field in
+-- p_filled, through `{{#F}}` only when F is filled and `{{^F}}` only when not.
+create function private.template_renders(p_template text, p_filled text[]) returns boolean
+language plpgsql immutable parallel safe
+set search_path = ''
+as $$
+declare
+  t record;
+  open_keys text[] := '{}';
+  outer_shown boolean[] := '{}';
+  shown boolean := true;
+  found boolean := false;
+begin
+  for t in select * from private.template_tokens(p_template) loop
+    if t.kind = 'replacement' then
+      found := found or (shown and t.key = any (p_filled));
+    elsif t.kind in ('open', 'open_negated') then
+      open_keys := open_keys || t.key;
+      outer_shown := outer_shown || shown;
+      shown := shown and ((t.key = any (p_filled)) = (t.kind = 'open'));
+    elsif cardinality(open_keys) = 0 or open_keys[cardinality(open_keys)] <> t.key then
+      return false;
+    else
+      shown := outer_shown[cardinality(outer_shown)];
+      open_keys := trim_array(open_keys, 1);
+      outer_shown := trim_array(outer_shown, 1);
+    end if;
+  end loop;
+  return found and cardinality(open_keys) = 0;
+end
+$$;
+
+-- Anki's field_is_empty: only ASCII white space, <br> and <div> tags.
+create function private.field_is_empty(p_value text) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select coalesce(p_value, '') ~* '^(?:[\t\n\v\f\r ]|</?(?:br|div) ?/?>)*$'
+$$;
+
+-- Card ordinals of a custom note, as cardOrdinals in @engram/core gives them
+-- (Anki's card generation). Standard types: each template whose front
+-- renders with the note's filled fields and the special fields the type does
+-- not override (never FrontSide; Tags only when the note has tags). Cloze
+-- types: the cloze numbers of the fields the front shows with `cloze:`.
+-- A note that would have no card gets card 1.
+create function private.template_ordinals(
+  p_type_kind text,
+  p_type_fields text[],
+  p_templates jsonb,
+  p_fields jsonb,
+  p_tags text[]
+) returns int[]
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  with wanted as (
+    select distinct o
+    from (select private.template_summary(p_templates -> 0 ->> 'front') as s) as front
+    cross join lateral unnest(case when (front.s).parses then (front.s).cloze_names else '{}' end) as n
+    cross join lateral unnest(private.cloze_ordinals(p_fields ->> n)) as o
+    where p_type_kind = 'cloze' and n = any (p_type_fields)
+    union
+    select t.at::int
+    from jsonb_array_elements(p_templates) with ordinality as t(template, at)
+    cross join lateral (
+      select array(
+        select f from unnest(p_type_fields) as f where not private.field_is_empty(p_fields ->> f)
+        union all
+        select s from unnest(array['Card', 'CardFlag', 'Deck', 'Subdeck', 'Tags', 'Type', 'CardID']) as s
+        where s <> all (p_type_fields) and (s <> 'Tags' or cardinality(p_tags) > 0)
+      ) as filled
+    ) as names
+    where p_type_kind <> 'cloze' and private.template_renders(t.template ->> 'front', names.filled)
+  )
+  select coalesce(nullif(array(select o from wanted order by o), '{}'), array[1])
+$$;
+
 -- White space as JavaScript's trim() and \s see it, spelled out so the
 -- result does not depend on the database's locale (@engram/core uses those).
 create function private.trim_space(p_text text) returns text

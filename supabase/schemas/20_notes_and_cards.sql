@@ -1,5 +1,154 @@
 -- Notes, the cards generated from them, and each member's schedule for them.
 
+-- Note types: Anki's note types, per deck. A custom note takes its fields and
+-- cards from one (the rules of @engram/core's validateNoteType, which the
+-- constraints below repeat so that no row breaks them).
+create type public.note_type_kind as enum ('standard', 'cloze');
+
+-- A note type or card template name: 1-100 characters, not blank, without ".
+create function private.note_type_name_valid(p_name text) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select char_length(p_name) between 1 and 100 and private.trim_space(p_name) <> '' and strpos(p_name, '"') = 0
+$$;
+
+-- Field names as Anki's fix_name leaves them: 1-100 characters without : { } ",
+-- not starting with # / ^, no white space at either end; 1-100 fields whose
+-- names differ ignoring case.
+create function private.note_type_fields_valid(p_fields text[]) returns boolean
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select coalesce(array_ndims(p_fields) = 1, false)
+    and cardinality(p_fields) between 1 and 100
+    and (
+      select bool_and(f is not null and char_length(f) between 1 and 100 and f !~ '[:{}"]' and f !~ '^[#/^]'
+          and private.trim_space(f) = f)
+        and count(distinct lower(f)) = count(*)
+      from unnest(p_fields) as f
+    )
+$$;
+
+-- What is wrong with a note type's templates, or null: 1-100 of them (one for
+-- a cloze type), each {name, front, back} with a unique name and sides of at
+-- most 100,000 characters whose sections balance, a front that shows a field,
+-- only the type's fields and Anki's special ones, and a cloze type's sides
+-- showing a field through cloze:.
+create function private.note_type_templates_problem(p_kind text, p_fields text[], p_templates jsonb) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  with templates as (
+    select t.value as template, t.at
+    from jsonb_array_elements(case when jsonb_typeof(p_templates) = 'array' then p_templates else '[]' end)
+      with ordinality as t(value, at)
+  ), sides as (
+    select t.at, side, t.template ->> side as text, private.template_summary(t.template ->> side) as s
+    from templates t cross join unnest(array['front', 'back']) as side
+    where jsonb_typeof(t.template) = 'object'
+  )
+  select case
+    when jsonb_typeof(p_templates) is distinct from 'array' then 'templates must be a list'
+    when jsonb_array_length(p_templates) not between 1 and 100 then 'a note type has 1 to 100 card templates'
+    when p_kind = 'cloze' and jsonb_array_length(p_templates) <> 1 then 'a cloze note type has exactly one card template'
+    when exists (
+      select 1 from templates
+      where jsonb_typeof(template) is distinct from 'object'
+        or jsonb_typeof(template -> 'name') is distinct from 'string'
+        or jsonb_typeof(template -> 'front') is distinct from 'string'
+        or jsonb_typeof(template -> 'back') is distinct from 'string'
+        or template - array['name', 'front', 'back'] <> '{}'::jsonb
+    ) then 'each card template is {name, front, back}, all text'
+    when exists (select 1 from templates where not private.note_type_name_valid(template ->> 'name'))
+      then 'card template names are 1 to 100 characters, not blank, without "'
+    when (select count(distinct lower(template ->> 'name')) from templates) <> jsonb_array_length(p_templates)
+      then 'card template names must differ (ignoring case)'
+    when exists (select 1 from sides where char_length(text) > 100000)
+      then 'templates can be at most 100000 characters'
+    when exists (select 1 from sides where not (s).parses) then 'a template''s sections do not balance'
+    when exists (select 1 from sides where side = 'front' and cardinality((s).names) = 0)
+      then 'the front must show at least one field'
+    when exists (
+      select 1 from sides cross join unnest((s).names) as n
+      where n <> '' and n <> all (p_fields)
+        and n <> all (array['FrontSide', 'Card', 'CardFlag', 'Deck', 'Subdeck', 'Tags', 'Type', 'CardID'])
+    ) then 'a template uses a field the note type does not have'
+    when p_kind = 'cloze' and exists (select 1 from sides where cardinality((s).cloze_names) = 0)
+      then 'a cloze template shows a field through the cloze filter'
+  end
+$$;
+
+create table public.note_types (
+  id uuid primary key default gen_random_uuid(),
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  name text not null constraint note_types_name_valid check (private.note_type_name_valid(name)),
+  kind public.note_type_kind not null default 'standard',
+  fields text[] not null constraint note_types_fields_valid check (private.note_type_fields_valid(fields)),
+  templates jsonb not null,
+  css text not null default '' constraint note_types_css_length check (char_length(css) <= 100000),
+  -- Anki's note type id, kept for export and re-import.
+  source_id bigint,
+  -- Bumped by every change; update_note_type refuses a stale one (PT412).
+  version integer not null default 1,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint note_types_templates_valid check (private.note_type_templates_problem(kind::text, fields, templates) is null),
+  constraint note_types_deck_id_name_key unique (deck_id, name)
+);
+alter table public.note_types enable row level security;
+
+-- Whether notes of p_deck_id may use the note type: it is the deck's own.
+create function private.note_type_usable(p_note_type_id uuid, p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.note_types where id = p_note_type_id and deck_id = p_deck_id)
+$$;
+
+revoke execute on function private.note_type_usable(uuid, uuid) from public, anon;
+
+-- A note type in use stays: deleting it while notes use it is refused (PT409,
+-- detail {"notes": n}). Deleting its deck removes both, so the check applies
+-- only to a delete asked for directly, not one a deck's deletion cascades to.
+create function private.keep_used_note_type() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  users bigint;
+begin
+  if pg_trigger_depth() = 1 then
+    select count(*) into users from public.notes where note_type_id = old.id;
+    if users > 0 then
+      perform private.fail('PT409', 'this note type is used by notes', jsonb_build_object('notes', users)::text);
+    end if;
+  end if;
+  return old;
+end
+$$;
+
+revoke execute on function private.keep_used_note_type() from public, anon;
+
+create trigger note_types_keep_used before delete on public.note_types
+  for each row execute function private.keep_used_note_type();
+
+create policy "readers of a deck read its note types" on public.note_types
+  for select to anon, authenticated using (deck_id in (select private.readable_deck_ids()));
+create policy "editors add note types" on public.note_types
+  for insert to authenticated with check (private.can_edit_deck(deck_id));
+create policy "editors delete note types" on public.note_types
+  for delete to authenticated using (private.can_edit_deck(deck_id));
+create policy "two-factor sessions only" on public.note_types as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+-- Changes go through update_note_type, which states the version and keeps notes and cards in step.
+revoke all on public.note_types from anon, authenticated, service_role;
+grant select, insert, update, delete on public.note_types to service_role;
+grant select on public.note_types to anon;
+grant select, delete on public.note_types to authenticated;
+grant insert (id, deck_id, name, kind, fields, templates, css) on public.note_types to authenticated;
+
 -- notes: readable with the deck, written by its owner and editors; the deck
 -- and author of a note are fixed.
 create table public.notes (
@@ -20,6 +169,10 @@ create table public.notes (
   -- it states the version it was made from and is refused (PT412) when the
   -- note has changed since, so a stale editor never overwrites another's edit.
   version integer not null default 1,
+  -- The note type of a custom note (and only of one): notes_check_custom
+  -- keeps it one its deck may use and the fields exactly the type's.
+  note_type_id uuid references public.note_types (id),
+  constraint notes_note_type_kind check ((kind = 'custom') = (note_type_id is not null)),
   constraint notes_fields_shape check (
     case kind
       when 'custom' then jsonb_typeof(fields) = 'object'
@@ -71,6 +224,7 @@ create index notes_deck_id_created_at_idx on public.notes (deck_id, created_at, 
 create index notes_search_idx on public.notes using gin (search);
 create index notes_tags_idx on public.notes using gin (tags);
 create unique index notes_deck_id_source_guid_key on public.notes (deck_id, source_guid) where source_guid is not null;
+create index notes_note_type_id_idx on public.notes (note_type_id) where note_type_id is not null;
 
 -- Keeps updated_at, the version and the search vector (fields without
 -- markup, plus tags). The version check runs on the row as it is when the
@@ -97,6 +251,9 @@ begin
     private.strip_markup(new.fields ->> 'back'),
     private.strip_markup(new.fields ->> 'text'),
     private.strip_markup(new.fields ->> 'extra'),
+    case when new.kind = 'custom' then
+      (select string_agg(private.strip_markup(v), ' ') from jsonb_each_text(new.fields) as f(k, v))
+    end,
     array_to_string(new.tags, ' ')));
   return new;
 end
@@ -154,7 +311,7 @@ begin
   if tg_op = 'INSERT' and current_setting('engram.adding_cards_in_bulk', true) = 'on' then
     return null;
   end if;
-  wanted := private.note_ordinals(new.kind, new.fields);
+  wanted := private.current_note_ordinals(new);
   if tg_op = 'UPDATE' then
     delete from public.cards where note_id = new.id and ordinal <> all (wanted);
     if new.deck_id is distinct from old.deck_id then
@@ -169,8 +326,62 @@ begin
 end
 $$;
 
-create trigger notes_sync_cards after insert or update of kind, fields, deck_id on public.notes
+create trigger notes_sync_cards after insert or update of kind, fields, tags, deck_id, note_type_id on public.notes
   for each row execute function private.sync_note_cards();
+
+-- A custom note uses a note type its deck may use, and its fields are exactly
+-- that type's fields, as text of at most 20,000 characters each; its type's
+-- templates make at most 500 cards for it, as a cloze note at most.
+create function private.check_custom_note() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  type_row public.note_types;
+begin
+  if new.kind <> 'custom' then
+    return new;
+  end if;
+  select * into type_row from public.note_types where id = new.note_type_id;
+  if type_row.id is null or not private.note_type_usable(new.note_type_id, new.deck_id) then
+    perform private.fail('22023', 'the note type is not one of this deck''s', 'note_type_id');
+  end if;
+  if jsonb_typeof(new.fields) <> 'object'
+    or array(select k from jsonb_object_keys(new.fields) as k order by k)
+      <> array(select f from unnest(type_row.fields) as f order by f)
+    or exists (select 1 from jsonb_each(new.fields) as f(k, v) where jsonb_typeof(v) <> 'string')
+  then
+    perform private.fail('22023', 'a custom note has exactly its note type''s fields, as text', 'fields');
+  end if;
+  if exists (select 1 from jsonb_each_text(new.fields) as f(k, v) where char_length(v) > 20000) then
+    perform private.fail('22023', 'fields can be at most 20000 characters', 'fields');
+  end if;
+  if cardinality(private.template_ordinals(type_row.kind::text, type_row.fields, type_row.templates, new.fields, new.tags)) > 500 then
+    perform private.fail('22023', 'a note can have at most 500 cards', 'fields');
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.check_custom_note() from public, anon;
+
+create trigger notes_check_custom before insert or update of kind, fields, tags, deck_id, note_type_id on public.notes
+  for each row execute function private.check_custom_note();
+
+-- The card ordinals a note has now: its kind's rule, or its note type's templates.
+create function private.current_note_ordinals(p_note public.notes) returns int[]
+language sql stable security definer
+set search_path = ''
+as $$
+  select case when p_note.kind = 'custom' then (
+      select private.template_ordinals(t.kind::text, t.fields, t.templates, p_note.fields, p_note.tags)
+      from public.note_types t where t.id = p_note.note_type_id
+    )
+    else private.note_ordinals(p_note.kind, p_note.fields)
+  end
+$$;
+
+revoke execute on function private.current_note_ordinals(public.notes) from public, anon;
 
 -- The schedule of one card for one user. Every member of a deck has a row for
 -- each of its cards (state 'new' until first studied), so the study queue is
@@ -312,8 +523,8 @@ revoke all on public.notes from anon, authenticated, service_role;
 grant select, insert, update, delete on public.notes to service_role;
 grant select on public.notes to anon;
 grant select, delete on public.notes to authenticated;
-grant insert (id, deck_id, kind, fields, tags, created_by, search, created_at, updated_at),
-  update (kind, fields, tags, version)
+grant insert (id, deck_id, kind, fields, tags, created_by, search, created_at, updated_at, note_type_id),
+  update (kind, fields, tags, version, note_type_id)
   on public.notes to authenticated;
 
 -- cards: derived from notes, so only readable.
@@ -454,3 +665,80 @@ $$;
 
 revoke execute on function public.delete_notes(uuid[], integer[]) from public, anon;
 grant execute on function public.delete_notes(uuid[], integer[]) to authenticated, service_role;
+
+-- Changes a note type, stating the version it was loaded at (PT412 with
+-- {"version": n} when it changed since). Notes of the type keep the values of
+-- fields that stay, gain empty new ones, and follow the new templates: cards
+-- a template now makes are added; cards that would go (a template removed, a
+-- front that no longer shows anything) are deleted with their schedules only
+-- when p_delete_cards is true, else the change is refused (PT409, {"cards": n}).
+-- Removing a field that holds text in some note is refused (PT409,
+-- {"field": name, "notes": n}).
+create function public.update_note_type(
+  p_note_type_id uuid,
+  p_version integer,
+  p_name text,
+  p_fields text[],
+  p_templates jsonb,
+  p_css text,
+  p_delete_cards boolean default false
+)
+returns public.note_types
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  old_row public.note_types;
+  new_row public.note_types;
+  lost record;
+  doomed bigint;
+begin
+  perform private.require_user();
+  select * into old_row from public.note_types where id = p_note_type_id for update;
+  if old_row.id is null or not private.can_read_deck(old_row.deck_id) then
+    perform private.fail('PT404', 'note type not found', 'note_type_id');
+  elsif not private.can_edit_deck(old_row.deck_id) then
+    perform private.fail('42501', 'only the owner and editors of a deck can change its note types');
+  elsif p_version is distinct from old_row.version then
+    perform private.fail('PT412', 'this note type was changed since it was loaded',
+      jsonb_build_object('version', old_row.version)::text);
+  end if;
+  select f as field, count(*) as notes into lost
+  from unnest(old_row.fields) as f
+  join public.notes n on n.note_type_id = old_row.id and not private.field_is_empty(n.fields ->> f)
+  where f <> all (coalesce(p_fields, '{}'))
+  group by f order by f limit 1;
+  if lost.field is not null then
+    perform private.fail('PT409', 'a field to remove holds text in some notes',
+      jsonb_build_object('field', lost.field, 'notes', lost.notes)::text);
+  end if;
+  update public.note_types
+  set name = p_name, fields = p_fields, templates = p_templates, css = coalesce(p_css, ''),
+    version = old_row.version + 1, updated_at = now()
+  where id = old_row.id
+  returning * into new_row;
+  -- Each note's fields under the new list, and the cards that would go.
+  select count(*) into doomed
+  from public.notes n
+  cross join lateral (
+    select jsonb_object_agg(name, coalesce(n.fields -> name, '""')) as fields from unnest(new_row.fields) as name
+  ) as f
+  join public.cards c on c.note_id = n.id
+  where n.note_type_id = new_row.id
+    and c.ordinal <> all (private.template_ordinals(new_row.kind::text, new_row.fields, new_row.templates, f.fields, n.tags));
+  if doomed > 0 and not coalesce(p_delete_cards, false) then
+    perform private.fail('PT409', 'the change would delete cards', jsonb_build_object('cards', doomed)::text);
+  end if;
+  -- Setting the fields (changed or not) runs each note's card sync.
+  update public.notes n
+  set fields = (
+    select jsonb_object_agg(name, coalesce(n.fields -> name, '""')) from unnest(new_row.fields) as name
+  )
+  where n.note_type_id = new_row.id;
+  return new_row;
+end
+$$;
+
+revoke execute on function public.update_note_type(uuid, integer, text, text[], jsonb, text, boolean) from public, anon;
+grant execute on function public.update_note_type(uuid, integer, text, text[], jsonb, text, boolean)
+  to authenticated, service_role;

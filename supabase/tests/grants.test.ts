@@ -72,6 +72,7 @@ describe("what each API role may do with each table", () => {
       deck_members: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
       deck_invites: { authenticated: "DELETE,SELECT", service_role: all },
       notes: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
+      note_types: { anon: "SELECT", authenticated: "DELETE,SELECT", service_role: all },
       cards: { anon: "SELECT", authenticated: "SELECT", service_role: all },
       card_states: { authenticated: "SELECT", service_role: all },
       review_logs: { authenticated: "SELECT", service_role: all },
@@ -92,8 +93,9 @@ describe("what each API role may do with each table", () => {
       "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
       "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
       "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
-      "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at",
-      "notes authenticated UPDATE: kind,fields,tags,version",
+      "note_types authenticated INSERT: id,deck_id,name,kind,fields,templates,css",
+      "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at,note_type_id",
+      "notes authenticated UPDATE: kind,fields,tags,version,note_type_id",
       "profiles authenticated UPDATE: display_name,avatar_path,timezone,day_starts_at,desired_retention,fsrs_params,new_per_day,reviews_per_day",
     ]);
   });

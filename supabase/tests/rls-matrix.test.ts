@@ -35,6 +35,7 @@ type Table =
   | "deck_members"
   | "deck_invites"
   | "notes"
+  | "note_types"
   | "cards"
   | "card_states"
   | "review_logs"
@@ -141,6 +142,16 @@ const matrix: Cell[] = [
   ...row("notes",        "update", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
   ...row("notes",        "delete", "private deck",    PERM,    NOOP,      NOOP,    ALLOWED, ALLOWED),
   ...row("notes",        "delete", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
+
+  // Note types: read with the deck; added and deleted by the owner and editors,
+  // changed only through update_note_type (which states the version).
+  ...row("note_types",   "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("note_types",   "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
+  ...row("note_types",   "insert", "private deck",    PERM,    RLS,       RLS,     ALLOWED, ALLOWED),
+  ...row("note_types",   "insert", "public deck",     PERM,    RLS,       NA,      NA,      NA),
+  ...row("note_types",   "update", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("note_types",   "delete", "private deck",    PERM,    NOOP,      NOOP,    ALLOWED, ALLOWED),
+  ...row("note_types",   "delete", "public deck",     PERM,    NOOP,      NA,      NA,      NA),
 
   // Cards are generated from notes: readable with the deck, never written directly.
   ...row("cards",        "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
@@ -354,6 +365,33 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
     delete: (c) => ({
       act: (tx) => tx.query("delete from notes where id = $1 returning id", [deckOf(c).noteId]),
       state: (q) => q.query("select id from notes where id = $1", [deckOf(c).noteId]),
+      effect: (after) => expect(after).toEqual([]),
+    }),
+  },
+
+  note_types: {
+    select: (c) => ({
+      act: (tx) => tx.query("select id from note_types where id = $1", [deckOf(c).noteTypeId]),
+      rows: (rows) => expect(ids(rows)).toEqual([deckOf(c).noteTypeId]),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query(
+          `insert into note_types (deck_id, name, fields, templates)
+           values ($1, 'Probe type', array['Q'], '[{"name": "Card 1", "front": "{{Q}}", "back": "{{Q}}"}]')
+           returning id`,
+          [deckOf(c).id],
+        ),
+      state: (q) => q.query("select name from note_types where deck_id = $1 and name = 'Probe type'", [deckOf(c).id]),
+      effect: (after) => expect(after).toEqual([{ name: "Probe type" }]),
+    }),
+    update: (c) => ({
+      act: (tx) => tx.query("update note_types set css = 'p {}' where id = $1 returning id", [deckOf(c).noteTypeId]),
+      state: (q) => q.query("select css from note_types where id = $1", [deckOf(c).noteTypeId]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from note_types where id = $1 returning id", [deckOf(c).noteTypeId]),
+      state: (q) => q.query("select id from note_types where id = $1", [deckOf(c).noteTypeId]),
       effect: (after) => expect(after).toEqual([]),
     }),
   },

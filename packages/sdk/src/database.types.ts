@@ -343,6 +343,55 @@ export type Database = {
           },
         ]
       }
+      note_types: {
+        Row: {
+          created_at: string
+          css: string
+          deck_id: string
+          fields: string[]
+          id: string
+          kind: Database["public"]["Enums"]["note_type_kind"]
+          name: string
+          source_id: number | null
+          templates: NonNullable<Json>
+          updated_at: string
+          version: number
+        }
+        Insert: {
+          created_at?: string
+          css?: string
+          deck_id: string
+          fields: string[]
+          id?: string
+          kind?: Database["public"]["Enums"]["note_type_kind"]
+          name: string
+          source_id?: number | null
+          templates: NonNullable<Json>
+          updated_at?: string
+          version?: number
+        }
+        Update: {
+          created_at?: string
+          css?: string
+          deck_id?: string
+          fields?: string[]
+          id?: string
+          kind?: Database["public"]["Enums"]["note_type_kind"]
+          name?: string
+          source_id?: number | null
+          templates?: NonNullable<Json>
+          updated_at?: string
+          version?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "note_types_deck_id_fkey"
+            columns: ["deck_id"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       notes: {
         Row: {
           created_at: string
@@ -351,6 +400,7 @@ export type Database = {
           fields: NonNullable<Json>
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id: string | null
           search: unknown
           source_guid: string | null
           tags: string[]
@@ -364,6 +414,7 @@ export type Database = {
           fields: NonNullable<Json>
           id?: string
           kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id?: string | null
           search?: unknown
           source_guid?: string | null
           tags?: string[]
@@ -377,6 +428,7 @@ export type Database = {
           fields?: NonNullable<Json>
           id?: string
           kind?: Database["public"]["Enums"]["note_kind"]
+          note_type_id?: string | null
           search?: unknown
           source_guid?: string | null
           tags?: string[]
@@ -388,6 +440,12 @@ export type Database = {
             foreignKeyName: "notes_deck_id_fkey"
             columns: ["deck_id"]
             referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notes_note_type_id_fkey"
+            columns: ["note_type_id"]
+            referencedRelation: "note_types"
             referencedColumns: ["id"]
           },
         ]
@@ -845,6 +903,7 @@ export type Database = {
           fields: NonNullable<Json>
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id: string | null
           search: unknown
           source_guid: string | null
           tags: string[]
@@ -892,6 +951,36 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      update_note_type: {
+        Args: {
+          p_css: string
+          p_delete_cards?: boolean
+          p_fields: string[]
+          p_name: string
+          p_note_type_id: string
+          p_templates: Json
+          p_version: number
+        }
+        Returns: {
+          created_at: string
+          css: string
+          deck_id: string
+          fields: string[]
+          id: string
+          kind: Database["public"]["Enums"]["note_type_kind"]
+          name: string
+          source_id: number | null
+          templates: NonNullable<Json>
+          updated_at: string
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "note_types"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       user_stats: {
         Args: { p_deck_id?: string; p_now?: string }
         Returns: Json
@@ -911,6 +1000,7 @@ export type Database = {
         | "type_in"
         | "custom"
         | "image_occlusion"
+      note_type_kind: "standard" | "cloze"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -1051,6 +1141,7 @@ export const Constants = {
         "custom",
         "image_occlusion",
       ],
+      note_type_kind: ["standard", "cloze"],
     },
   },
 } as const

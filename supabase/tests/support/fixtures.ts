@@ -26,8 +26,8 @@ export interface World {
   classmate: User;
   stranger: User;
   newcomer: User;
-  privateDeck: DeckFixture & { inviteId: string; mediaPath: string };
-  publicDeck: DeckFixture & { mediaPath: string };
+  privateDeck: DeckFixture & { inviteId: string; mediaPath: string; noteTypeId: string };
+  publicDeck: DeckFixture & { mediaPath: string; noteTypeId: string };
   /** The stranger's clone of the public deck. */
   strangersClone: DeckFixture;
   /** One review log and one import job per person who has studied or imported. */
@@ -58,8 +58,17 @@ export async function buildWorld(db: Database): Promise<World> {
     const publicDeck = await createDeckWithNote(tx, "World capitals", true, "Capital of France", "Paris");
     const [invite] = await tx.query<{ id: string }>("select id from create_invite($1, 'viewer')", [privateDeck.id]);
     return {
-      privateDeck: { ...privateDeck, inviteId: must(invite).id, mediaPath: `${privateDeck.id}/benzene.png` },
-      publicDeck: { ...publicDeck, mediaPath: `${publicDeck.id}/eiffel-tower.png` },
+      privateDeck: {
+        ...privateDeck,
+        inviteId: must(invite).id,
+        mediaPath: `${privateDeck.id}/benzene.png`,
+        noteTypeId: await createNoteType(tx, privateDeck.id),
+      },
+      publicDeck: {
+        ...publicDeck,
+        mediaPath: `${publicDeck.id}/eiffel-tower.png`,
+        noteTypeId: await createNoteType(tx, publicDeck.id),
+      },
     };
   });
 
@@ -155,6 +164,17 @@ async function createDeckWithNote(
   const noteId = must(note).id;
   const [card] = await tx.query<{ id: string }>("select id from cards where note_id = $1", [noteId]);
   return { id: deckId, noteId, cardId: must(card).id };
+}
+
+/** A note type no note uses yet, so that the members allowed to may delete it. */
+async function createNoteType(tx: Queryable, deckId: string): Promise<string> {
+  const [type] = await tx.query<{ id: string }>(
+    `insert into note_types (deck_id, name, fields, templates)
+     values ($1, 'Term', array['Term', 'Definition'], '[{"name": "Card 1", "front": "{{Term}}", "back": "{{Definition}}"}]')
+     returning id`,
+    [deckId],
+  );
+  return must(type).id;
 }
 
 /** Inserts a storage object row the way the storage API does on upload. */
