@@ -63,7 +63,7 @@ describe("soundToAudio", () => {
 describe("stockKind", () => {
   it("recognises stock names, also with Anki's copy suffix", () => {
     expect(stockKind(noteType(1, "Basic-2d5e7", ["Front", "Back"]))).toBe("basic");
-    expect(stockKind(noteType(1, "Basic (type in the answer)", ["Front", "Back"]))).toBe("basic");
+    expect(stockKind(noteType(1, "Basic (type in the answer)", ["Front", "Back"]))).toBe("type_in");
     expect(stockKind(noteType(1, "Basic (and reversed card)-36b32", ["Front", "Back"]))).toBe("basic_reversed");
     expect(stockKind(noteType(1, "Basic (optional reversed card)", ["Front", "Back", "Add Reverse"]))).toBe(
       "basic_optional_reversed",

@@ -20,7 +20,7 @@ export function soundToAudio(html: string): string {
   });
 }
 
-type StockKind = "basic" | "basic_reversed" | "basic_optional_reversed";
+type StockKind = "basic" | "basic_reversed" | "basic_optional_reversed" | "type_in";
 
 /**
  * Stock normal types by name (Anki suffixes copies with "-xxxxx") and field count; a
@@ -29,7 +29,8 @@ type StockKind = "basic" | "basic_reversed" | "basic_optional_reversed";
 export function stockKind(type: RawNoteType): StockKind | undefined {
   const name = type.name.replace(/-[0-9a-f]{5}$/, "");
   const fields = type.fields.length;
-  if ((name === "Basic" || name === "Basic (type in the answer)") && fields === 2) return "basic";
+  if (name === "Basic" && fields === 2) return "basic";
+  if (name === "Basic (type in the answer)" && fields === 2) return "type_in";
   if (name === "Basic (and reversed card)" && fields === 2) return "basic_reversed";
   if (name === "Basic (optional reversed card)" && fields === 3) return "basic_optional_reversed";
   return undefined;
@@ -93,10 +94,11 @@ function mapStock(stock: StockKind, { note, cards, decks, base, skip }: NoteInpu
   const kept = cards.filter((c) => c.ord <= (reversed ? 1 : 0));
   if (kept.length < cards.length) skip("card-without-template", cards.length - kept.length);
   if (kept.length === 0) return [];
+  const kind = reversed ? "basic_reversed" : stock === "type_in" ? "type_in" : "basic";
   return [
     {
       ...base,
-      kind: reversed ? "basic_reversed" : "basic",
+      kind,
       fields: { front: soundToAudio(note.fields[0] ?? ""), back: soundToAudio(note.fields[1] ?? "") },
       cards: kept.map((c) => card(c, c.ord + 1, decks)),
     },
