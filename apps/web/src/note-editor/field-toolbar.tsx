@@ -4,7 +4,7 @@
  * their shortcut with aria-keyshortcuts.
  */
 import { type Editor, useEditorState } from "@tiptap/react";
-import { Bold, Brackets, ImagePlus, Italic, Link, List, ListOrdered, Underline } from "lucide-react";
+import { Bold, Brackets, CodeXml, ImagePlus, Italic, Link, List, ListOrdered, Underline } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useRef, useState } from "react";
 import { wrapInCloze } from "./cloze-extension.js";
 import { ariaKeys, describeKeys, type NoteEditorShortcut, noteEditorShortcuts } from "./shortcuts.js";
@@ -15,6 +15,9 @@ interface ToolbarProps {
   cloze: boolean;
   onLink: () => void;
   onPickFile: () => void;
+  /** Whether the field shows its HTML; the formatting tools act on rich text only. */
+  htmlView: boolean;
+  onToggleHtml: () => void;
 }
 
 interface Tool {
@@ -26,7 +29,7 @@ interface Tool {
   run: () => void;
 }
 
-export function FieldToolbar({ editor, label, cloze, onLink, onPickFile }: ToolbarProps) {
+export function FieldToolbar({ editor, label, cloze, onLink, onPickFile, htmlView, onToggleHtml }: ToolbarProps) {
   const active = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
@@ -38,7 +41,15 @@ export function FieldToolbar({ editor, label, cloze, onLink, onPickFile }: Toolb
       link: current.isActive("link"),
     }),
   });
-  const tools: Tool[] = [
+  const htmlTool: Tool = {
+    id: "html",
+    label: "Edit as HTML",
+    icon: <CodeXml aria-hidden />,
+    shortcut: "html",
+    pressed: htmlView,
+    run: onToggleHtml,
+  };
+  const richTools: Tool[] = [
     {
       id: "bold",
       label: "Bold",
@@ -81,7 +92,7 @@ export function FieldToolbar({ editor, label, cloze, onLink, onPickFile }: Toolb
     { id: "media", label: "Insert image or sound", icon: <ImagePlus aria-hidden />, run: onPickFile },
   ];
   if (cloze) {
-    tools.push({
+    richTools.push({
       id: "cloze",
       label: "Cloze deletion",
       icon: <Brackets aria-hidden />,
@@ -89,8 +100,11 @@ export function FieldToolbar({ editor, label, cloze, onLink, onPickFile }: Toolb
       run: () => wrapInCloze(editor, false),
     });
   }
+  const tools = htmlView ? [htmlTool] : [...richTools, htmlTool];
 
-  const [current, setCurrent] = useState(0);
+  const [chosen, setCurrent] = useState(0);
+  // The tab stop stays on a tool that exists when the set of tools changes.
+  const current = Math.min(chosen, tools.length - 1);
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const move = (event: KeyboardEvent) => {
     const last = tools.length - 1;

@@ -2,11 +2,13 @@
  * Images and sounds in a field. The field's HTML names them relative to the
  * deck (`<img src="cat.png">`, `<audio controls src="a.mp3">`), exactly as the
  * cards store them; in the editor they are shown from the deck's storage
- * through the shared signed-link hook, as the study screen shows them.
+ * through the shared signed-link query, as the study screen shows them. A
+ * file the deck's storage does not hold is named as missing, not waited for.
  */
+import { useQuery } from "@tanstack/react-query";
 import Image from "@tiptap/extension-image";
 import { mergeAttributes, Node, NodeViewWrapper, type ReactNodeViewProps, ReactNodeViewRenderer } from "@tiptap/react";
-import { useMediaUrl } from "../ui/card-view/card-view.js";
+import { useEngramQueries } from "../session/factories.js";
 
 export interface MediaOptions {
   deckId: string;
@@ -23,18 +25,27 @@ function displayName(src: string): string {
 /** Only names inside the deck are shown; a remote link never loads (cards drop it too). */
 const isDeckFile = (src: string) => src !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith("/");
 
+/** A deck file's signed link, or whether it is still on its way or cannot be had (not stored, or not readable). */
+function useDeckFile(deckId: string, src: string): { url?: string; missing: boolean } {
+  const name = isDeckFile(src) ? displayName(src) : "";
+  const link = useQuery({ ...useEngramQueries().media.url(deckId, name), enabled: name !== "" });
+  return { ...(link.data ? { url: link.data } : {}), missing: link.isError };
+}
+
 function ImageView({ node, selected, extension }: ReactNodeViewProps) {
   const src = String(node.attrs.src ?? "");
   const alt = typeof node.attrs.alt === "string" ? node.attrs.alt : "";
-  const url = useMediaUrl((extension.options as MediaOptions).deckId, isDeckFile(src) ? displayName(src) : "");
+  const { url, missing } = useDeckFile((extension.options as MediaOptions).deckId, src);
   return (
     <NodeViewWrapper as="span" className={`editor-media${selected ? " is-selected" : ""}`} data-drag-handle="">
       {url ? (
         <img src={url} alt={alt || displayName(src)} draggable={false} />
+      ) : !isDeckFile(src) ? (
+        <span className="editor-media-placeholder">Image not stored in this deck</span>
+      ) : missing ? (
+        <span className="editor-media-placeholder is-missing">missing image: {displayName(src)}</span>
       ) : (
-        <span className="editor-media-placeholder">
-          {isDeckFile(src) ? "Loading image…" : "Image not stored in this deck"}
-        </span>
+        <span className="editor-media-placeholder">Loading image…</span>
       )}
     </NodeViewWrapper>
   );
@@ -42,12 +53,14 @@ function ImageView({ node, selected, extension }: ReactNodeViewProps) {
 
 function AudioView({ node, selected, extension }: ReactNodeViewProps) {
   const src = String(node.attrs.src ?? "");
-  const url = useMediaUrl((extension.options as MediaOptions).deckId, isDeckFile(src) ? displayName(src) : "");
+  const { url, missing } = useDeckFile((extension.options as MediaOptions).deckId, src);
   return (
     <NodeViewWrapper className={`editor-media editor-audio${selected ? " is-selected" : ""}`} data-drag-handle="">
       {url ? (
         // biome-ignore lint/a11y/useMediaCaption: users' own recordings come without captions.
         <audio controls src={url} aria-label={`Sound ${displayName(src)}`} />
+      ) : missing ? (
+        <span className="editor-media-placeholder is-missing">missing sound: {displayName(src)}</span>
       ) : (
         <span className="editor-media-placeholder">Loading sound {displayName(src)}…</span>
       )}

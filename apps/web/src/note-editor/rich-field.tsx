@@ -1,15 +1,25 @@
 /**
- * One note field: its label, toolbar, TipTap editor and what goes wrong with
- * it. The editor is a labelled multi-line textbox; images and sounds come in
- * through the toolbar's file picker, paste and drop.
+ * One note field: its label, toolbar, editor and what goes wrong with it. The
+ * rich editor (TipTap) is a labelled multi-line textbox; images and sounds
+ * come in through the toolbar's file picker, paste and drop. A field whose
+ * HTML the rich editor would change (markup-roundtrip.ts) opens in the HTML
+ * view instead, so no markup is ever lost by editing; either view can be
+ * chosen with the toolbar's HTML button or its shortcut, as in Anki.
  */
 import { hasContent, mediaTypes } from "@engram/core";
-import { EditorContent, useEditor } from "@tiptap/react";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { fieldExtensions } from "./field-extensions.js";
+import { EditorContent, getSchema, useEditor } from "@tiptap/react";
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { fieldExtensions, withoutPastedStyling } from "./field-extensions.js";
 import { FieldToolbar } from "./field-toolbar.js";
 import { LinkForm } from "./link-form.js";
+import { survivesRichEditor } from "./markup-roundtrip.js";
+import { matchesKeys, noteEditorShortcuts } from "./shortcuts.js";
 import { useMediaUpload } from "./use-media-upload.js";
+
+// CodeMirror is loaded when a field first shows its HTML, never with the deck screen.
+const HtmlView = lazy(() => import("./html-view.js"));
+
+export const cannotShowNotice = "This field has formatting the rich editor can't show; edit it as HTML.";
 
 export interface RichFieldProps {
   deckId: string;
@@ -45,6 +55,8 @@ export function RichField({
 }: RichFieldProps) {
   const id = useId();
   const labelId = `${id}-label`;
+  const htmlLabelId = `${id}-html-label`;
+  const noticeId = `${id}-notice`;
   const errorId = `${id}-error`;
   const statusId = `${id}-status`;
   const fileInput = useRef<HTMLInputElement>(null);
@@ -55,6 +67,13 @@ export function RichField({
   const insertFilesRef = useRef<(files: File[], at?: number) => void>(() => {});
 
   const extensions = useMemo(() => fieldExtensions({ deckId, onLinkShortcut: () => setLinking(true) }), [deckId]);
+  // The field's HTML as it would be saved: as loaded until an edit, then the editor's or exactly what was typed.
+  const currentHtml = useRef(initialHtml);
+  // Decided on load: HTML the rich editor would rewrite opens as HTML, and is not given to that editor.
+  const [htmlView, setHtmlView] = useState(() => !survivesRichEditor(initialHtml, getSchema(extensions)));
+  const [notice, setNotice] = useState(htmlView);
+  // Focus follows a switch of view; on load only when the field asked for it.
+  const [focusHtml, setFocusHtml] = useState(Boolean(autoFocus));
   const attributes = useMemo(
     () => ({
       role: "textbox",
@@ -71,6 +90,7 @@ export function RichField({
   const editorProps = useMemo(
     () => ({
       attributes,
+      transformPastedHTML: withoutPastedStyling,
       handlePaste: (_view: unknown, event: ClipboardEvent) => {
         const files = filesOf(event.clipboardData);
         if (files.length === 0) return false;
@@ -96,11 +116,38 @@ export function RichField({
 
   const editor = useEditor({
     extensions,
-    content: initialHtml,
-    autofocus: autoFocus ? "end" : false,
+    content: htmlView ? "" : initialHtml,
+    autofocus: autoFocus && !htmlView ? "end" : false,
     editorProps,
-    onUpdate: ({ editor: current }) => onChangeRef.current(fieldHtml(current.getHTML())),
+    onUpdate: ({ editor: current }) => {
+      currentHtml.current = fieldHtml(current.getHTML());
+      onChangeRef.current(currentHtml.current);
+    },
   });
+
+  const toggleHtml = () => {
+    if (!htmlView) {
+      setNotice(false);
+      setFocusHtml(true);
+      setHtmlView(true);
+      return;
+    }
+    const html = currentHtml.current;
+    if (!survivesRichEditor(html, editor.schema)) {
+      setNotice(true);
+      return;
+    }
+    // Shown, not saved: the field keeps the typed HTML until the next edit.
+    editor.commands.setContent(html, { emitUpdate: false });
+    setNotice(false);
+    setHtmlView(false);
+    editor.commands.focus("end");
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!matchesKeys(noteEditorShortcuts.html.keys, event)) return;
+    event.preventDefault();
+    toggleHtml();
+  };
 
   // Errors come and go after the editor exists: hand it the new aria attributes.
   useEffect(() => {
@@ -115,16 +162,46 @@ export function RichField({
       <span id={labelId} className="field-label">
         {label}
       </span>
-      <div className="field-editor">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the shortcut is caught here for both views; each view is its own textbox. */}
+      <div className="field-editor" onKeyDown={onKeyDown}>
         <FieldToolbar
           editor={editor}
           label={label}
           cloze={cloze}
           onLink={() => setLinking(true)}
           onPickFile={() => fileInput.current?.click()}
+          htmlView={htmlView}
+          onToggleHtml={toggleHtml}
         />
-        {linking && <LinkForm editor={editor} onDone={() => setLinking(false)} />}
-        <EditorContent editor={editor} />
+        {linking && !htmlView && <LinkForm editor={editor} onDone={() => setLinking(false)} />}
+        {htmlView ? (
+          <Suspense fallback={<p className="html-view-loading">Loading the HTML editor…</p>}>
+            <span id={htmlLabelId} hidden>
+              {label} (HTML)
+            </span>
+            <HtmlView
+              initialText={currentHtml.current}
+              labelledBy={htmlLabelId}
+              describedBy={[notice ? noticeId : "", error ? errorId : ""].filter(Boolean).join(" ")}
+              name={name}
+              invalid={Boolean(error)}
+              autoFocus={focusHtml}
+              onChange={(text) => {
+                currentHtml.current = text;
+                onChangeRef.current(text);
+              }}
+            />
+          </Suspense>
+        ) : (
+          <EditorContent editor={editor} />
+        )}
+      </div>
+      <div role="status" className="field-notice-status">
+        {notice && (
+          <p id={noticeId} className="field-notice">
+            {cannotShowNotice}
+          </p>
+        )}
       </div>
       <input
         ref={fileInput}

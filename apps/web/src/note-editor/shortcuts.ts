@@ -12,6 +12,7 @@ export const noteEditorShortcuts = {
   link: { keys: "Mod-k", label: "Add or change a link" },
   cloze: { keys: "Mod-Shift-c", label: "Cloze deletion with a new number" },
   clozeSame: { keys: "Mod-Shift-Alt-c", label: "Cloze deletion with the same number" },
+  html: { keys: "Mod-Shift-x", label: "Edit the field as HTML, or back as rich text" },
 } as const;
 
 export type NoteEditorShortcut = keyof typeof noteEditorShortcuts;
@@ -36,6 +37,22 @@ export function ariaKeys(keys: string): string {
     .split("-")
     .map((part) => (part === "Mod" ? (isMac ? "Meta" : "Control") : part.length === 1 ? part.toUpperCase() : part))
     .join("+");
+}
+
+/** Whether a keydown is `keys` (with Mod, Shift and Alt exactly as written; the letter in either case). */
+export function matchesKeys(
+  keys: string,
+  event: { key: string; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean },
+): boolean {
+  const parts = keys.split("-");
+  const key = parts.pop() ?? "";
+  const mod = isMac ? event.metaKey : event.ctrlKey;
+  return (
+    event.key.toLowerCase() === key.toLowerCase() &&
+    mod === parts.includes("Mod") &&
+    event.shiftKey === parts.includes("Shift") &&
+    event.altKey === parts.includes("Alt")
+  );
 }
 
 /** Whether a keydown is the dialog-level Save shortcut. */
