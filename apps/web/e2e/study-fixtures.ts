@@ -55,3 +55,6 @@ export const counts = (page: Page) => page.getByRole("list", { name: "Cards left
 export async function countsText(page: Page): Promise<string> {
   return (await counts(page).innerText()).replace(/\s+/g, " ").trim();
 }
+
+/** Matches a face whose text ends with `text`: an answer side shows the question first. */
+export const endsWith = (text: string) => new RegExp(`${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
