@@ -7,7 +7,6 @@
  * one yet.
  */
 import { fileURLToPath } from "node:url";
-import react from "@vitejs/plugin-react";
 import type { Page } from "playwright-core";
 import { build, defaultClientConditions, type Rollup } from "vite";
 import { beforeEach, expect, test } from "vitest";
@@ -16,7 +15,6 @@ import { type Account, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { app, browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { seedDeck } from "./support/decks.js";
-import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();
 let page: Page;
@@ -86,13 +84,14 @@ test("study: math typeset, inline styles kept, a missing image named, night mode
 
 test("the editor's preview typesets the same math", async () => {
   const deckId = await seedDeck(account.id, "Preview", [mathNote]);
-  await signInWithPassword(page, account, `/decks/${deckId}`);
-  await page.getByRole("button", { name: /^Square:/ }).click();
-  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await openStudy(page, account, deckId);
+  await face("front").locator(".katex").waitFor();
+  await page.keyboard.press("e");
   const preview = page.getByRole("dialog", { name: "Edit note" }).locator(".card-preview");
   await preview.locator(".card-view-back .katex-display").waitFor();
   expect(await preview.locator(".card-view-front .katex").count()).toBe(1);
   expect(await preview.locator(".card-view-front").textContent()).not.toContain("\\(");
+  await screenshot(page, "card-look-preview");
 });
 
 /** A page holding the app's CardView with a QueryClient and an SDK over the local stack, built from the sources. */
@@ -121,8 +120,9 @@ async function cardPageScript(): Promise<string> {
     root: appDir,
     logLevel: "error",
     mode: "production",
+    // JSX for production's runtime: the test runner's NODE_ENV would otherwise pick React's development one.
+    esbuild: { jsx: "automatic", jsxDev: false },
     plugins: [
-      react(),
       {
         name: "card-look-entry",
         resolveId: (id) => (id === entry ? entry : null),
@@ -146,6 +146,11 @@ async function cardPageScript(): Promise<string> {
 
 test("a note type's CSS styles its card in a shadow root and nothing outside it; unsafe CSS is dropped", async () => {
   const script = await cardPageScript();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
   await page.setContent(
     '<!doctype html><html><body style="text-align: center"><p class="card" id="outside">outside</p><div id="card"></div></body></html>',
   );
@@ -160,8 +165,10 @@ test("a note type's CSS styles its card in a shadow root and nothing outside it;
     css,
     note: { kind: "basic", fields: { front: "<p>inside</p>", back: "answer" } },
   });
-  const inside = page.locator(".card-view-front p");
-  await inside.waitFor();
+  const inside = page.locator(".card-view-face p");
+  await inside.waitFor({ state: "attached", timeout: 10_000 }).catch(() => {
+    throw new Error(`the card did not render: ${errors.join("; ")}`);
+  });
   const styleOf = (selector: string) =>
     page.locator(selector).evaluate((element) => {
       const style = getComputedStyle(element);
@@ -173,7 +180,7 @@ test("a note type's CSS styles its card in a shadow root and nothing outside it;
       };
     });
   expect(await styleOf(".card-view .card")).toMatchObject({ align: "left", position: "static", background: "none" });
-  expect(await styleOf(".card-view-front p")).toMatchObject({ align: "left", color: "rgb(0, 128, 0)" });
+  expect(await styleOf(".card-view-face p")).toMatchObject({ align: "left", color: "rgb(0, 128, 0)" });
   // The page's own `.card` and paragraphs keep their look.
   expect(await styleOf("#outside")).toMatchObject({ align: "center", color: "rgb(0, 0, 0)" });
   const sheets = await page
