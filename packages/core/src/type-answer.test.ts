@@ -169,4 +169,16 @@ describe("markers", () => {
     expect(typeAnswerExpected(note, "Nope")).toBeNull();
     expect(typeAnswerExpected({ kind: "cloze", fields: { text: "t", extra: "e" } }, "Back Extra")).toBe("e");
   });
+
+  test("give a card's cloze answers for type:cloze, once when they are all the same", () => {
+    const note = {
+      kind: "cloze",
+      fields: { text: "{{c1::Paris}} {{c2::big {{c3::red}} ball}} {{c1::Lyon}}", extra: "" },
+    } as const;
+    expect(typeAnswerExpected(note, "cloze:Text", 1)).toBe("Paris, Lyon");
+    expect(typeAnswerExpected(note, "cloze:Text", 2)).toBe("big red ball");
+    expect(typeAnswerExpected(note, "cloze:Text", 3)).toBe("red");
+    const same = { kind: "cloze", fields: { text: "{{c1::a}} and {{c1::a}}", extra: "" } } as const;
+    expect(typeAnswerExpected(same, "cloze:Text", 1)).toBe("a");
+  });
 });

@@ -7,6 +7,7 @@
  * for a text box and for `compareTypedAnswer`'s HTML.
  */
 import { decodeHTML } from "entities";
+import { parseCloze } from "./cloze";
 import type { Note } from "./notes";
 import { longestMatchOpcodes } from "./sequence-matcher";
 
@@ -26,11 +27,39 @@ const stockFieldNames: Record<string, Record<string, string>> = {
   cloze: { Text: "text", "Back Extra": "extra" },
 };
 
-/** The content of the field a marker names, or null when the note has no such field. */
-export function typeAnswerExpected(note: Note, field: string): string | null {
+/**
+ * What a marker asks to type for card `ordinal`, or null when the note has no
+ * such field: the field's content, or for `cloze:F` (Anki's
+ * `{{type:cloze:F}}`) the answers of the card's deletions in F, once when all
+ * are the same, else joined by ", ".
+ */
+export function typeAnswerExpected(note: Note, field: string, ordinal = 1): string | null {
+  const cloze = field.startsWith("cloze:");
+  const name = cloze ? field.slice("cloze:".length) : field;
   const fields = note.fields as Record<string, string>;
-  const key = stockFieldNames[note.kind]?.[field] ?? field;
-  return Object.hasOwn(fields, key) ? (fields[key] ?? null) : null;
+  const key = stockFieldNames[note.kind]?.[name] ?? name;
+  if (!Object.hasOwn(fields, key)) return null;
+  const value = fields[key] ?? "";
+  return cloze ? clozeAnswersFor(value, ordinal) : value;
+}
+
+function clozeAnswersFor(text: string, ordinal: number): string {
+  const answers = parseCloze(text)
+    .filter((deletion) => deletion.ordinal === ordinal)
+    .map((deletion) => withoutClozeSyntax(deletion.answer));
+  return new Set(answers).size <= 1 ? (answers[0] ?? "") : answers.join(", ");
+}
+
+/** A deletion's answer as it shows revealed: nested deletions by their own answers. */
+function withoutClozeSyntax(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const deletion of parseCloze(text)) {
+    if (deletion.start < at) continue;
+    out += text.slice(at, deletion.start) + withoutClozeSyntax(deletion.answer);
+    at = deletion.end;
+  }
+  return out + text.slice(at);
 }
 
 export type CompareOptions = {

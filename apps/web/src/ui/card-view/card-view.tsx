@@ -119,6 +119,7 @@ export function CardView(props: {
           face={revealed ? backRef : frontRef}
           html={revealed ? back : front}
           note={note}
+          ordinal={ordinal}
           input={typeAnswer}
         />
         <OcclusionMasks face={revealed ? backRef : frontRef} html={revealed ? back : front} />

@@ -54,9 +54,11 @@ export function TypeAnswerMarks(props: {
   face: RefObject<HTMLElement | null>;
   html: string;
   note: Note;
+  /** The card's ordinal, for a cloze marker (`cloze:Text`): the deletions it asks. */
+  ordinal: number;
   input?: TypeAnswerInput;
 }) {
-  const { face, html, note, input } = props;
+  const { face, html, note, ordinal, input } = props;
   const marks = useMarks(face, html);
   if (marks.length === 0) return null;
   return (
@@ -65,7 +67,7 @@ export function TypeAnswerMarks(props: {
       {marks.map((mark, index) =>
         createPortal(
           mark.reveal ? (
-            <Comparison note={note} field={mark.field} typed={input?.typed ?? ""} />
+            <Comparison note={note} ordinal={ordinal} field={mark.field} typed={input?.typed ?? ""} />
           ) : (
             <AnswerBox input={input} />
           ),
@@ -100,11 +102,12 @@ function AnswerBox({ input }: { input?: TypeAnswerInput }) {
   );
 }
 
-function Comparison({ note, field, typed }: { note: Note; field: string; typed: string }) {
+function Comparison(props: { note: Note; ordinal: number; field: string; typed: string }) {
+  const { note, ordinal, field, typed } = props;
   const html = useMemo(() => {
-    const expected = typeAnswerExpected(note, field);
+    const expected = typeAnswerExpected(note, field, ordinal);
     return expected === null ? null : compareTypedAnswer(typed, expected);
-  }, [note, field, typed]);
+  }, [note, ordinal, field, typed]);
   if (html === null) return <span>(the note has no field {field})</span>;
   // biome-ignore lint/security/noDangerouslySetInnerHtml: compareTypedAnswer escapes every piece of text it puts in.
   return <span dangerouslySetInnerHTML={{ __html: html }} />;
