@@ -9,6 +9,7 @@ import { createDecks } from "./decks.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
 import { createMfa } from "./mfa.js";
+import { createNoteTypes } from "./note-types.js";
 import { createNotes } from "./notes.js";
 import { createProfile } from "./profile.js";
 import { createRealtime } from "./realtime.js";
@@ -29,6 +30,7 @@ export function createEngram(supabase: EngramClient) {
     decks: createDecks(supabase),
     members: createMembers(supabase),
     invites: createInvites(supabase),
+    noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
     cards: createCards(supabase),
     study: createStudy(supabase),

@@ -15,6 +15,8 @@ export const engramErrorCodes = [
   "validation",
   "conflict",
   "note/conflict",
+  "note-type/in-use",
+  "note-type/conflict",
   "quota-exceeded",
   "import/unsupported-format",
   "import/corrupt-file",

@@ -4,7 +4,7 @@
  */
 import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema } from "@engram/core";
 import { z } from "zod";
-import type { Tables, TablesUpdate } from "./database.types.js";
+import type { Tables, TablesInsert, TablesUpdate } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
@@ -13,7 +13,8 @@ import type { EngramClient } from "./supabase-client.js";
 
 export type Note = Tables<"notes">;
 export type NoteWithCards = Note & { cards: Tables<"cards">[] };
-export type NoteInput = z.input<typeof noteInputSchema>;
+/** A note of a built-in kind, or a custom note of one of its deck's note types (`noteTypeId`) with exactly its fields. */
+export type NoteInput = z.input<typeof noteInputSchema> | z.input<typeof customNoteSchema>;
 /** A note as a bulk action states it: its id and the version the caller loaded. */
 export type NoteVersion = Pick<Note, "id" | "version">;
 export interface NotePage {
@@ -26,6 +27,25 @@ export interface NotePage {
 export const maxBulkNotes = 500;
 
 const deckIdSchema = z.guid("Unknown deck.");
+// The fields are checked against the note type by the database (validation, field "fields").
+const customNoteSchema = z.object({
+  kind: z.literal("custom"),
+  noteTypeId: z.guid("Choose a note type."),
+  fields: z.record(z.string(), z.string({ error: "Fields are text." })),
+  tags: z.array(tagSchema).max(50).default([]),
+});
+
+type StoredNote = Required<Pick<TablesInsert<"notes">, "kind" | "fields" | "tags">> & { note_type_id: string | null };
+
+/** A note input as the notes table stores it. */
+function stored(input: NoteInput): StoredNote {
+  if ((input as { kind?: unknown }).kind === "custom") {
+    const note = validate(customNoteSchema, input);
+    return { kind: "custom", fields: note.fields, tags: note.tags, note_type_id: note.noteTypeId };
+  }
+  const note: CoreNoteInput = validate(noteInputSchema, input);
+  return { kind: note.kind, fields: note.fields, tags: note.tags, note_type_id: null };
+}
 const noteIdSchema = z.guid("Unknown note.");
 const versionSchema = z.int("Unknown note version.").min(1, "Unknown note version.");
 const noteVersionsSchema = z
@@ -42,7 +62,10 @@ export type NoteSort = (typeof noteSorts)[number];
 const filterSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
-  kind: z.enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion"], { error: "Unknown note type." }).optional(),
+  kind: z
+    .enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion", "custom"], { error: "Unknown note type." })
+    .optional(),
+  noteTypeId: z.guid("Unknown note type.").optional(),
 });
 const listSchema = filterSchema.extend({
   sort: z.enum(noteSorts, { error: "Unknown order." }).default("newest"),
@@ -57,7 +80,8 @@ export function createNotes(supabase: EngramClient) {
     /**
      * A page of a deck's notes with the total count. `search` matches words in
      * the fields and tags (web-search syntax: "quoted phrase", -excluded, or);
-     * `tags` keeps notes having all of them; `kind` one note type. `sort`:
+     * `tags` keeps notes having all of them; `kind` one kind, `noteTypeId` the
+     * custom notes of one note type. `sort`:
      * newest (the default) or oldest added, recently edited, or alphabetical
      * by the first field (front, or a cloze's text).
      */
@@ -108,7 +132,7 @@ export function createNotes(supabase: EngramClient) {
     /** Adds a note (owners and editors) and returns it with the cards generated from it. */
     async create(deckId: string, input: NoteInput): Promise<NoteWithCards> {
       const id = validate(deckIdSchema, deckId);
-      const note = validate(noteInputSchema, input);
+      const note = stored(input);
       const createdBy = await currentUserId(supabase);
       const inserted = await run<Note>(
         supabase
@@ -130,8 +154,7 @@ export function createNotes(supabase: EngramClient) {
     async update(noteId: string, version: number, input: NoteInput): Promise<NoteWithCards> {
       const id = validate(noteIdSchema, noteId);
       const loaded = validate(versionSchema, version);
-      const note: CoreNoteInput = validate(noteInputSchema, input);
-      const changes: TablesUpdate<"notes"> = { kind: note.kind, fields: note.fields, tags: note.tags, version: loaded };
+      const changes: TablesUpdate<"notes"> = { ...stored(input), version: loaded };
       const updated = await run(supabase.from("notes").update(changes).eq("id", id).select("*"));
       const saved = updated[0] ?? (await refuseNotes(supabase, [id], "edit"));
       return { ...saved, cards: await cardsOf(supabase, id) };
@@ -179,12 +202,13 @@ export function createNotes(supabase: EngramClient) {
 function filtered<Q extends { eq: any; textSearch: any; contains: any }>(
   query: Q,
   deckId: string,
-  { search, tags, kind }: z.output<typeof filterSchema>,
+  { search, tags, kind, noteTypeId }: z.output<typeof filterSchema>,
 ): Q {
   let result: Q = query.eq("deck_id", deckId);
   if (search) result = result.textSearch("search", search, { type: "websearch", config: "simple" });
   if (tags?.length) result = result.contains("tags", tags);
   if (kind) result = result.eq("kind", kind);
+  if (noteTypeId) result = result.eq("note_type_id", noteTypeId);
   return result;
 }
 

@@ -19,6 +19,10 @@ const messages: Record<EngramErrorCode, string> = {
   conflict: "Someone else changed this at the same time. Reload and try again.",
   "note/conflict":
     "Someone else changed this note while you were editing. Your changes are still here — reload the note to see theirs.",
+  "note-type/in-use":
+    "Notes use this note type: it can't be removed, and a change can't drop their cards or filled fields.",
+  "note-type/conflict":
+    "Someone else changed this note type while you were editing. Your changes are still here — reload it to see theirs.",
   "quota-exceeded": "That is over the limit. Try something smaller.",
   "import/unsupported-format": "This file type can't be imported. Use .apkg, .csv or .tsv.",
   "import/corrupt-file": "This file is damaged or not a deck Engram can read.",

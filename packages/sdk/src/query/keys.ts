@@ -58,6 +58,11 @@ export const engramKeys = {
     ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
   },
+  noteTypes: {
+    all: ["note-types"] as const,
+    deck: (deckId: string) => [...engramKeys.noteTypes.all, "deck", deckId] as const,
+    detail: (noteTypeId: string) => [...engramKeys.noteTypes.all, "detail", noteTypeId] as const,
+  },
   cards: {
     all: ["cards"] as const,
     forNote: (noteId: string) => [...engramKeys.cards.all, "note", noteId] as const,

@@ -3,6 +3,8 @@
  * prefix. `onSuccess` returns the invalidation promise, so `isPending` lasts
  * until the refetch has landed.
  */
+
+import type { NoteType } from "@engram/core";
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { SignUpInput } from "../auth.js";
 import type { Engram } from "../client.js";
@@ -10,6 +12,7 @@ import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
 import type { EngramError } from "../errors.js";
 import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
+import type { NoteTypeInput } from "../note-types.js";
 import type { NoteInput, NoteVersion } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
@@ -255,6 +258,45 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
             engram.notes.removeTags(notes, tags),
           onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
           onError: (error, { deckId }) => reloadIfStale(error, deckId),
+        }),
+    },
+    noteTypes: {
+      create: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, input }: { deckId: string; input: NoteTypeInput }) =>
+            engram.noteTypes.create(deckId, input),
+          onSuccess: (_type, { deckId }) => invalidate(engramKeys.noteTypes.deck(deckId)),
+        }),
+      /** Its notes' fields and cards may change with it. A stale version reloads the deck's note types. */
+      update: () =>
+        mutationOptions({
+          mutationFn: ({
+            noteTypeId,
+            version,
+            patch,
+            deleteCards,
+          }: {
+            noteTypeId: string;
+            version: number;
+            patch: Partial<NoteType>;
+            deleteCards?: boolean;
+          }) => engram.noteTypes.update(noteTypeId, version, patch, { deleteCards: deleteCards ?? false }),
+          onSuccess: (type) =>
+            invalidate(
+              engramKeys.noteTypes.deck(type.deck_id),
+              engramKeys.noteTypes.detail(type.id),
+              ...deckContent(type.deck_id),
+            ),
+          onError: (error, { noteTypeId }) =>
+            (error as Partial<EngramError>).code === "note-type/conflict"
+              ? invalidate(engramKeys.noteTypes.detail(noteTypeId), engramKeys.noteTypes.all)
+              : undefined,
+        }),
+      remove: () =>
+        mutationOptions({
+          mutationFn: ({ noteTypeId }: { deckId: string; noteTypeId: string }) => engram.noteTypes.remove(noteTypeId),
+          onSuccess: (_result, { deckId, noteTypeId }) =>
+            invalidate(engramKeys.noteTypes.deck(deckId), engramKeys.noteTypes.detail(noteTypeId)),
         }),
     },
     cards: {

@@ -116,6 +116,16 @@ export function engramQueries(engram: Engram) {
       detail: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.notes.detail(noteId), queryFn: () => engram.notes.get(noteId) }),
     },
+    noteTypes: {
+      /** A deck's note types, by name; a deck has few, so the study screen and editors read them whole. */
+      list: (deckId: string) =>
+        queryOptions({ queryKey: engramKeys.noteTypes.deck(deckId), queryFn: () => engram.noteTypes.list(deckId) }),
+      detail: (noteTypeId: string) =>
+        queryOptions({
+          queryKey: engramKeys.noteTypes.detail(noteTypeId),
+          queryFn: () => engram.noteTypes.get(noteTypeId),
+        }),
+    },
     cards: {
       forNote: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.cards.forNote(noteId), queryFn: () => engram.cards.listForNote(noteId) }),

@@ -1,0 +1,140 @@
+/**
+ * A deck's note types (Anki's note types): list, read, add, change with the
+ * version they were loaded at, and remove when no note uses them. Custom notes
+ * take their fields and cards from one; the database keeps them in step.
+ */
+import { type CardTemplate, type NoteType, validateNoteType } from "@engram/core";
+import { z } from "zod";
+import type { Tables } from "./database.types.js";
+import { refuseDeck } from "./deck-access.js";
+import { EngramError } from "./errors.js";
+import { run, validate } from "./request.js";
+import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
+
+/** A stored note type: its row, with templates typed. */
+export type DeckNoteType = Omit<Tables<"note_types">, "templates"> & { templates: CardTemplate[] };
+export type NoteTypeInput = NoteType & { sourceId?: number | null };
+
+const deckIdSchema = z.guid("Unknown deck.");
+const noteTypeIdSchema = z.guid("Unknown note type.");
+const versionSchema = z.int("Unknown note type version.").min(1, "Unknown note type version.");
+
+function checked(input: unknown): NoteType {
+  const result = validateNoteType(input);
+  if (result.ok) return result.noteType;
+  const issues = result.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message }));
+  throw new EngramError("validation", issues[0]?.message ?? "Invalid note type.", {
+    field: issues[0]?.field || undefined,
+    detail: issues,
+  });
+}
+
+/** The database's refusals in this resource's words: a type in use, or changed since it was loaded. */
+function renamed(error: unknown): never {
+  if (error instanceof EngramError && error.code === "conflict") {
+    throw new EngramError("note-type/in-use", error.message, { detail: error.detail, cause: error.cause });
+  }
+  if (error instanceof EngramError && error.code === "note/conflict") {
+    throw new EngramError("note-type/conflict", "This note type changed since it was loaded.", {
+      detail: error.detail,
+      cause: error.cause,
+    });
+  }
+  throw error;
+}
+
+const row = (data: Tables<"note_types">): DeckNoteType => data as DeckNoteType;
+
+export function createNoteTypes(supabase: EngramClient) {
+  return {
+    /** The note types a deck's notes may use, by name. */
+    async list(deckId: string): Promise<DeckNoteType[]> {
+      const id = validate(deckIdSchema, deckId);
+      const rows = await run(supabase.from("note_types").select("*").eq("deck_id", id).order("name").order("id"));
+      if (rows.length === 0) {
+        const visible = await run(supabase.from("decks").select("id").eq("id", id));
+        if (visible.length === 0) {
+          throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
+        }
+      }
+      return rows.map(row);
+    },
+
+    /** One note type the user can see; `not-found` otherwise. */
+    async get(noteTypeId: string): Promise<DeckNoteType> {
+      const id = validate(noteTypeIdSchema, noteTypeId);
+      return row(await run(supabase.from("note_types").select("*").eq("id", id).single()));
+    },
+
+    /** Adds a note type to a deck (owners and editors); Anki's rules are checked first (`validation` with the field). */
+    async create(deckId: string, input: NoteTypeInput): Promise<DeckNoteType> {
+      const id = validate(deckIdSchema, deckId);
+      const type = checked(input);
+      await currentUserId(supabase);
+      const inserted = await run<Tables<"note_types">>(
+        supabase
+          .from("note_types")
+          .insert({ deck_id: id, ...type })
+          .select("*")
+          .single(),
+      ).catch(async (error: unknown) => {
+        if (error instanceof EngramError && error.code === "permission-denied") {
+          await refuseDeck(supabase, id, "Only the deck's owner and editors can add note types to it.");
+        }
+        throw error;
+      });
+      return row(inserted);
+    },
+
+    /**
+     * Changes a note type (owners and editors), stating the `version` it was
+     * loaded at: if it changed since, nothing is saved (`note-type/conflict`,
+     * `detail` = the current `{ version }`). Notes of the type keep the fields
+     * that stay and gain new ones empty; cards a template now makes are added.
+     * A change that would delete cards fails with `note-type/in-use` (`detail`
+     * `{ cards }`) unless `deleteCards`; removing a field that holds text in a
+     * note fails with `note-type/in-use` (`detail` `{ field, notes }`).
+     */
+    async update(
+      noteTypeId: string,
+      version: number,
+      patch: Partial<NoteType>,
+      options: { deleteCards?: boolean } = {},
+    ): Promise<DeckNoteType> {
+      const id = validate(noteTypeIdSchema, noteTypeId);
+      const loaded = validate(versionSchema, version);
+      const current = await this.get(id);
+      const { name, kind, fields, templates, css } = { ...current, ...patch };
+      if (kind !== current.kind) {
+        throw new EngramError("validation", "A note type stays standard or cloze.", { field: "kind" });
+      }
+      const type = checked({ name, kind, fields, templates, css });
+      const updated = await run<Tables<"note_types">>(
+        supabase
+          .rpc("update_note_type", {
+            p_note_type_id: id,
+            p_version: loaded,
+            p_name: type.name,
+            p_fields: type.fields,
+            p_templates: type.templates,
+            p_css: type.css,
+            p_delete_cards: options.deleteCards ?? false,
+          })
+          .single(),
+      ).catch(renamed);
+      return row(updated);
+    },
+
+    /** Removes a note type no note uses (owners and editors); `note-type/in-use` (`detail` `{ notes }`) otherwise. */
+    async remove(noteTypeId: string): Promise<void> {
+      const id = validate(noteTypeIdSchema, noteTypeId);
+      await currentUserId(supabase);
+      const deleted = await run(supabase.from("note_types").delete().eq("id", id).select("id, deck_id")).catch(renamed);
+      if (deleted.length > 0) return;
+      const type = await this.get(id);
+      await refuseDeck(supabase, type.deck_id, "Only the deck's owner and editors can remove its note types.");
+      throw new EngramError("not-found", "This note type no longer exists.");
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { builtInNoteTypes, cardOrdinals, type NoteType, renderCard } from "@engram/core";
+import { describe, expect, test } from "vitest";
+import { EngramError } from "../src/errors.js";
+import { signedIn } from "./support/engram.js";
+
+const vocabulary: NoteType = {
+  name: "Vocabulary",
+  kind: "standard",
+  fields: ["Word", "Meaning", "Reverse"],
+  templates: [
+    { name: "Recognise", front: "{{Word}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}" },
+    { name: "Recall", front: "{{#Reverse}}{{Meaning}}{{/Reverse}}", back: "{{FrontSide}}<hr id=answer>{{Word}}" },
+  ],
+  css: ".card { color: navy; }",
+};
+
+async function ownerWithDeck(name = "Vocabulary") {
+  const owner = await signedIn("owner");
+  const deck = await owner.engram.decks.create({ name });
+  return { owner, deck };
+}
+
+async function memberOf(owner: Awaited<ReturnType<typeof signedIn>>, deckId: string, role: "editor" | "viewer") {
+  const member = await signedIn(role);
+  await member.engram.invites.accept((await owner.engram.invites.create(deckId, { role })).token);
+  return member;
+}
+
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => expect.fail("expected a refusal"),
+    (error: unknown) => error,
+  );
+
+describe("note types", () => {
+  test("a deck's owner adds one, members list and read it", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const created = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    expect(created).toMatchObject({ ...vocabulary, deck_id: deck.id, version: 1 });
+    const viewer = await memberOf(owner, deck.id, "viewer");
+    expect((await viewer.engram.noteTypes.list(deck.id)).map((type) => type.id)).toEqual([created.id]);
+    expect(await viewer.engram.noteTypes.get(created.id)).toMatchObject({ templates: vocabulary.templates });
+    expect(await failure(viewer.engram.noteTypes.create(deck.id, { ...vocabulary, name: "Mine" }))).toMatchObject({
+      code: "permission-denied",
+    });
+  });
+
+  test("Anki's rules are checked before anything is sent, with the field at fault", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const error = await failure(
+      owner.engram.noteTypes.create(deck.id, { ...vocabulary, fields: ["Word", "Me:aning"] }),
+    );
+    expect(error).toBeInstanceOf(EngramError);
+    expect(error).toMatchObject({ code: "validation", field: "fields.1" });
+    const noField = { ...vocabulary, templates: [{ name: "A", front: "plain", back: "{{Word}}" }] };
+    expect(await failure(owner.engram.noteTypes.create(deck.id, noField))).toMatchObject({
+      code: "validation",
+      field: "templates.0.front",
+    });
+    expect(await owner.engram.noteTypes.list(deck.id)).toEqual([]);
+  });
+
+  test("custom notes carry their note type, make its cards and render with it", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const fields = { Word: "perro", Meaning: "dog", Reverse: "y" };
+    const note = await owner.engram.notes.create(deck.id, { kind: "custom", noteTypeId: type.id, fields });
+    expect(note).toMatchObject({ kind: "custom", note_type_id: type.id, fields });
+    expect(note.cards.map((card) => card.ordinal)).toEqual(
+      cardOrdinals({ kind: "custom", noteType: type, fields, tags: [] }),
+    );
+    expect(renderCard({ kind: "custom", noteType: type, fields }, 2).front).toBe("dog");
+    const listed = await owner.engram.notes.list(deck.id, { noteTypeId: type.id });
+    expect(listed.notes.map((n) => n.id)).toEqual([note.id]);
+    const wrong = await failure(
+      owner.engram.notes.create(deck.id, { kind: "custom", noteTypeId: type.id, fields: { Word: "x" } }),
+    );
+    expect(wrong).toMatchObject({ code: "validation", field: "fields" });
+  });
+
+  test("an update states its version: a stale one is refused with note-type/conflict", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const editor = await memberOf(owner, deck.id, "editor");
+    const saved = await editor.engram.noteTypes.update(type.id, type.version, { css: ".card { color: teal; }" });
+    expect(saved).toMatchObject({ css: ".card { color: teal; }", version: type.version + 1 });
+    const stale = await failure(owner.engram.noteTypes.update(type.id, type.version, { name: "Words" }));
+    expect(stale).toMatchObject({ code: "note-type/conflict", detail: { version: saved.version } });
+  });
+
+  test("a change that would drop cards needs deleteCards; a type in use cannot be removed", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const note = await owner.engram.notes.create(deck.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: "uno", Meaning: "one", Reverse: "y" },
+    });
+    const onlyFirst = { templates: vocabulary.templates.slice(0, 1) };
+    const refused = await failure(owner.engram.noteTypes.update(type.id, type.version, onlyFirst));
+    expect(refused).toMatchObject({ code: "note-type/in-use", detail: { cards: 1 } });
+    await owner.engram.noteTypes.update(type.id, type.version, onlyFirst, { deleteCards: true });
+    expect((await owner.engram.cards.listForNote(note.id)).map((card) => card.ordinal)).toEqual([1]);
+
+    expect(await failure(owner.engram.noteTypes.remove(type.id))).toMatchObject({
+      code: "note-type/in-use",
+      detail: { notes: 1 },
+    });
+    const current = await owner.engram.notes.get(note.id);
+    await owner.engram.notes.remove([{ id: current.id, version: current.version }]);
+    await owner.engram.noteTypes.remove(type.id);
+    expect(await owner.engram.noteTypes.list(deck.id)).toEqual([]);
+  });
+
+  test("Anki's stock types can be added as they are", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    for (const type of Object.values(builtInNoteTypes)) {
+      await owner.engram.noteTypes.create(deck.id, type as NoteType);
+    }
+    expect((await owner.engram.noteTypes.list(deck.id)).map((type) => type.name)).toEqual([
+      "Basic",
+      "Basic (and reversed card)",
+      "Basic (type in the answer)",
+      "Cloze",
+    ]);
+  });
+});
