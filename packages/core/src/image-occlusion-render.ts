@@ -17,9 +17,14 @@ function maskAttribute(value: unknown): string {
     .replaceAll('"', "&quot;");
 }
 
+/** Anki's image field rarely names its picture; the card's image gets a plain description then. */
+function describedImage(image: string): string {
+  return image.replace(/<img\b(?![^>]*\balt\s*=)/gi, '<img alt="The image with masked areas"');
+}
+
 function container(fields: ImageOcclusionFields, ordinal: number, side: "front" | "back"): string {
   const masks = occlusionMasks(parseOcclusions(fields.occlusions), ordinal, side);
-  return `<${occlusionTag} data-ordinal="${ordinal}" data-side="${side}" data-masks="${maskAttribute(masks)}">${fields.image}</${occlusionTag}>`;
+  return `<${occlusionTag} data-ordinal="${ordinal}" data-side="${side}" data-masks="${maskAttribute(masks)}">${describedImage(fields.image)}</${occlusionTag}>`;
 }
 
 function block(html: string): string {

@@ -170,7 +170,7 @@ describe("renderCard", () => {
   test("faces hold the header, the image in its container with the masks, and the back extra", () => {
     const { front, back } = renderCard(note, 1);
     expect(front).toMatch(
-      /^<div>Heart<\/div>\n<engram-occlusion data-ordinal="1" data-side="front" data-masks="[^"]+"><img src="heart.png" \/?><\/engram-occlusion>$/,
+      /^<div>Heart<\/div>\n<engram-occlusion data-ordinal="1" data-side="front" data-masks="[^"]+"><img alt="The image with masked areas" src="heart.png" \/?><\/engram-occlusion>$/,
     );
     expect(back).toContain('data-side="back"');
     expect(back).toContain("<div>Aorta</div>");

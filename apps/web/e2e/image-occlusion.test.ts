@@ -1,0 +1,214 @@
+/**
+ * Image occlusion notes (docs/product.md §3): one drawn in the editor with
+ * two rectangles in two groups makes two cards; studying card 1 shows its
+ * mask over the image as Anki's reviewer does (hide all, guess one: group 2
+ * hidden too; hide one, guess one: group 2 not drawn), then outlines it on
+ * the answer side; an Anki image occlusion package is imported and studied.
+ */
+import { deflateSync } from "node:zlib";
+import { writeApkg } from "@engram/core/export";
+import type { Locator, Page } from "playwright-core";
+import { beforeEach, expect, test } from "vitest";
+import { cardArea } from "./study-fixtures.js";
+import { type Account, adminClient, newAccount } from "./support/accounts.js";
+import { axeViolationsInBothThemes } from "./support/axe.js";
+import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
+import { chooseByKeyboard, dropZone, summaryHeading } from "./support/import-fixtures.js";
+import { signInWithPassword } from "./support/screens.js";
+
+const browser = browserPerFile();
+let page: Page;
+let account: Account;
+
+beforeEach(async () => {
+  page = await openPage(browser());
+  account = await newAccount("occlusion");
+});
+
+/** A 400×300 drawing to occlude; the editor stores it as a PNG. */
+const diagram =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">' +
+  '<rect width="400" height="300" fill="#e0f0ff"/><circle cx="100" cy="100" r="60" fill="#c33"/>' +
+  '<rect x="240" y="160" width="120" height="90" fill="#3a3"/></svg>';
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = (crcTable[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+/** A solid-colour RGB PNG of the given size, for a package's image. */
+function solidPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xc8)]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The masks drawn over the card's image, by state and group. */
+const masks = (scope: Locator) =>
+  scope
+    .locator("engram-occlusion svg.occlusion-masks [data-state]")
+    .evaluateAll((elements) =>
+      elements.map((element) => `${element.getAttribute("data-state")}:${element.getAttribute("data-ordinal")}`),
+    );
+
+/** Drags from one point to another, in fractions of the box. */
+async function drag(surface: Locator, from: [number, number], to: [number, number]) {
+  const box = await surface.boundingBox();
+  if (!box) throw new Error("no drawing surface");
+  await page.mouse.move(box.x + from[0] * box.width, box.y + from[1] * box.height);
+  await page.mouse.down();
+  await page.mouse.move(box.x + ((from[0] + to[0]) / 2) * box.width, box.y + ((from[1] + to[1]) / 2) * box.height);
+  await page.mouse.move(box.x + to[0] * box.width, box.y + to[1] * box.height);
+  await page.mouse.up();
+}
+
+test("an image occlusion note drawn in the editor makes a card per group, studied with Anki's masks", async () => {
+  const deckId = await seedDeck(account.id, "Anatomy", []);
+  await signInWithPassword(page, account, `/decks/${deckId}`);
+  await page.getByRole("button", { name: "Add note" }).click();
+  const editor = page.getByRole("dialog", { name: "Add note" });
+  await editor.getByRole("radio", { name: "Image occlusion" }).check();
+  const chooser = page.waitForEvent("filechooser");
+  await editor.getByRole("button", { name: "Choose image" }).click();
+  await (await chooser).setFiles({ name: "diagram.svg", mimeType: "image/svg+xml", buffer: Buffer.from(diagram) });
+  const surface = editor.getByRole("application", { name: "Image with masks" });
+  await surface.locator("img").waitFor();
+  await expect.poll(() => surface.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+
+  await drag(surface, [0.1, 0.15], [0.45, 0.6]);
+  await drag(surface, [0.55, 0.5], [0.95, 0.9]);
+  await editor.getByRole("status").filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
+  await editor.getByRole("textbox", { name: "Header", exact: true }).click();
+  await page.keyboard.type("The diagram");
+  await screenshot(page, "image-occlusion-editor");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await page.keyboard.press("Control+Enter");
+  await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
+
+  const { data: notes, error } = await adminClient()
+    .from("notes")
+    .select("kind, fields, cards(ordinal)")
+    .eq("deck_id", deckId);
+  if (error) throw error;
+  expect(notes).toHaveLength(1);
+  const [note] = notes ?? [];
+  expect(note?.kind).toBe("image_occlusion");
+  expect(note?.cards.map((card) => card.ordinal).sort()).toEqual([1, 2]);
+  const fields = note?.fields as Record<string, string>;
+  expect(fields.image).toMatch(/^<img src="[^"]+\.png">$/);
+  expect(fields.occlusions).toMatch(
+    /^\{\{c1::image-occlusion:rect:left=[.\d]+:top=[.\d]+:width=[.\d]+:height=[.\d]+:oi=1\}\}<br>\{\{c2::image-occlusion:rect:[^}]+:oi=1\}\}<br>$/,
+  );
+  expect(fields.header).toBe("<p>The diagram</p>");
+  await page.keyboard.press("Escape");
+
+  // Card 1, hide all: group 1 asked (red, "?"), group 2 hidden (yellow), over the image.
+  await page.goto(`/decks/${deckId}/study`);
+  const front = cardArea(page).locator(".card-view-front");
+  await front.locator("engram-occlusion svg.occlusion-masks").waitFor();
+  expect(await masks(front)).toEqual(["active:1", "inactive:2"]);
+  const image = await front.locator("engram-occlusion img").boundingBox();
+  const overlay = await front.locator("engram-occlusion svg.occlusion-masks").boundingBox();
+  expect(overlay).toEqual(image);
+  expect(await front.locator('[data-state="active"]').evaluate((element) => getComputedStyle(element).fill)).toBe(
+    "rgb(255, 142, 142)",
+  );
+  await screenshot(page, "image-occlusion-front");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  await page.keyboard.press("Space");
+  const back = cardArea(page).locator(".card-view-back");
+  await back.locator("engram-occlusion svg.occlusion-masks").waitFor();
+  expect(await masks(back)).toEqual(["revealed:1", "inactive:2"]);
+  expect(await back.locator('[data-state="revealed"]').evaluate((element) => getComputedStyle(element).fill)).toBe(
+    "none",
+  );
+  await screenshot(page, "image-occlusion-back");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  // Hide one, guess one: the other group is not drawn at all.
+  const { error: updated } = await adminClient()
+    .from("notes")
+    .update({ fields: { ...fields, occlusions: fields.occlusions?.replaceAll(":oi=1", "") } })
+    .eq("deck_id", deckId);
+  if (updated) throw updated;
+  await page.goto(`/decks/${deckId}/study`);
+  await front.locator("engram-occlusion svg.occlusion-masks").waitFor();
+  expect(await masks(front)).toEqual(["active:1"]);
+});
+
+test("an Anki image occlusion package is imported and studied with its masks", async () => {
+  const apkg = await writeApkg({
+    name: "Heart",
+    notes: [
+      {
+        id: "io-note",
+        kind: "image_occlusion",
+        fields: {
+          image: '<img src="heart.png">',
+          occlusions:
+            "{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.2:oi=1}}<br>" +
+            "{{c2::image-occlusion:ellipse:left=.5:top=.5:rx=.15:ry=.1:oi=1}}<br>",
+          header: "The heart",
+          back_extra: "Left ventricle",
+          comments: "",
+        },
+        tags: [],
+        cards: [
+          { id: "io-card-1", ordinal: 1 },
+          { id: "io-card-2", ordinal: 2 },
+        ],
+      },
+    ],
+    media: [{ name: "heart.png", data: new Uint8Array(solidPng(320, 240)) }],
+  });
+  await signInWithPassword(page, account, `/sign-in?next=${encodeURIComponent("/import")}`);
+  await dropZone(page).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === "main");
+  await chooseByKeyboard(page, { name: "heart.apkg", mimeType: "application/zip", buffer: Buffer.from(apkg) });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await summaryHeading(page).waitFor();
+  const href = await page.getByRole("link", { name: "Open deck" }).getAttribute("href");
+  const deckId = href?.split("/").pop() ?? "";
+
+  const { data: notes, error } = await adminClient().from("notes").select("kind, cards(ordinal)").eq("deck_id", deckId);
+  if (error) throw error;
+  expect(notes?.map((note) => [note.kind, note.cards.map((card) => card.ordinal).sort()])).toEqual([
+    ["image_occlusion", [1, 2]],
+  ]);
+
+  await page.goto(`/decks/${deckId}/study`);
+  const front = cardArea(page).locator(".card-view-front");
+  await front.locator("engram-occlusion svg.occlusion-masks").waitFor();
+  expect(await front.textContent()).toContain("The heart");
+  expect(await masks(front)).toEqual(["active:1", "inactive:2"]);
+  await page.keyboard.press("Space");
+  const back = cardArea(page).locator(".card-view-back");
+  await back.locator("engram-occlusion svg.occlusion-masks").waitFor();
+  expect(await back.textContent()).toContain("Left ventricle");
+  await screenshot(page, "image-occlusion-imported-back");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+});
