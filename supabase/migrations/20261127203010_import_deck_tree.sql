@@ -91,13 +91,15 @@ begin
       insert into pg_temp.import_decks values (deck_path, tree_deck);
     end loop;
   end if;
+  -- The note types the custom notes use, found or created in the import's deck.
+  perform private.import_note_types(p_job_id, job.deck_id);
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
     -- of each guid counts, later ones are skipped.
     drop table if exists pg_temp.import_notes;
     create temp table import_notes on commit drop as
-    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id,
+    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id, t.note_type_id,
            coalesce(n.id, gen_random_uuid()) as note_id,
            now() + (t.seq - 1) * interval '1 microsecond' as created_at,
            case
@@ -112,6 +114,8 @@ begin
              e.note -> 'fields' as fields,
              coalesce(array(select jsonb_array_elements_text(nullif(e.note -> 'tags', 'null'))), '{}') as tags,
              coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards,
+             (select nt.note_type_id from pg_temp.import_note_types nt where nt.key = e.note ->> 'note_type')
+               as note_type_id,
              (select d.deck_id from pg_temp.import_decks d
               where d.path = case when deck_tree and e.note ? 'deck' then array(
                 select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) else '{}' end
@@ -133,8 +137,8 @@ begin
     -- by the sync trigger (a third of the time on 10,000 notes).
     begin
       perform set_config('engram.adding_cards_in_bulk', 'on', true);
-      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at)
-      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at
+      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at, note_type_id)
+      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at, i.note_type_id
       from pg_temp.import_notes i
       where i.action = 'insert'
       order by i.seq;
@@ -142,10 +146,10 @@ begin
       perform set_config('engram.adding_cards_in_bulk', 'off', true);
 
       -- The card sync trigger keeps the cards (and schedules) of surviving ordinals.
-      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags
+      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags, note_type_id = i.note_type_id
       from pg_temp.import_notes i
       where n.id = i.note_id and i.action = 'update'
-        and (n.kind, n.fields, n.tags) is distinct from (i.kind, i.fields, i.tags);
+        and (n.kind, n.fields, n.tags, n.note_type_id) is distinct from (i.kind, i.fields, i.tags, i.note_type_id);
     exception when check_violation then
       -- Which note broke which rule, looked for only once one did; a rule
       -- import_content_problem does not mirror keeps its constraint's error.
@@ -164,7 +168,7 @@ begin
     insert into public.cards (note_id, deck_id, ordinal, created_at)
     select i.note_id, i.deck_id, o, i.created_at
     from pg_temp.import_notes i
-    cross join lateral unnest(private.note_ordinals(i.kind, i.fields)) as o
+    cross join lateral unnest(private.import_note_ordinals(i.kind, i.fields, i.tags, i.note_type_id)) as o
     where i.action = 'insert'
     order by i.seq, o;
 
@@ -271,7 +275,11 @@ begin
       'notes_updated', updated,
       'notes_skipped', skipped,
       'cards', card_count,
-      'reviews_added', reviews_added
+      'reviews_added', reviews_added,
+      'note_types', coalesce((
+        select jsonb_agg(jsonb_build_object('id', t.note_type_id, 'name', t.name, 'created', t.created) order by t.name)
+        from pg_temp.import_note_types t
+      ), '[]')
     )
   where id = p_job_id
   returning * into job;

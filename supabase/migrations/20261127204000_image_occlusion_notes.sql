@@ -25,7 +25,9 @@ as $$
   select case p_kind
     when 'basic' then array[1]
     when 'type_in' then array[1]
-    when 'basic_reversed' then array[1, 2]
+    -- Card 2 asks the back: Anki makes it only when the back is not empty (field_is_empty).
+    when 'basic_reversed' then case when coalesce(p_fields ->> 'back', '') ~* '^(?:[\t\n\v\f\r ]|</?(?:br|div) ?/?>)*$'
+      then array[1] else array[1, 2] end
     when 'image_occlusion' then private.occlusion_ordinals(p_fields ->> 'occlusions')
     else private.cloze_ordinals(p_fields ->> 'text')
   end
@@ -54,7 +56,7 @@ alter table public.notes
     end
   ),
   add constraint notes_front_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'front')),
-  add constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'back')),
+  add constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or jsonb_typeof(fields -> 'back') = 'string'),
   add constraint notes_field_length check (
     char_length(coalesce(fields ->> 'front', '')) <= 20000
     and char_length(coalesce(fields ->> 'back', '')) <= 20000
@@ -80,8 +82,10 @@ as $$
     when jsonb_typeof(p_note) <> 'object' then 'is not an object'
     when jsonb_typeof(coalesce(p_note -> 'guid', 'null')) not in ('string', 'null') then 'guid must be text'
     when char_length(p_note ->> 'guid') > 200 then 'guid has more than 200 characters'
-    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in', 'image_occlusion') then
-      'kind must be basic, basic_reversed, cloze, type_in or image_occlusion'
+    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in', 'image_occlusion', 'custom') then
+      'kind must be basic, basic_reversed, cloze, type_in, image_occlusion or custom'
+    when (p_note ->> 'kind' = 'custom') <> (jsonb_typeof(p_note -> 'note_type') is not distinct from 'string') then
+      'a custom note, and only one, names its note_type'
     when jsonb_typeof(p_note -> 'fields') is distinct from 'object' then 'fields must be an object'
     when jsonb_typeof(coalesce(p_note -> 'tags', '[]')) not in ('array', 'null')
       or exists (
@@ -129,19 +133,21 @@ as $$
     when p_kind = 'image_occlusion'
       and cardinality(private.occlusion_ordinals(p_fields ->> 'occlusions')) not between 1 and 500 then
       'the occlusions have no group like {{c1::image-occlusion:...}}, or more than 500'
-    when p_kind not in ('cloze', 'image_occlusion') and (
+    when p_kind = 'custom' and exists (select 1 from jsonb_each(p_fields) as f(k, v) where jsonb_typeof(v) <> 'string')
+      then 'a custom note''s fields are text'
+    when p_kind not in ('cloze', 'image_occlusion', 'custom') and (
       jsonb_typeof(p_fields -> 'front') is distinct from 'string'
       or jsonb_typeof(p_fields -> 'back') is distinct from 'string'
       or p_fields - array['front', 'back'] <> '{}'::jsonb
     ) then 'a basic note has the text fields front and back'
-    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'front') then 'the front is empty'
-    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'back') then 'the back is empty'
+    when p_kind not in ('cloze', 'image_occlusion', 'custom') and not private.has_content(p_fields ->> 'front') then 'the front is empty'
     when greatest(
       char_length(p_fields ->> 'front'), char_length(p_fields ->> 'back'),
       char_length(p_fields ->> 'text'), char_length(p_fields ->> 'extra'),
       char_length(p_fields ->> 'image'), char_length(p_fields ->> 'occlusions'), char_length(p_fields ->> 'header'),
       char_length(p_fields ->> 'back_extra'), char_length(p_fields ->> 'comments')
-    ) > 20000 then 'a field has more than 20,000 characters'
+    ) > 20000 or (p_kind = 'custom' and exists (select 1 from jsonb_each_text(p_fields) as f(k, v) where char_length(v) > 20000))
+      then 'a field has more than 20,000 characters'
     when p_kind = 'cloze' and cardinality(private.cloze_ordinals(p_fields ->> 'text')) = 0 then
       'the text has no cloze deletion like {{c1::...}}'
     when cardinality(p_tags) > 50 then 'a note has at most 50 tags'

@@ -141,7 +141,9 @@ as $$
   select case p_kind
     when 'basic' then array[1]
     when 'type_in' then array[1]
-    when 'basic_reversed' then array[1, 2]
+    -- Card 2 asks the back: Anki makes it only when the back is not empty (field_is_empty).
+    when 'basic_reversed' then case when coalesce(p_fields ->> 'back', '') ~* '^(?:[\t\n\v\f\r ]|</?(?:br|div) ?/?>)*$'
+      then array[1] else array[1, 2] end
     when 'image_occlusion' then private.occlusion_ordinals(p_fields ->> 'occlusions')
     else private.cloze_ordinals(p_fields ->> 'text')
   end

@@ -191,7 +191,8 @@ create table public.notes (
     end
   ),
   constraint notes_front_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'front')),
-  constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'back')),
+  -- A back may be empty, as Anki allows (a basic_reversed note then has no card 2); it is text.
+  constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or jsonb_typeof(fields -> 'back') = 'string'),
   constraint notes_cloze_required check (kind <> 'cloze' or cardinality(private.cloze_ordinals(fields ->> 'text')) > 0),
   constraint notes_field_length check (
     char_length(coalesce(fields ->> 'front', '')) <= 20000

@@ -236,8 +236,10 @@ as $$
     when jsonb_typeof(p_note) <> 'object' then 'is not an object'
     when jsonb_typeof(coalesce(p_note -> 'guid', 'null')) not in ('string', 'null') then 'guid must be text'
     when char_length(p_note ->> 'guid') > 200 then 'guid has more than 200 characters'
-    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in', 'image_occlusion') then
-      'kind must be basic, basic_reversed, cloze, type_in or image_occlusion'
+    when coalesce(p_note ->> 'kind', '') not in ('basic', 'basic_reversed', 'cloze', 'type_in', 'image_occlusion', 'custom') then
+      'kind must be basic, basic_reversed, cloze, type_in, image_occlusion or custom'
+    when (p_note ->> 'kind' = 'custom') <> (jsonb_typeof(p_note -> 'note_type') is not distinct from 'string') then
+      'a custom note, and only one, names its note_type'
     when jsonb_typeof(p_note -> 'fields') is distinct from 'object' then 'fields must be an object'
     when jsonb_typeof(coalesce(p_note -> 'tags', '[]')) not in ('array', 'null')
       or exists (
@@ -285,19 +287,21 @@ as $$
     when p_kind = 'image_occlusion'
       and cardinality(private.occlusion_ordinals(p_fields ->> 'occlusions')) not between 1 and 500 then
       'the occlusions have no group like {{c1::image-occlusion:...}}, or more than 500'
-    when p_kind not in ('cloze', 'image_occlusion') and (
+    when p_kind = 'custom' and exists (select 1 from jsonb_each(p_fields) as f(k, v) where jsonb_typeof(v) <> 'string')
+      then 'a custom note''s fields are text'
+    when p_kind not in ('cloze', 'image_occlusion', 'custom') and (
       jsonb_typeof(p_fields -> 'front') is distinct from 'string'
       or jsonb_typeof(p_fields -> 'back') is distinct from 'string'
       or p_fields - array['front', 'back'] <> '{}'::jsonb
     ) then 'a basic note has the text fields front and back'
-    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'front') then 'the front is empty'
-    when p_kind not in ('cloze', 'image_occlusion') and not private.has_content(p_fields ->> 'back') then 'the back is empty'
+    when p_kind not in ('cloze', 'image_occlusion', 'custom') and not private.has_content(p_fields ->> 'front') then 'the front is empty'
     when greatest(
       char_length(p_fields ->> 'front'), char_length(p_fields ->> 'back'),
       char_length(p_fields ->> 'text'), char_length(p_fields ->> 'extra'),
       char_length(p_fields ->> 'image'), char_length(p_fields ->> 'occlusions'), char_length(p_fields ->> 'header'),
       char_length(p_fields ->> 'back_extra'), char_length(p_fields ->> 'comments')
-    ) > 20000 then 'a field has more than 20,000 characters'
+    ) > 20000 or (p_kind = 'custom' and exists (select 1 from jsonb_each_text(p_fields) as f(k, v) where char_length(v) > 20000))
+      then 'a field has more than 20,000 characters'
     when p_kind = 'cloze' and cardinality(private.cloze_ordinals(p_fields ->> 'text')) = 0 then
       'the text has no cloze deletion like {{c1::...}}'
     when cardinality(p_tags) > 50 then 'a note has at most 50 tags'
@@ -309,7 +313,126 @@ revoke execute on function private.lock_own_import(uuid), private.import_note_pr
   private.import_content_problem(public.note_kind, jsonb, text[])
   from anon;
 
--- Commits a staged import in one transaction: adds the new notes (and so
+-- The note types an import's custom notes use, in the job's deck: each staged
+-- note type ({key, name, kind, fields, templates, css, source_id} in a
+-- batch's "note_types", first of each key counts) is matched to one of the
+-- deck's with the same definition (kind, fields, templates, css) and the same
+-- name, or the same Anki id (source_id) under another name; otherwise it is
+-- created, named "<name> (2)", "(3)"… when its name is taken by a different
+-- one. So finishing an import of the same package again creates none twice.
+-- Fills pg_temp.import_note_types (key → note type, and whether it was
+-- created) for finish_import, in whose transaction it runs; a bad definition
+-- fails the call (22023 naming the note type, field 'note_types').
+create function private.import_note_types(p_job_id uuid, p_deck_id uuid) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  staged record;
+  found_id uuid;
+  free_name text;
+  problem text;
+  suffix integer;
+begin
+  drop table if exists pg_temp.import_note_types;
+  create temp table import_note_types (key text primary key, note_type_id uuid not null, name text not null,
+    created boolean not null) on commit drop;
+  for staged in
+    select distinct on (t.value ->> 'key') t.value as def, t.value ->> 'key' as key
+    from private.import_batches b
+    cross join lateral jsonb_array_elements(
+      case when jsonb_typeof(b.payload -> 'note_types') = 'array' then b.payload -> 'note_types' else '[]' end
+    ) with ordinality as t(value, ord)
+    where b.job_id = p_job_id
+    order by t.value ->> 'key', b.batch, t.ord
+  loop
+    problem := case
+      when jsonb_typeof(staged.def) <> 'object' or jsonb_typeof(staged.def -> 'key') is distinct from 'string'
+        or char_length(staged.key) not between 1 and 200 then 'needs a key of 1 to 200 characters'
+      when jsonb_typeof(staged.def -> 'name') is distinct from 'string' then 'needs a name'
+      when coalesce(staged.def ->> 'kind', '') not in ('standard', 'cloze') then 'kind must be standard or cloze'
+      when jsonb_typeof(staged.def -> 'fields') is distinct from 'array'
+        or exists (select 1 from jsonb_array_elements(staged.def -> 'fields') as f where jsonb_typeof(f) <> 'string')
+        then 'fields must be a list of names'
+      when jsonb_typeof(coalesce(staged.def -> 'css', '""')) <> 'string' then 'css must be text'
+      when jsonb_typeof(coalesce(staged.def -> 'source_id', 'null')) not in ('number', 'null')
+        or (staged.def ->> 'source_id') !~ '^[0-9]{1,18}$' then 'source_id must be a whole number'
+      when not private.note_type_name_valid(staged.def ->> 'name') then 'names are 1 to 100 characters, not blank, without "'
+      when not private.note_type_fields_valid(array(select jsonb_array_elements_text(staged.def -> 'fields'))) then
+        'field names are 1 to 100 characters without : { } ", not starting with # / ^, each once'
+      else private.note_type_templates_problem(staged.def ->> 'kind',
+        array(select jsonb_array_elements_text(staged.def -> 'fields')), staged.def -> 'templates')
+    end;
+    if problem is not null then
+      perform private.fail('22023', format('note type %s: %s', coalesce(staged.def ->> 'name', staged.key), problem),
+        'note_types');
+    end if;
+    select t.id into found_id
+    from public.note_types t
+    where t.deck_id = p_deck_id
+      and t.kind = (staged.def ->> 'kind')::public.note_type_kind
+      and t.fields = array(select jsonb_array_elements_text(staged.def -> 'fields'))
+      and t.templates = staged.def -> 'templates'
+      and t.css = coalesce(staged.def ->> 'css', '')
+      and (t.name = staged.def ->> 'name' or t.source_id = (staged.def ->> 'source_id')::bigint)
+    order by t.name = staged.def ->> 'name' desc, t.created_at, t.id
+    limit 1;
+    if found_id is not null then
+      insert into pg_temp.import_note_types
+      select staged.key, t.id, t.name, false from public.note_types t where t.id = found_id;
+      continue;
+    end if;
+    free_name := staged.def ->> 'name';
+    suffix := 1;
+    while exists (select 1 from public.note_types t where t.deck_id = p_deck_id and t.name = free_name) loop
+      suffix := suffix + 1;
+      free_name := format('%s (%s)', left(staged.def ->> 'name', 100 - char_length(format(' (%s)', suffix))), suffix);
+    end loop;
+    insert into public.note_types (deck_id, name, kind, fields, templates, css, source_id)
+    values (p_deck_id, free_name, (staged.def ->> 'kind')::public.note_type_kind,
+      array(select jsonb_array_elements_text(staged.def -> 'fields')), staged.def -> 'templates',
+      coalesce(staged.def ->> 'css', ''), (staged.def ->> 'source_id')::bigint)
+    returning id into found_id;
+    insert into pg_temp.import_note_types values (staged.key, found_id, free_name, true);
+  end loop;
+  -- A custom note naming a note type the import does not hold is refused before anything is added.
+  select s.seq, s.guid into staged
+  from (
+    select row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid, e.note
+    from private.import_batches b
+    cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+    where b.job_id = p_job_id
+  ) s
+  where s.note ->> 'kind' = 'custom'
+    and not exists (select 1 from pg_temp.import_note_types t where t.key = s.note ->> 'note_type')
+  order by s.seq limit 1;
+  if staged.seq is not null then
+    perform private.fail('22023', format('note %s%s: its note type is not in the import', staged.seq,
+      case when staged.guid is null then '' else format(' (%s)', staged.guid) end), 'notes');
+  end if;
+end
+$$;
+
+-- The card ordinals of an imported note: its kind's, or its note type's templates'.
+create function private.import_note_ordinals(p_kind public.note_kind, p_fields jsonb, p_tags text[], p_note_type_id uuid)
+returns int[]
+language sql stable
+set search_path = ''
+as $$
+  select case when p_kind = 'custom' then (
+      select private.template_ordinals(t.kind::text, t.fields, t.templates, p_fields, p_tags)
+      from public.note_types t where t.id = p_note_type_id
+    )
+    else private.note_ordinals(p_kind, p_fields)
+  end
+$$;
+
+revoke execute on function private.import_note_types(uuid, uuid),
+  private.import_note_ordinals(public.note_kind, jsonb, text[], uuid)
+  from public, anon, authenticated;
+
+-- Commits a staged import in one transaction: finds or creates the note types
+-- its custom notes use (import_note_types), adds the new notes (and so
 -- their cards and every member's 'new' schedule), updates or skips notes
 -- already imported into the deck (by source_guid, as the job's "existing"
 -- option says), applies the caller's schedules, suspensions and review
@@ -407,13 +530,15 @@ begin
       insert into pg_temp.import_decks values (deck_path, tree_deck);
     end loop;
   end if;
+  -- The note types the custom notes use, found or created in the import's deck.
+  perform private.import_note_types(p_job_id, job.deck_id);
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
     -- of each guid counts, later ones are skipped.
     drop table if exists pg_temp.import_notes;
     create temp table import_notes on commit drop as
-    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id,
+    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id, t.note_type_id,
            coalesce(n.id, gen_random_uuid()) as note_id,
            now() + (t.seq - 1) * interval '1 microsecond' as created_at,
            case
@@ -428,6 +553,8 @@ begin
              e.note -> 'fields' as fields,
              coalesce(array(select jsonb_array_elements_text(nullif(e.note -> 'tags', 'null'))), '{}') as tags,
              coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards,
+             (select nt.note_type_id from pg_temp.import_note_types nt where nt.key = e.note ->> 'note_type')
+               as note_type_id,
              (select d.deck_id from pg_temp.import_decks d
               where d.path = case when deck_tree and e.note ? 'deck' then array(
                 select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) else '{}' end
@@ -449,8 +576,8 @@ begin
     -- by the sync trigger (a third of the time on 10,000 notes).
     begin
       perform set_config('engram.adding_cards_in_bulk', 'on', true);
-      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at)
-      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at
+      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at, note_type_id)
+      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at, i.note_type_id
       from pg_temp.import_notes i
       where i.action = 'insert'
       order by i.seq;
@@ -458,10 +585,10 @@ begin
       perform set_config('engram.adding_cards_in_bulk', 'off', true);
 
       -- The card sync trigger keeps the cards (and schedules) of surviving ordinals.
-      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags
+      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags, note_type_id = i.note_type_id
       from pg_temp.import_notes i
       where n.id = i.note_id and i.action = 'update'
-        and (n.kind, n.fields, n.tags) is distinct from (i.kind, i.fields, i.tags);
+        and (n.kind, n.fields, n.tags, n.note_type_id) is distinct from (i.kind, i.fields, i.tags, i.note_type_id);
     exception when check_violation then
       -- Which note broke which rule, looked for only once one did; a rule
       -- import_content_problem does not mirror keeps its constraint's error.
@@ -480,7 +607,7 @@ begin
     insert into public.cards (note_id, deck_id, ordinal, created_at)
     select i.note_id, i.deck_id, o, i.created_at
     from pg_temp.import_notes i
-    cross join lateral unnest(private.note_ordinals(i.kind, i.fields)) as o
+    cross join lateral unnest(private.import_note_ordinals(i.kind, i.fields, i.tags, i.note_type_id)) as o
     where i.action = 'insert'
     order by i.seq, o;
 
@@ -587,7 +714,11 @@ begin
       'notes_updated', updated,
       'notes_skipped', skipped,
       'cards', card_count,
-      'reviews_added', reviews_added
+      'reviews_added', reviews_added,
+      'note_types', coalesce((
+        select jsonb_agg(jsonb_build_object('id', t.note_type_id, 'name', t.name, 'created', t.created) order by t.name)
+        from pg_temp.import_note_types t
+      ), '[]')
     )
   where id = p_job_id
   returning * into job;

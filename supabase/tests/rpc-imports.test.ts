@@ -201,6 +201,7 @@ describe("an import into a new deck", () => {
       notes_skipped: 0,
       cards: 6,
       reviews_added: 3,
+      note_types: [],
     });
     const deckId = job.deck_id as string;
     expect(await db.query("select name, owner_id from decks where id = $1", [deckId])).toEqual([
@@ -295,7 +296,14 @@ describe("importing the same file again", () => {
 
   test("skips the notes it already has by default, adding none and no history", async () => {
     const job = await importNotes(bob, { deckId }, withGuids);
-    expect(job.summary).toEqual({ notes_added: 0, notes_updated: 0, notes_skipped: 3, cards: 0, reviews_added: 0 });
+    expect(job.summary).toEqual({
+      notes_added: 0,
+      notes_updated: 0,
+      notes_skipped: 3,
+      cards: 0,
+      reviews_added: 0,
+      note_types: [],
+    });
     expect(await notesOf(deckId)).toHaveLength(4);
   });
 
@@ -308,7 +316,14 @@ describe("importing the same file again", () => {
       basicNote("guid-japan", "Japan", "Tokyo"),
     ];
     const job = await importNotes(bob, { deckId, options: { existing: "update" } }, changed);
-    expect(job.summary).toEqual({ notes_added: 0, notes_updated: 3, notes_skipped: 0, cards: 4, reviews_added: 0 });
+    expect(job.summary).toEqual({
+      notes_added: 0,
+      notes_updated: 3,
+      notes_skipped: 0,
+      cards: 4,
+      reviews_added: 0,
+      note_types: [],
+    });
     const notes = await notesOf(deckId);
     expect(notes.find((n) => n.source_guid === "guid-france")?.fields).toEqual({
       front: "France",
@@ -372,10 +387,10 @@ describe("all or nothing", () => {
   test("one invalid note fails the finish, adding nothing; abandoning deletes the deck it created", async () => {
     const job = await actAs(db, alice, (tx) => start(tx, { deckName: "Broken", total: 2 }));
     await actAs(db, alice, (tx) =>
-      stage(tx, job.id, 0, { notes: [basicNote("ok", "Fine", "Yes"), basicNote("bad", "Empty back", "<p> </p>")] }, 2),
+      stage(tx, job.id, 0, { notes: [basicNote("ok", "Fine", "Yes"), basicNote("bad", "<p> </p>", "Empty front")] }, 2),
     );
     const error = await failure(actAs(db, alice, (tx) => finish(tx, job.id)));
-    expect(error).toMatchObject({ code: "22023", detail: "notes", message: "note 2 (bad): the back is empty" });
+    expect(error).toMatchObject({ code: "22023", detail: "notes", message: "note 2 (bad): the front is empty" });
     expect(await notesOf(job.deck_id as string)).toEqual([]);
     expect(await db.query("select status from import_jobs where id = $1", [job.id])).toEqual([{ status: "running" }]);
 
@@ -392,7 +407,11 @@ describe("all or nothing", () => {
     [
       "an unknown kind",
       { guid: null, kind: "image", fields: {} },
-      { code: "22023", detail: "notes", message: "note 2: kind must be basic, basic_reversed, cloze or type_in" },
+      {
+        code: "22023",
+        detail: "notes",
+        message: "note 2: kind must be basic, basic_reversed, cloze, type_in, image_occlusion or custom",
+      },
     ],
     ["a tag with a space", basicNote(null, "Q", "A", { tags: ["two words"] }), { code: "22023", detail: "notes" }],
     [

@@ -1,7 +1,7 @@
 /** Note kinds and the cards each note produces (docs/product.md §3). */
 import { clozeOrdinals } from "./cloze";
 import { type ImageOcclusionFields, occlusionOrdinals } from "./image-occlusion";
-import { templateOrdinals } from "./templates";
+import { fieldIsEmpty, templateOrdinals } from "./templates";
 
 export const noteKinds = ["basic", "basic_reversed", "cloze", "type_in", "custom", "image_occlusion"] as const;
 export type NoteKind = (typeof noteKinds)[number];
@@ -54,7 +54,10 @@ export function cardOrdinals(note: Note): number[] {
     case "type_in":
       return [reversedOrdinals.forward];
     case "basic_reversed":
-      return [reversedOrdinals.forward, reversedOrdinals.backward];
+      // Anki makes card 2 (front {{Back}}) only when the back is not empty.
+      return fieldIsEmpty(note.fields.back)
+        ? [reversedOrdinals.forward]
+        : [reversedOrdinals.forward, reversedOrdinals.backward];
     case "cloze":
       return clozeOrdinals(note.fields.text);
     case "custom":

@@ -105,18 +105,19 @@ export const validationCases: {
       { front: "Listen", back: '<AUDIO src="hola.mp3"></AUDIO>' },
       // Only spaces are trimmed (Postgres btrim), so a lone newline or tab counts as content.
       { front: "\n", back: "\t" },
+      // An empty back is a note Anki takes (a reversed one then has no card 2).
+      { front: "a", back: "" },
+      { front: "a", back: "<div><br></div>" },
     ],
     invalid: [
       { value: { front: "", back: "b" }, rule: "front empty" },
-      { value: { front: "a", back: "" }, rule: "back empty" },
       { value: { front: "   ", back: "b" }, rule: "front blank" },
       { value: { front: "<b> </b>", back: "b" }, rule: "front markup only" },
-      { value: { front: "a", back: "<div><br></div>" }, rule: "back markup only" },
       { value: { front: "&nbsp;", back: "b" }, rule: "front only &nbsp;" },
       { value: { front: " &nbsp;<br>&nbsp; ", back: "b" }, rule: "front spaces, &nbsp; and markup" },
       // Not an image: only <img>, <audio> and <video> count as content without text.
       { value: { front: "<image>", back: "b" }, rule: "front unknown tag only" },
-      { value: { front: "a", back: "<imgs></imgs>" }, rule: "back look-alike tag only" },
+      { value: { front: "<imgs></imgs>", back: "b" }, rule: "front look-alike tag only" },
       { value: { front: "a".repeat(limits.fieldLength + 1), back: "b" }, rule: "front too long" },
       { value: { front: "a", back: brain.repeat(limits.fieldLength + 1) }, rule: "back too long in code points" },
     ],

@@ -90,9 +90,10 @@ function fieldSchema(label: string) {
   );
 }
 
+/** The back may be empty, as Anki allows: a basic_reversed note then has only its first card. */
 export const basicFieldsSchema = z.object({
   front: fieldSchema("front"),
-  back: fieldSchema("back"),
+  back: limitedText(limits.fieldLength, `The back can be at most ${limits.fieldLength} characters.`),
 });
 
 export const clozeFieldsSchema = z.object({
