@@ -45,14 +45,14 @@ const unsafeRaw = /url\s*\(|expression|image-set|javascript:|\\|@import/i;
 /** Pictures embedded in the CSS load nothing from elsewhere. */
 const dataImage = /^data:image\/(png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i;
 
-export type UrlRule = "media" | "none";
+type UrlRule = "media" | "none";
 
 /**
  * Whether a declaration may stay. `urls: "media"` allows `url()` naming an
  * embedded picture or a file of the deck's media (a relative name);
  * `"none"` allows no `url()` at all.
  */
-export function isSafeDeclaration(declaration: Declaration, urls: UrlRule): boolean {
+function isSafeDeclaration(declaration: Declaration, urls: UrlRule): boolean {
   const property = declaration.property.toLowerCase();
   if (droppedProperties.has(property) || property.includes("\\")) return false;
   const text = generate(declaration.value);

@@ -38,9 +38,22 @@ describe("sanitizeCardHtml", () => {
       sanitizeCardHtml(
         '<span style="color: rgb(255, 0, 0); position: fixed; top: 0; background: url(https://e.org/x.png); font-style: italic">r</span>',
       ),
-    ).toBe('<span style="color: rgb(255,0,0); font-style: italic">r</span>');
+    ).toBe('<span style="color: rgb(255, 0, 0); font-style: italic">r</span>');
     expect(sanitizeCardHtml('<span style="width: expression(alert(1)); z-index: 9">x</span>')).toBe("<span>x</span>");
     expect(sanitizeCardHtml('<span style="background-color: url(x.png)">x</span>')).toBe("<span>x</span>");
+  });
+
+  test("reads styles as CSS does: comments, escapes and strings", () => {
+    expect(sanitizeCardHtml('<span style="color:/* x */red;/* ; */font-weight : bold !important">x</span>')).toBe(
+      '<span style="color: red; font-weight: bold !important">x</span>',
+    );
+    // An escape could spell a function's name (`u\72 l(` is `url(`): a value with one is dropped.
+    expect(sanitizeCardHtml('<span style="color: u\\72 l(x); font-style: italic">x</span>')).toBe(
+      '<span style="font-style: italic">x</span>',
+    );
+    expect(sanitizeCardHtml(`<span style="font-family: 'A; B', serif">x</span>`)).toBe(
+      `<span style="font-family: 'A; B', serif">x</span>`,
+    );
   });
 
   test("tables and cells may also set width, borders and padding; other elements may not", () => {

@@ -7,8 +7,8 @@ import { createPortal } from "react-dom";
  * elements and refs work as anywhere else; queries from outside go through
  * `host.shadowRoot` (see cardFace in card-view.tsx).
  */
-export function CardShadow(props: { sheets: CSSStyleSheet[]; children: ReactNode }) {
-  const { sheets, children } = props;
+export function CardShadow(props: { sheets: CSSStyleSheet[]; hidden?: boolean; children: ReactNode }) {
+  const { sheets, hidden = false, children } = props;
   const host = useRef<HTMLDivElement>(null);
   const [root, setRoot] = useState<ShadowRoot | null>(null);
 
@@ -22,7 +22,8 @@ export function CardShadow(props: { sheets: CSSStyleSheet[]; children: ReactNode
   }, [root, sheets]);
 
   return (
-    <div ref={host} className="card-view">
+    // Hidden keeps the card's place while its CSS loads, so it never shows in the wrong look.
+    <div ref={host} className="card-view" style={hidden ? { visibility: "hidden" } : undefined}>
       {root && createPortal(children, root)}
     </div>
   );

@@ -7,7 +7,7 @@
  * cardN`, and `nightMode night_mode` when the app is dark), so that CSS styles
  * the card and nothing else.
  */
-import { hasMath, type Note, renderCard, sanitizeCardCss } from "@engram/core";
+import { hasMath, type Note, renderCard } from "@engram/core";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import { useEngramQueries } from "../../session/factories.js";
@@ -19,6 +19,7 @@ import { OcclusionMasks } from "./occlusion.js";
 import { type TypeAnswerInput, TypeAnswerMarks } from "./type-answer.js";
 import { useAutoplay } from "./use-autoplay.js";
 import { useNightMode } from "./use-night-mode.js";
+import { useNoteSheet } from "./use-note-sheet.js";
 import "./card-view.css";
 
 /** A signed link to one of the deck's media files, or undefined while it loads (or when it cannot). */
@@ -97,7 +98,7 @@ export function CardView(props: {
   const frontRef = useAutoplay(autoplay, front);
   const backRef = useAutoplay(autoplay && revealed, back);
 
-  const noteSheet = useMemo(() => (css ? styleSheet(sanitizeCardCss(css)) : undefined), [css]);
+  const noteSheet = useNoteSheet(css);
   const sheets = useMemo(() => {
     faceSheet ??= styleSheet(faceCss);
     return [faceSheet, ...(math ? [math.sheet] : []), ...(noteSheet ? [noteSheet] : [])];
@@ -105,7 +106,7 @@ export function CardView(props: {
   const night = useNightMode();
 
   return (
-    <CardShadow sheets={sheets}>
+    <CardShadow sheets={sheets} hidden={noteSheet === null}>
       <div className={`card card${ordinal}${night ? " nightMode night_mode" : ""}`}>
         {/* The back is the whole answer side (renderCard), so it replaces the front. */}
         {revealed ? (
