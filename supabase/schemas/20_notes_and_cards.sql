@@ -98,12 +98,23 @@ create table public.note_types (
 );
 alter table public.note_types enable row level security;
 
--- Whether notes of p_deck_id may use the note type: it is the deck's own.
+-- Whether notes of p_deck_id may use the note type: it is the deck's own or an
+-- ancestor deck's (a package's note types live in the deck it was imported into).
 create function private.note_type_usable(p_note_type_id uuid, p_deck_id uuid) returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select exists (select 1 from public.note_types where id = p_note_type_id and deck_id = p_deck_id)
+begin
+  return exists (
+    with recursive line (id, depth) as (
+      select p_deck_id, 0
+      union all
+      select d.parent_id, line.depth + 1 from public.decks d join line on d.id = line.id
+      where d.parent_id is not null and line.depth < 10
+    )
+    select 1 from public.note_types t join line on line.id = t.deck_id where t.id = p_note_type_id
+  );
+end
 $$;
 
 revoke execute on function private.note_type_usable(uuid, uuid) from public, anon;

@@ -42,14 +42,25 @@ const customNote = (guid: string, word: string, meaning: string, noteType = voca
 });
 
 /** Starts and stages an import as `user`; `finish` commits it. */
-async function run(user: User, target: { deckId?: string; deckName?: string }, payload: Record<string, unknown>) {
+async function run(
+  user: User,
+  target: { deckId?: string; deckName?: string },
+  payload: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+) {
   const notes = payload.notes as unknown[];
   const job = await actAs(db, user, async (tx: Queryable) => {
     const started = only(
       await tx.query<Job>(
         `select * from start_import(p_job_id => $1, p_source => 'apkg', p_total => $2, p_deck_id => $3,
-           p_deck_name => $4, p_options => '{}')`,
-        [randomUUID(), notes.length, target.deckId ?? null, target.deckId ? null : (target.deckName ?? "Imported")],
+           p_deck_name => $4, p_options => $5)`,
+        [
+          randomUUID(),
+          notes.length,
+          target.deckId ?? null,
+          target.deckId ? null : (target.deckName ?? "Imported"),
+          options,
+        ],
       ),
       "job",
     );
@@ -130,6 +141,24 @@ describe("finish_import and note types", () => {
       note_types: [{ name: "Vocabulary (mine)", created: false }],
     });
     expect((await noteTypesOf(deckId)).map((type) => type.name)).toEqual(["Vocabulary (mine)"]);
+  });
+
+  test("with the package's deck tree, notes in subdecks use the note type of the import's deck", async () => {
+    const { finish } = await run(
+      alice,
+      { deckName: "Tree" },
+      {
+        note_types: [vocabulary],
+        notes: [{ ...customNote("s1", "uno", "one"), deck: ["Numbers", "Small"] }],
+      },
+      { existing: "skip", deck_tree: true },
+    );
+    const job = await finish();
+    const [note] = await db.query<{ deck: string; type_deck: string }>(
+      `select d.name as deck, t.deck_id::text as type_deck from notes n join decks d on d.id = n.deck_id
+       join note_types t on t.id = n.note_type_id where n.source_guid = 's1'`,
+    );
+    expect(note).toEqual({ deck: "Small", type_deck: job.deck_id });
   });
 
   test("a different note type of a taken name gets a name of its own", async () => {
