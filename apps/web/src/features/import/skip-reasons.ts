@@ -20,6 +20,7 @@ const reasons: Record<string, string> = {
   "unsupported-media-type": "files that aren't images or sounds Engram can show",
   "media-too-large": "images or sounds over 10 MB",
   "svg-not-converted": "SVG pictures that couldn't be drawn as PNG",
+  "media-not-copied": "images or sounds that couldn't be copied into their subdeck",
   "tags-over-limit": "tags beyond the 50 a note can have",
 };
 
