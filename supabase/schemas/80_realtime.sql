@@ -7,7 +7,7 @@
 -- applies no RLS to deletes (a deleted row's key reached every subscriber of
 -- its table), so no table is published.
 --
--- Topics: `deck:<id>` carries a deck's content (the deck, its members, notes
+-- Topics: `deck:<id>` carries a deck's content (the deck, its members, note types, notes
 -- and cards) to its members; `user:<id>` carries a user's own schedule
 -- (card_states), answers (review_logs), import jobs and memberships
 -- (deck_members, a removal included) to that user's devices. The policies
@@ -129,6 +129,16 @@ create trigger notes_announce_updates after update on public.notes
   referencing old table as old_rows new table as new_rows
   for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
 create trigger notes_announce_deletes after delete on public.notes
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+
+create trigger note_types_announce_inserts after insert on public.note_types
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+create trigger note_types_announce_updates after update on public.note_types
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
+create trigger note_types_announce_deletes after delete on public.note_types
   referencing old table as old_rows
   for each statement execute function private.announce_changes('deck', 'deck_id', 'id', 'top-level', 'public.decks', 'deck_id');
 

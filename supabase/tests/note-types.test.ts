@@ -376,3 +376,53 @@ describe("card ordinals of custom notes, in the database and in @engram/core", (
     expect(core).toEqual([[1], [2], [1], [1], [3], [1, 4, 5], [2, 4], [1, 2, 5], [1], [1, 3]]);
   });
 });
+
+describe("note types travel with their notes", () => {
+  const typesOf = (deckId: string) =>
+    db.query<{ id: string; name: string; fields: string[] }>(
+      "select id, name, fields from note_types where deck_id = $1 order by name",
+      [deckId],
+    );
+
+  test("a deck's copy has its own copies of its note types, which its notes use", async () => {
+    const source = await createDeck(db, olga, { name: "To copy" });
+    const { id } = await addType(olga, { ...vocabulary, name: "Words" }, source);
+    await addCustomNote(olga, id, { Word: "sol", Meaning: "sun", Reverse: "y" }, [], source);
+    const copy = await actAs(db, olga, async (tx) => {
+      const rows = await tx.query<{ id: string }>("select clone_deck($1) as id", [source]);
+      return only(rows, "copy").id;
+    });
+    const [copied] = await typesOf(copy);
+    expect(copied).toMatchObject({ name: "Words", fields: vocabulary.fields });
+    expect(copied?.id).not.toBe(id);
+    const notes = await db.query<{ note_type_id: string; id: string }>(
+      "select id, note_type_id from notes where deck_id = $1",
+      [copy],
+    );
+    expect(notes.map((note) => note.note_type_id)).toEqual([copied?.id]);
+    expect(await ordinalsOf(notes[0]?.id ?? "")).toEqual([1, 2]);
+  });
+
+  test("a moved note takes its note type along: the same one if defined alike, else a numbered copy", async () => {
+    const from = await createDeck(db, olga, { name: "From" });
+    const to = await createDeck(db, olga, { name: "To" });
+    const fromType = await addType(olga, { ...vocabulary, name: "Words" }, from);
+    const first = await addCustomNote(olga, fromType.id, { Word: "a", Meaning: "b", Reverse: "" }, [], from);
+    const second = await addCustomNote(olga, fromType.id, { Word: "c", Meaning: "d", Reverse: "" }, [], from);
+    const move = (noteId: string) => actAs(db, olga, (tx) => tx.query("select move_notes($1, $2)", [[noteId], to]));
+
+    // Same name, other styling: the moved note gets "Words (2)".
+    await addType(olga, { ...vocabulary, name: "Words", css: "p {}" }, to);
+    await move(first);
+    expect((await typesOf(to)).map((type) => type.name)).toEqual(["Words", "Words (2)"]);
+    // Moved again, the copy defined alike is used, not a third.
+    await move(second);
+    const types = await typesOf(to);
+    expect(types.map((type) => type.name)).toEqual(["Words", "Words (2)"]);
+    const moved = await db.query<{ note_type_id: string }>(
+      "select distinct note_type_id from notes where id = any ($1)",
+      [[first, second]],
+    );
+    expect(moved).toEqual([{ note_type_id: types[1]?.id }]);
+  });
+});

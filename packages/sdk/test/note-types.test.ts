@@ -1,5 +1,5 @@
 import { builtInNoteTypes, cardOrdinals, type NoteType, renderCard } from "@engram/core";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { EngramError } from "../src/errors.js";
 import { signedIn } from "./support/engram.js";
 
@@ -123,5 +123,33 @@ describe("note types", () => {
       "Basic (type in the answer)",
       "Cloze",
     ]);
+  });
+
+  test("members hear a deck's note type changes on its topic", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const viewer = await memberOf(owner, deck.id, "viewer");
+    const events: { table: string; type: string; ids: string[] | null }[] = [];
+    let ready = false;
+    const stop = viewer.engram.realtime.onDeckContent(
+      deck.id,
+      (event) => events.push(event as (typeof events)[number]),
+      {
+        onReady: () => {
+          ready = true;
+        },
+      },
+    );
+    await vi.waitFor(() => expect(ready).toBe(true), { timeout: 8_000 });
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    await owner.engram.noteTypes.update(type.id, type.version, { css: "p {}" });
+    await vi.waitFor(
+      () =>
+        expect(events.filter((event) => event.table === "note_types")).toEqual([
+          { table: "note_types", type: "insert", ids: [type.id] },
+          { table: "note_types", type: "update", ids: [type.id] },
+        ]),
+      { timeout: 8_000 },
+    );
+    await stop();
   });
 });

@@ -75,6 +75,14 @@ export function wireRealtime(
           if (event.type === "resync" || event.table === "decks" || event.table === "deck_members") {
             invalidate(engramKeys.decks.all, engramKeys.members.list(deckId), engramKeys.stats.decks());
           }
+          if (event.type === "resync" || event.table === "note_types") {
+            // A type's change may also rewrite its notes and cards, which are announced themselves.
+            invalidate(engramKeys.noteTypes.deck(deckId));
+            if (event.type !== "resync") {
+              if (event.ids === null) invalidate([...engramKeys.noteTypes.all, "detail"]);
+              else for (const typeId of event.ids) invalidate(engramKeys.noteTypes.detail(typeId));
+            }
+          }
           if (event.type === "resync" || event.table === "notes" || event.table === "cards") {
             invalidate(engramKeys.notes.deck(deckId), engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all);
             if (event.type !== "resync" && event.table === "notes") {

@@ -15,6 +15,7 @@ export const CHANGE_EVENT = "change";
 export const changeTables = [
   "decks",
   "deck_members",
+  "note_types",
   "notes",
   "cards",
   "card_states",

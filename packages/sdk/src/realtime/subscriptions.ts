@@ -26,10 +26,10 @@ export type OwnScheduleEvent = TableChange<"card_states" | "review_logs">;
 
 /**
  * Something in a deck changed: the deck row, its members (ids are the
- * members' user ids), notes or cards. Cards that follow their note (added,
+ * members' user ids), note types, notes or cards. Cards that follow their note (added,
  * removed, moved with it) come as the note's change.
  */
-export type DeckContentEvent = TableChange<"decks" | "deck_members" | "notes" | "cards">;
+export type DeckContentEvent = TableChange<"decks" | "deck_members" | "note_types" | "notes" | "cards">;
 
 /**
  * One of the user's own memberships changed: they joined a deck (an invite
@@ -98,8 +98,8 @@ export function createSubscriptions(supabase: EngramClient) {
     },
 
     /**
-     * Changes to a deck the user belongs to: the deck row, its members, notes
-     * and cards. Only members may join the deck's topic: anyone else gets
+     * Changes to a deck the user belongs to: the deck row, its members, note
+     * types, notes and cards. Only members may join the deck's topic: anyone else gets
      * `permission-denied` in `onError`. Throws `validation` for a malformed id.
      */
     onDeckContent(
@@ -108,7 +108,13 @@ export function createSubscriptions(supabase: EngramClient) {
       options: SubscriptionOptions = {},
     ): Unsubscribe {
       const id = validate(idSchema, deckId);
-      return subscribeToChanges(supabase, `deck:${id}`, ["decks", "deck_members", "notes", "cards"], listener, options);
+      return subscribeToChanges(
+        supabase,
+        `deck:${id}`,
+        ["decks", "deck_members", "note_types", "notes", "cards"],
+        listener,
+        options,
+      );
     },
 
     /** The user's import jobs as they are created and progress (or one job with `jobId`). */
