@@ -232,6 +232,8 @@ export function OcclusionEditor({
           type="file"
           accept="image/*"
           className="visually-hidden"
+          tabIndex={-1}
+          aria-label="Image to occlude"
           aria-describedby={errors.image ? `${id}-image-error` : undefined}
           onChange={(event) => {
             void chooseImage(event.target.files?.[0]);
