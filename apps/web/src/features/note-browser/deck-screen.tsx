@@ -20,7 +20,7 @@ import { NoteFilters } from "./note-filters.js";
 import { NoteList } from "./note-list.js";
 import { firstFieldText } from "./plain-text.js";
 import { shortcutFor, shortcuts } from "./shortcuts.js";
-import { canEdit, useDeckMutations, useNotePages, useProfile } from "./use-deck.js";
+import { canEdit, useDeckMutations, useDeckNoteTypes, useNotePages, useProfile } from "./use-deck.js";
 import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
 
@@ -36,7 +36,8 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const options = useMemo(() => listOptions(params), [params]);
   const { sort: _sort, ...filter } = options;
   const pages = useNotePages(deck.id, options);
-  const filtered = Boolean(options.search || options.tags || options.kind);
+  const filtered = Boolean(options.search || options.tags || options.kind || options.noteTypeId);
+  const noteTypes = useDeckNoteTypes(deck.id);
   // Unfiltered, the list's own total is the deck's; a filtered view asks for the count apart.
   const countAll = useQuery({ ...queries.notes.list(deck.id, { limit: 1 }), enabled: filtered });
   const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.notes) ?? [], [pages.data]);
@@ -159,7 +160,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         <h2 id="notes-heading" className="visually-hidden">
           Notes
         </h2>
-        <NoteFilters params={params} onChange={setParams} searchRef={searchRef} />
+        <NoteFilters params={params} noteTypes={noteTypes.list} onChange={setParams} searchRef={searchRef} />
         <p className="list-summary" aria-live="polite">
           {pages.isPending
             ? "Loading notes…"
@@ -201,6 +202,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         ) : (
           <NoteList
             notes={notes}
+            noteTypes={noteTypes.byId}
             total={total}
             hasMore={pages.hasNextPage}
             loadMore={loadMore}
@@ -229,7 +231,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
       {deleting ? (
         <DeleteNotesDialog
           count={1}
-          label={firstFieldText(deleting)}
+          label={firstFieldText(deleting, noteTypes.byId)}
           pending={remove.isPending}
           error={remove.error}
           onClose={() => setDeleting(null)}
@@ -238,7 +240,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
               { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
               {
                 onSuccess: () => {
-                  setStatus(`Deleted “${firstFieldText(deleting)}”.`);
+                  setStatus(`Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`);
                   setDeleting(null);
                 },
               },

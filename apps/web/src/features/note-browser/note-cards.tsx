@@ -1,7 +1,11 @@
-/** An opened note: its cards with the user's schedule and a suspend switch each, and the note's own actions. */
+/**
+ * An opened note: a custom note's fields by name, its cards with the user's
+ * schedule and a suspend switch each, and the note's own actions.
+ */
 import type { CardWithSchedule, Note } from "@engram/sdk";
 import { Pencil, Trash2 } from "lucide-react";
 import { errorMessage } from "../../lib/error-messages.js";
+import { fieldsOf, fieldText, type NoteTypeInfo } from "./plain-text.js";
 import { useDeckMutations, useNoteCards } from "./use-deck.js";
 
 const stateLabels: Record<string, string> = {
@@ -11,7 +15,11 @@ const stateLabels: Record<string, string> = {
   relearning: "Relearning",
 };
 
-function cardName(note: Note, card: CardWithSchedule): string {
+function cardName(note: Note, noteType: NoteTypeInfo | undefined, card: CardWithSchedule): string {
+  if (note.kind === "custom") {
+    if (noteType?.kind === "cloze") return `Cloze ${card.ordinal}`;
+    return noteType?.templates[card.ordinal - 1]?.name || `Card ${card.ordinal}`;
+  }
   if (note.kind === "cloze") return `Cloze ${card.ordinal}`;
   if (note.kind === "basic_reversed") return card.ordinal === 1 ? "Front → Back" : "Back → Front";
   return "Front → Back";
@@ -41,13 +49,34 @@ function LeechTag() {
   );
 }
 
+/** A custom note's fields in its type's order, each as plain text under its name. */
+function NoteFields({ note, noteType }: { note: Note; noteType: NoteTypeInfo }) {
+  const fields = fieldsOf(note);
+  return (
+    <dl className="note-fields">
+      {noteType.fields.map((name) => {
+        const value = fields[name];
+        const text = fieldText(typeof value === "string" ? value : "");
+        return (
+          <div key={name} className="note-field">
+            <dt>{name}</dt>
+            <dd>{text || <span className="muted">(empty)</span>}</dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
 export function NoteCards({
   note,
+  noteType,
   editable,
   onEdit,
   onDelete,
 }: {
   note: Note;
+  noteType: NoteTypeInfo | undefined;
   editable: boolean;
   onEdit: () => void;
   onDelete: () => void;
@@ -57,6 +86,7 @@ export function NoteCards({
 
   return (
     <div className="note-cards">
+      {note.kind === "custom" && noteType ? <NoteFields note={note} noteType={noteType} /> : null}
       {cards.isPending ? (
         <p className="muted">Loading cards…</p>
       ) : cards.isError ? (
@@ -78,7 +108,7 @@ export function NoteCards({
               // While the change is on its way, the box shows what was asked for.
               const asked = suspendCards.isPending && suspendCards.variables.cardIds.includes(card.id);
               const suspended = asked ? suspendCards.variables.suspended : (card.schedule?.suspended ?? false);
-              const name = cardName(note, card);
+              const name = cardName(note, noteType, card);
               return (
                 <tr key={card.id}>
                   <th scope="row">{name}</th>

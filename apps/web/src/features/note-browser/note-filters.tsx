@@ -1,4 +1,4 @@
-/** Search, tag, note type and order: each change goes to the URL, which the list reads. */
+/** Search, tag, note type (a built-in kind or one of the deck's) and order: each change goes to the URL, which the list reads. */
 import { noteSorts } from "@engram/sdk";
 import { Search } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState } from "react";
@@ -6,11 +6,15 @@ import { type BrowserParams, kindLabels, type NoteKindFilter, sortLabels } from 
 
 interface Props {
   params: BrowserParams;
+  /** The deck's own note types, offered beside the built-in kinds when there are any. */
+  noteTypes: readonly { id: string; name: string }[];
   onChange: (patch: Partial<BrowserParams>) => void;
   searchRef: RefObject<HTMLInputElement | null>;
 }
 
-export function NoteFilters({ params, onChange, searchRef }: Props) {
+const typePrefix = "type:";
+
+export function NoteFilters({ params, noteTypes, onChange, searchRef }: Props) {
   // The boxes keep what is typed and the URL follows. The URL sets a box only
   // while the user is not typing in it (Back, a shared link): replies to
   // earlier keystrokes arriving late must not undo later ones.
@@ -64,8 +68,15 @@ export function NoteFilters({ params, onChange, searchRef }: Props) {
         <label htmlFor="note-kind">Note type</label>
         <select
           id="note-kind"
-          value={params.kind}
-          onChange={(event) => onChange({ kind: event.target.value as NoteKindFilter | "" })}
+          value={params.noteType && !params.kind ? `${typePrefix}${params.noteType}` : params.kind}
+          onChange={(event) => {
+            const value = event.target.value;
+            onChange(
+              value.startsWith(typePrefix)
+                ? { kind: "", noteType: value.slice(typePrefix.length) }
+                : { kind: value as NoteKindFilter | "", noteType: "" },
+            );
+          }}
         >
           <option value="">All types</option>
           {(Object.keys(kindLabels) as NoteKindFilter[]).map((kind) => (
@@ -73,6 +84,15 @@ export function NoteFilters({ params, onChange, searchRef }: Props) {
               {kindLabels[kind]}
             </option>
           ))}
+          {noteTypes.length > 0 ? (
+            <optgroup label="This deck's note types">
+              {noteTypes.map((type) => (
+                <option key={type.id} value={`${typePrefix}${type.id}`}>
+                  {type.name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </select>
       </div>
       <div className="filter">

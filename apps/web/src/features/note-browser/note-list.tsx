@@ -7,10 +7,13 @@ import type { Note } from "@engram/sdk";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from "react";
 import { NoteRow } from "./note-row.js";
+import type { NoteTypeLookup } from "./plain-text.js";
 import { shortcutFor } from "./shortcuts.js";
 
 export interface NoteListProps {
   notes: Note[];
+  /** The deck's note types by id, for custom notes' type names and fields. */
+  noteTypes: NoteTypeLookup;
   total: number;
   hasMore: boolean;
   loadMore: () => void;
@@ -98,6 +101,7 @@ export function NoteList(props: NoteListProps) {
               {note ? (
                 <NoteRow
                   note={note}
+                  noteTypes={props.noteTypes}
                   editable={props.editable}
                   selected={props.selected.has(note.id)}
                   expanded={props.expanded.has(note.id)}

@@ -1,13 +1,14 @@
-/** One note in the browser: select box, first field, type, tags, who is editing it, and its cards when open. */
+/** One note in the browser: select box, first field, type, tags, who is editing it, and its fields and cards when open. */
 import type { Note } from "@engram/sdk";
 import { ChevronRight, PenLine } from "lucide-react";
 import type { MouseEvent } from "react";
 import { kindLabels } from "./browser-params.js";
 import { NoteCards } from "./note-cards.js";
-import { firstFieldText } from "./plain-text.js";
+import { firstFieldText, type NoteTypeLookup, noteTypeOf } from "./plain-text.js";
 
 export interface NoteRowProps {
   note: Note;
+  noteTypes: NoteTypeLookup;
   editable: boolean;
   selected: boolean;
   expanded: boolean;
@@ -22,7 +23,9 @@ export interface NoteRowProps {
 
 export function NoteRow(props: NoteRowProps) {
   const { note, editable, selected, expanded, active, editingBy } = props;
-  const text = firstFieldText(note) || "(empty)";
+  const text = firstFieldText(note, props.noteTypes) || "(empty)";
+  const noteType = noteTypeOf(note, props.noteTypes);
+  const typeName = note.kind === "custom" ? (noteType?.name ?? "Custom") : kindLabels[note.kind];
   const detailsId = `note-${note.id}-cards`;
   return (
     <div className={`note-row${selected ? " selected" : ""}${expanded ? " expanded" : ""}`}>
@@ -57,7 +60,7 @@ export function NoteRow(props: NoteRowProps) {
               <PenLine aria-hidden="true" /> {editingBy} is editing
             </span>
           ) : null}
-          <span className="kind-badge">{kindLabels[note.kind]}</span>
+          <span className="kind-badge">{typeName}</span>
           {note.tags.length > 0 ? (
             <span className="note-tags">
               <span className="visually-hidden">Tags: </span>
@@ -72,7 +75,13 @@ export function NoteRow(props: NoteRowProps) {
       </div>
       {expanded ? (
         <div id={detailsId}>
-          <NoteCards note={note} editable={editable} onEdit={props.onEdit} onDelete={props.onDelete} />
+          <NoteCards
+            note={note}
+            noteType={noteType}
+            editable={editable}
+            onEdit={props.onEdit}
+            onDelete={props.onDelete}
+          />
         </div>
       ) : null}
     </div>

@@ -1,7 +1,8 @@
 /** The deck screen's server state, straight from the SDK's query and mutation factories. */
-import type { DeckRole } from "@engram/sdk";
+import type { DeckNoteType, DeckRole } from "@engram/sdk";
 import type { NotePagesParams } from "@engram/sdk/query";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 
 /** Notes fetched per page as the list scrolls. */
@@ -32,6 +33,16 @@ export function useNotePages(deckId: string, params: NotePagesParams) {
     // The previous view stays while a new search loads, so the list does not flash empty.
     placeholderData: keepPreviousData,
   });
+}
+
+const noNoteTypes: DeckNoteType[] = [];
+
+/** The note types the deck's notes may use, as a list and by id. */
+export function useDeckNoteTypes(deckId: string) {
+  const types = useQuery(useEngramQueries().noteTypes.list(deckId));
+  const list = types.data ?? noNoteTypes;
+  const byId = useMemo(() => new Map(list.map((type) => [type.id, type])), [list]);
+  return { list, byId };
 }
 
 export function useNoteCards(noteId: string) {
