@@ -1,24 +1,38 @@
-/** The note type, chosen when adding: radio buttons, so arrow keys move between them. */
-import { type NoteKind, noteKinds } from "@engram/core";
+/**
+ * The note type, chosen when adding: the built-in kinds, then the deck's own
+ * note types. Radio buttons, so arrow keys move between them.
+ */
 import { useId } from "react";
-import { kindLabels } from "./note-draft.js";
+import { builtInKinds, type KindValue, kindLabels } from "./note-draft.js";
 
-export function KindChoice({ kind, onChange }: { kind: NoteKind; onChange: (kind: NoteKind) => void }) {
+export function KindChoice({
+  value,
+  noteTypes,
+  onChange,
+}: {
+  value: KindValue;
+  noteTypes: readonly { id: string; name: string }[];
+  onChange: (value: KindValue) => void;
+}) {
   const name = useId();
+  const options: { value: KindValue; label: string }[] = [
+    ...builtInKinds.map((kind) => ({ value: kind, label: kindLabels[kind] })),
+    ...noteTypes.map((type) => ({ value: `type:${type.id}` as const, label: type.name })),
+  ];
   return (
     <fieldset className="kind-choice">
       <legend>Note type</legend>
       <div className="kind-options">
-        {noteKinds.map((option) => (
-          <label key={option} className="kind-option">
+        {options.map((option) => (
+          <label key={option.value} className="kind-option">
             <input
               type="radio"
               name={name}
-              value={option}
-              checked={kind === option}
-              onChange={() => onChange(option)}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
             />
-            <span>{kindLabels[option]}</span>
+            <span>{option.label}</span>
           </label>
         ))}
       </div>

@@ -5,7 +5,7 @@
  *
  * Escape, the close button and clicks outside all ask before unsaved changes are lost.
  */
-import { isNoteKind } from "@engram/core";
+import type { DeckNoteType } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
@@ -13,8 +13,8 @@ import { useEngramQueries } from "../session/factories.js";
 import { Dialog } from "../ui/dialog.js";
 import { Loading } from "../ui/loading.js";
 import { DiscardDialog } from "./discard-dialog.js";
-import type { NoteDraft } from "./note-draft.js";
-import { NoteForm, rememberedKind } from "./note-form.js";
+import { fieldsFor, isEditorKind, type NoteDraft } from "./note-draft.js";
+import { NoteForm, rememberedKind, withKind } from "./note-form.js";
 import { isSaveKey } from "./shortcuts.js";
 import "./note-editor.css";
 
@@ -106,16 +106,42 @@ interface BodyProps {
   onSaved: (noteId: string) => void;
 }
 
-function NewNote(props: BodyProps) {
-  const initial = useMemo<NoteDraft>(
-    () => ({ kind: rememberedKind(), first: "", second: "", tags: [], pendingTag: "" }),
-    [],
-  );
-  return <NoteForm {...props} initial={initial} />;
+const emptyDraft: NoteDraft = {
+  kind: "basic",
+  first: "",
+  second: "",
+  noteType: null,
+  fields: {},
+  tags: [],
+  pendingTag: "",
+};
+
+/** The deck's note types: the kind choice offers them, and a custom note is drawn through its own. */
+function useNoteTypes(deckId: string) {
+  return useQuery(useEngramQueries().noteTypes.list(deckId));
 }
+
+function NewNote(props: BodyProps) {
+  const types = useNoteTypes(props.deckId);
+  // Without the deck's note types (they failed to load), the built-in kinds are still on offer.
+  const noteTypes = types.data ?? noNoteTypes;
+  const ready = !types.isPending;
+  const initial = useMemo<NoteDraft | null>(
+    () => (ready ? withKind(emptyDraft, rememberedKind(noteTypes), noteTypes) : null),
+    [ready, noteTypes],
+  );
+  return initial ? (
+    <NoteForm {...props} initial={initial} noteTypes={noteTypes} />
+  ) : (
+    <Loading label="Loading the deck's note types…" />
+  );
+}
+
+const noNoteTypes: DeckNoteType[] = [];
 
 function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
   const note = useQuery({ ...useEngramQueries().notes.detail(noteId), staleTime: 0 });
+  const types = useNoteTypes(props.deckId);
   // Each reload starts a fresh form from the note as it is now.
   const [loads, setLoads] = useState(0);
   const reload = async () => {
@@ -123,23 +149,45 @@ function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
     setLoads((count) => count + 1);
   };
   const initial = useMemo<NoteDraft | null>(() => {
-    if (!note.data || !isNoteKind(note.data.kind)) return null;
-    const fields = (note.data.fields ?? {}) as StoredFields;
+    if (!note.data || !isEditorKind(note.data.kind)) return null;
+    const fields = (note.data.fields ?? {}) as StoredFields & Record<string, unknown>;
+    const tags = note.data.tags ?? [];
+    if (note.data.kind === "custom") {
+      const typeId = note.data.note_type_id;
+      const noteType = types.data?.find((type) => type.id === typeId);
+      if (!noteType) return null;
+      const values = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, text(value)]));
+      return { ...emptyDraft, kind: "custom", noteType, fields: fieldsFor(noteType, values), tags };
+    }
+    if (note.data.kind === "image_occlusion") {
+      const values = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, text(value)]));
+      return { ...emptyDraft, kind: "image_occlusion", fields: values, tags };
+    }
     const cloze = note.data.kind === "cloze";
     return {
+      ...emptyDraft,
       kind: note.data.kind,
       first: text(cloze ? fields.text : fields.front),
       second: text(cloze ? fields.extra : fields.back),
-      tags: note.data.tags ?? [],
-      pendingTag: "",
+      tags,
     };
-  }, [note.data]);
+  }, [note.data, types.data]);
 
   // A failed refetch (the note deleted meanwhile) keeps the form and what is typed; saving then says why.
   if (note.isError && !initial) {
     return (
       <p role="alert" className="error-summary">
         {errorMessage(note.error)}
+      </p>
+    );
+  }
+  if (note.data && !isEditorKind(note.data.kind)) {
+    return <p className="empty">This kind of note cannot be changed in the editor.</p>;
+  }
+  if (note.data?.kind === "custom" && !initial && !types.isPending) {
+    return (
+      <p role="alert" className="error-summary">
+        {types.isError ? errorMessage(types.error) : "This note's type is not one of the deck's note types any more."}
       </p>
     );
   }
@@ -151,6 +199,7 @@ function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
       editing={{ noteId, version: note.data.version }}
       onReload={() => void reload()}
       initial={initial}
+      noteTypes={types.data ?? noNoteTypes}
     />
   ) : (
     <Loading label="Loading the note…" />

@@ -3,7 +3,7 @@
  * saving. Adding keeps the dialog open for the next note (Anki's Add window);
  * editing saves and hands back.
  */
-import type { NoteKind } from "@engram/core";
+import type { DeckNoteType } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ErrorSummary } from "../forms/error-summary.js";
@@ -13,25 +13,58 @@ import { errorCode } from "../lib/error-messages.js";
 import { useEngramMutations } from "../session/factories.js";
 import { CardPreview } from "./card-preview.js";
 import { KindChoice } from "./kind-choice.js";
-import { checkDraft, draftInput, draftNote, fieldsOf, kindLabels, type NoteDraft, saveErrors } from "./note-draft.js";
+import {
+  builtInKinds,
+  checkDraft,
+  customFieldName,
+  draftInput,
+  draftNote,
+  fieldsFor,
+  fieldsOf,
+  type KindValue,
+  kindValue,
+  type NoteDraft,
+  saveErrors,
+  typeLabel,
+} from "./note-draft.js";
+import { OcclusionEditor } from "./occlusion-editor.js";
 import { RichField } from "./rich-field.js";
 import { ShortcutHelp } from "./shortcut-help.js";
 import { TagsInput } from "./tags-input.js";
 
 const lastKindKey = "engram.note-editor.kind";
 
-/** The type of the last note added here (Anki's Add window keeps it); Basic the first time. */
-export function rememberedKind(): NoteKind {
+/**
+ * The type of the last note added here (Anki's Add window keeps it), when it
+ * is still on offer; Basic the first time.
+ */
+export function rememberedKind(noteTypes: readonly DeckNoteType[]): KindValue {
   try {
-    const kind = localStorage.getItem(lastKindKey);
-    return kind === "basic_reversed" || kind === "cloze" ? kind : "basic";
+    const kind = localStorage.getItem(lastKindKey) ?? "";
+    if ((builtInKinds as readonly string[]).includes(kind)) return kind as KindValue;
+    return noteTypes.some((type) => `type:${type.id}` === kind) ? (kind as KindValue) : "basic";
   } catch {
     // Storage switched off in this browser: start from Basic each time.
     return "basic";
   }
 }
 
-function rememberKind(kind: NoteKind) {
+/** A draft switched to another type: what was typed moves along field by field, in order. */
+export function withKind(draft: NoteDraft, value: KindValue, noteTypes: readonly DeckNoteType[]): NoteDraft {
+  const values =
+    draft.kind === "custom" && draft.noteType
+      ? draft.noteType.fields.map((name) => draft.fields[name] ?? "")
+      : [draft.first, draft.second];
+  const noteType = value.startsWith("type:") ? noteTypes.find((type) => `type:${type.id}` === value) : undefined;
+  if (noteType) {
+    const fields = Object.fromEntries(noteType.fields.map((name, index) => [name, values[index] ?? ""]));
+    return { ...draft, kind: "custom", noteType, fields, first: "", second: "" };
+  }
+  const kind = value.startsWith("type:") ? "basic" : (value as NoteDraft["kind"]);
+  return { ...draft, kind, noteType: null, fields: {}, first: values[0] ?? "", second: values[1] ?? "" };
+}
+
+function rememberKind(kind: KindValue) {
   try {
     localStorage.setItem(lastKindKey, kind);
   } catch {
@@ -48,6 +81,8 @@ interface NoteFormProps {
   editing?: { noteId: string; version: number } | undefined;
   onReload?: (() => void) | undefined;
   initial: NoteDraft;
+  /** The deck's note types, offered beside the built-in kinds when adding. */
+  noteTypes: readonly DeckNoteType[];
   formRef: React.RefObject<HTMLFormElement | null>;
   onDirtyChange: (dirty: boolean) => void;
   onCancel: () => void;
@@ -59,6 +94,7 @@ export function NoteForm({
   editing,
   onReload,
   initial,
+  noteTypes,
   formRef,
   onDirtyChange,
   onCancel,
@@ -80,12 +116,21 @@ export function NoteForm({
   const baseline = useRef(initial);
 
   // Only what was typed counts: switching the note type alone loses nothing.
-  const typed = ({ kind: _kind, ...content }: NoteDraft) => JSON.stringify(content);
+  const typed = (draft: NoteDraft) =>
+    JSON.stringify([
+      [draft.first, draft.second, ...Object.values(draft.fields)].filter((value) => value !== ""),
+      draft.tags,
+      draft.pendingTag,
+    ]);
   const dirty = typed(draft) !== typed(baseline.current);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
 
   const change = (patch: Partial<NoteDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
+    if (added > 0) setAdded(0);
+  };
+  const changeField = (name: string, html: string) => {
+    setDraft((current) => ({ ...current, fields: { ...current.fields, [name]: html } }));
     if (added > 0) setAdded(0);
   };
 
@@ -102,7 +147,7 @@ export function NoteForm({
         {
           onSuccess: (note) => onSaved(note.id),
           onError: (error) => {
-            setErrors(saveErrors(error));
+            setErrors(saveErrors(error, draft));
             setStale(errorCode(error) === "note/conflict");
           },
         },
@@ -113,19 +158,21 @@ export function NoteForm({
       { deckId, input },
       {
         onSuccess: (note) => {
-          rememberKind(draft.kind);
-          const next: NoteDraft = { ...draft, first: "", second: "", tags: input.tags, pendingTag: "" };
+          rememberKind(kindValue(draft));
+          const fields = draft.noteType ? fieldsFor(draft.noteType) : {};
+          const next: NoteDraft = { ...draft, first: "", second: "", fields, tags: input.tags, pendingTag: "" };
           baseline.current = next;
           setDraft(next);
           setGeneration((count) => count + 1);
           setAdded((count) => count + 1);
           onSaved(note.id);
         },
-        onError: (error) => setErrors(saveErrors(error)),
+        onError: (error) => setErrors(saveErrors(error, draft)),
       },
     );
   };
 
+  const custom = draft.kind === "custom" ? draft.noteType : null;
   const [firstField, secondField] = fieldsOf(draft.kind);
   return (
     <form ref={formRef} noValidate onSubmit={submit} className="note-form">
@@ -139,31 +186,65 @@ export function NoteForm({
           )}
           {edited ? (
             <p className="note-kind">
-              Note type: <strong>{kindLabels[draft.kind]}</strong>
+              Note type: <strong>{typeLabel(draft)}</strong>
             </p>
           ) : (
-            <KindChoice kind={draft.kind} onChange={(kind) => change({ kind })} />
+            <KindChoice
+              value={kindValue(draft)}
+              noteTypes={noteTypes}
+              onChange={(value) => {
+                setDraft((current) => withKind(current, value, noteTypes));
+                if (added > 0) setAdded(0);
+              }}
+            />
           )}
-          <RichField
-            key={`first-${generation}`}
-            deckId={deckId}
-            name={firstField.name}
-            label={firstField.label}
-            initialHtml={draft.first}
-            error={errors.fields[firstField.name]}
-            cloze={draft.kind === "cloze"}
-            autoFocus
-            onChange={(first) => change({ first })}
-          />
-          <RichField
-            key={`second-${generation}`}
-            deckId={deckId}
-            name={secondField.name}
-            label={secondField.label}
-            initialHtml={draft.second}
-            error={errors.fields[secondField.name]}
-            onChange={(second) => change({ second })}
-          />
+          {custom ? (
+            custom.fields.map((name, index) => (
+              <RichField
+                // A field's editor belongs to its type and place: switching types or adding the next note starts a new one.
+                key={`${custom.id}-${name}-${generation}`}
+                deckId={deckId}
+                name={customFieldName(index)}
+                label={name}
+                initialHtml={draft.fields[name] ?? ""}
+                error={errors.fields[customFieldName(index)]}
+                cloze={custom.kind === "cloze"}
+                autoFocus={index === 0}
+                onChange={(html) => changeField(name, html)}
+              />
+            ))
+          ) : draft.kind === "image_occlusion" ? (
+            <OcclusionEditor
+              key={`occlusion-${generation}`}
+              deckId={deckId}
+              fields={draft.fields}
+              errors={errors.fields}
+              onChange={(fields) => change({ fields })}
+            />
+          ) : (
+            <>
+              <RichField
+                key={`first-${generation}`}
+                deckId={deckId}
+                name={firstField.name}
+                label={firstField.label}
+                initialHtml={draft.first}
+                error={errors.fields[firstField.name]}
+                cloze={draft.kind === "cloze"}
+                autoFocus
+                onChange={(first) => change({ first })}
+              />
+              <RichField
+                key={`second-${generation}`}
+                deckId={deckId}
+                name={secondField.name}
+                label={secondField.label}
+                initialHtml={draft.second}
+                error={errors.fields[secondField.name]}
+                onChange={(second) => change({ second })}
+              />
+            </>
+          )}
           <TagsInput
             tags={draft.tags}
             pending={draft.pendingTag}
