@@ -14,6 +14,7 @@ import { GeneralSection } from "./general-section.js";
 import { InvitesSection } from "./invites-section.js";
 import { LeaveSection } from "./leave-section.js";
 import { MembersSection } from "./members-section.js";
+import { NoteTypesSection } from "./note-types-section.js";
 import { roleLabels } from "./roles.js";
 import { useSettingsAccess } from "./use-deck-settings.js";
 import "./deck-settings.css";
@@ -56,6 +57,7 @@ export function DeckSettingsPage() {
         )}
       </header>
       <GeneralSection deck={deck} />
+      <NoteTypesSection deck={deck} />
       <MembersSection deck={deck} userId={userId} />
       {owner ? <InvitesSection deckId={deck.id} /> : null}
       <ExportSection deckId={deck.id} />
