@@ -177,7 +177,7 @@ describe("mapNotes", () => {
     expect(notes[0]?.fields).toEqual({ front: "vand", back: "vandyate<br>x" });
   });
 
-  it("skips image occlusion notes and notes without cards, counting them", () => {
+  it("maps image occlusion notes to image_occlusion, and skips notes without cards, counting them", () => {
     const occlusion = noteType(
       5,
       "Image Occlusion",
@@ -195,7 +195,7 @@ describe("mapNotes", () => {
         [rawCard(100, 10, 0)],
       ),
     );
-    expect(notes).toEqual([]);
-    expect(skipped).toEqual({ "image-occlusion": 1, "note-without-cards": 1 });
+    expect(notes.map((n) => [n.kind, n.cards.map((c) => c.ordinal)])).toEqual([["image_occlusion", [1]]]);
+    expect(skipped).toEqual({ "note-without-cards": 1 });
   });
 });

@@ -6,6 +6,7 @@
  * rest. Every card keeps its Anki id, so schedules and history attach to it later.
  */
 import { clozeOrdinals } from "../../cloze";
+import { occlusionOrdinals } from "../../image-occlusion";
 import type { RawCard, RawCollection, RawNote, RawNoteType } from "./collection";
 import { isFieldEmpty, renderTemplate } from "./template";
 import type { AnkiCard, AnkiNote } from "./types";
@@ -74,11 +75,30 @@ type NoteInput = {
   skip: SkipCounter;
 };
 
+/**
+ * Anki's image occlusion note (fields Occlusion, Image, Header, Back Extra,
+ * Comments, by name or else in that order): the occlusion field is kept as
+ * written, so it goes back to Anki unchanged; a card keeps its group number.
+ */
+function mapImageOcclusion({ type, cards, decks, base, skip }: Omit<NoteInput, "note">): AnkiNote[] {
+  const raw = base.rawFields;
+  const occlusions = pick(raw, type, ["Occlusion", "Occlusions"], 0);
+  const present = new Set(occlusionOrdinals(occlusions));
+  const kept = cards.filter((c) => present.has(c.ord + 1));
+  if (kept.length < cards.length) skip("card-without-cloze", cards.length - kept.length);
+  if (kept.length === 0) return [];
+  const fields = {
+    image: pick(raw, type, ["Image"], 1),
+    occlusions,
+    header: soundToAudio(pick(raw, type, ["Header"], 2)),
+    back_extra: soundToAudio(pick(raw, type, ["Back Extra"], 3)),
+    comments: soundToAudio(pick(raw, type, ["Comments"], 4)),
+  };
+  return [{ ...base, kind: "image_occlusion", fields, cards: kept.map((c) => card(c, c.ord + 1, decks)) }];
+}
+
 function mapCloze({ type, cards, decks, base, skip }: NoteInput): AnkiNote[] {
-  if (type.fields.includes("Occlusion")) {
-    skip("image-occlusion");
-    return [];
-  }
+  if (type.fields.includes("Occlusion")) return mapImageOcclusion({ type, cards, decks, base, skip });
   const text = soundToAudio(pick(base.rawFields, type, ["Text"], 0));
   const extra = soundToAudio(pick(base.rawFields, type, ["Back Extra", "Extra"], 1));
   const present = new Set(clozeOrdinals(text));
