@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { writeApkg } from "@engram/core/export";
+import { readAnkiPackage } from "@engram/core/import";
 import { evaluateParameters } from "@engram/core/optimizer";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -384,6 +385,103 @@ describe("export", () => {
     expect(file.mime).toBe("text/csv");
     const copy = await importDeck(alice.engram, file, { target: { newDeckName: "CSV copy" } });
     expect(copy.notesAdded).toBe(await countRows("notes", source.deckId));
+  });
+});
+
+const ownFixtures = fileURLToPath(new URL("../../core/fixtures/anki/", import.meta.url));
+const ownFixture = (name: string) => ({ name, data: new Uint8Array(readFileSync(`${ownFixtures}${name}`)) });
+
+describe("note types", () => {
+  const file = ownFixture("custom-note-type.apkg");
+  let user: SignedIn;
+  let summary: ImportSummary;
+  let noteType: { name: string; kind: string; fields: string[]; templates: unknown; css: string };
+  beforeAll(async () => {
+    user = await signedIn("note-types");
+    summary = await importDeck(user.engram, file, { target: { newDeckName: "Vocabulary" } });
+    const [original] = (await readAnkiPackage(file.data)).noteTypes;
+    if (!original) throw new Error("the fixture has no note type");
+    noteType = {
+      name: original.name,
+      kind: "standard",
+      fields: original.fields,
+      templates: original.cardTemplates,
+      css: original.css,
+    };
+  });
+
+  const noteTypesOf = async (deckId: string) => {
+    const { data, error } = await admin
+      .from("note_types")
+      .select("name, kind, fields, templates, css")
+      .eq("deck_id", deckId);
+    if (error) throw error;
+    return data;
+  };
+
+  it("keeps a package's own note type: its notes are custom notes of it, and the summary says what cards won't run", async () => {
+    expect(summary).toMatchObject({
+      notesAdded: 3,
+      cards: 5,
+      noteTypes: [{ name: noteType.name, created: true }],
+      droppedMarkup: [{ noteType: noteType.name, markup: ["<script>"] }],
+    });
+    expect(await noteTypesOf(summary.deckId)).toEqual([noteType]);
+    const { data } = await admin.from("notes").select("kind, fields").eq("deck_id", summary.deckId).order("created_at");
+    expect(data?.map((note) => note.kind)).toEqual(["custom", "custom", "custom"]);
+    expect(data?.[0]?.fields).toMatchObject({ Word: "la casa", Meaning: "the house", "Part of Speech": "noun" });
+  });
+
+  it("exports the note type whole under its Anki id, and imports back onto the same note type", async () => {
+    const exported = await exportDeck(user.engram, summary.deckId, { format: "apkg" });
+    const read = await readAnkiPackage(exported.data);
+    const custom = read.noteTypes.filter((type) => type.noteCount > 0);
+    expect(custom.map((type) => type.ankiNoteTypeId)).toEqual([1_736_000_000_201]);
+    expect(custom[0]).toMatchObject({ name: noteType.name, fields: noteType.fields, css: noteType.css, kept: true });
+    expect(custom[0]?.cardTemplates).toEqual(noteType.templates);
+
+    const again = await importDeck(
+      user.engram,
+      { name: exported.name, data: exported.data },
+      {
+        target: { deckId: summary.deckId },
+      },
+    );
+    expect(again).toMatchObject({
+      notesAdded: 0,
+      notesSkipped: 3,
+      noteTypes: [{ name: noteType.name, created: false }],
+    });
+    expect(await noteTypesOf(summary.deckId)).toHaveLength(1);
+
+    const copy = await importDeck(
+      user.engram,
+      { name: exported.name, data: exported.data },
+      {
+        target: { newDeckName: "Vocabulary copy" },
+      },
+    );
+    expect(copy).toMatchObject({ notesAdded: 3, cards: 5 });
+    expect(await noteTypesOf(copy.deckId)).toEqual([noteType]);
+  });
+
+  it("imports basic notes with an empty back", async () => {
+    const imported = await importDeck(user.engram, ownFixture("empty-back.apkg"), { target: { newDeckName: "Backs" } });
+    expect(imported).toMatchObject({ notesAdded: 2, cards: 2, skipped: [] });
+  });
+
+  it("names the media the notes use that the file lacks", async () => {
+    const imported = await importDeck(user.engram, ownFixture("missing-media.apkg"), {
+      target: { newDeckName: "Pictures" },
+    });
+    expect(imported).toMatchObject({
+      notesAdded: 2,
+      media: 1,
+      missingMedia: ["nothere.mp3", "nothere.png"],
+      missingMediaCount: 2,
+    });
+    const preview = (await previewImport(ownFixture("missing-media.apkg"))) as AnkiPreview;
+    expect(preview.missingMedia).toEqual(["nothere.mp3", "nothere.png"]);
   });
 });
 

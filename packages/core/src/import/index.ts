@@ -9,6 +9,7 @@ export {
 } from "./anki/schedule";
 export type {
   AnkiCard,
+  AnkiCardTemplate,
   AnkiDeck,
   AnkiFormat,
   AnkiMedia,

@@ -5,10 +5,18 @@
  * one deck), and (when asked) each card's schedule and review
  * history with FSRS memory states replayed from that history.
  */
-import { limits, noteInputSchema, sanitizeCardHtml } from "@engram/core";
+import {
+  customFieldsSchema,
+  hasContent,
+  limits,
+  type NoteKind,
+  noteInputSchema,
+  sanitizeCardHtml,
+  validateNoteType,
+} from "@engram/core";
 import { type AnkiNote, type AnkiPackage, type AnkiReview, scheduleFromAnki } from "@engram/core/import";
 import { stableUuids } from "./ids.js";
-import type { SkipTally, StagedCard, StagedNote } from "./staged.js";
+import type { SkipTally, StagedCard, StagedNote, StagedNoteType } from "./staged.js";
 
 export type AnkiStagingOptions = {
   includeSchedule: boolean;
@@ -56,11 +64,85 @@ function sanitizeFields(fields: Record<string, string>): Record<string, string> 
   return Object.fromEntries(Object.entries(fields).map(([key, html]) => [key, sanitizeCardHtml(html)]));
 }
 
+/**
+ * The package's note types its custom notes use, as staged: Anki's definition as
+ * written (templates and CSS are sanitised when a card is shown), keyed by Anki's
+ * id. A type that breaks Engram's rules for note types (a front showing no field,
+ * which Anki allows) is left out: its notes come in as basic notes, counted.
+ */
+export function stageAnkiNoteTypes(pkg: AnkiPackage, skipped: SkipTally): StagedNoteType[] {
+  const used = new Map<number, number>();
+  for (const note of pkg.notes) {
+    if (note.kind === "custom") used.set(note.ankiNoteTypeId, (used.get(note.ankiNoteTypeId) ?? 0) + 1);
+  }
+  const staged: StagedNoteType[] = [];
+  for (const type of pkg.noteTypes) {
+    const notes = used.get(type.ankiNoteTypeId);
+    if (!type.kept || !notes) continue;
+    const checked = validateNoteType({
+      name: type.name,
+      kind: type.kind === "cloze" ? "cloze" : "standard",
+      fields: type.fields,
+      templates: type.cardTemplates,
+      css: type.css,
+    });
+    if (!checked.ok) {
+      skipped.add(`note-type-flattened: ${type.name}: ${checked.issues[0]?.message ?? "rejected"}`, notes);
+      continue;
+    }
+    staged.push({ key: String(type.ankiNoteTypeId), ...checked.noteType, source_id: type.ankiNoteTypeId });
+  }
+  return staged;
+}
+
+type NoteInput =
+  | {
+      ok: true;
+      kind: NoteKind;
+      fields: StagedNote["fields"];
+      tags: string[];
+      noteType?: string;
+      firstCardOnly?: boolean;
+    }
+  | { ok: false; reason: string };
+
+/** A note of a note type Engram cannot take, as a basic note: its filled fields in order, the first as the front. */
+function flattened(note: AnkiNote & { kind: "custom" }, tags: string[]): NoteInput {
+  const values = note.noteType.fields
+    .map((name) => sanitizeCardHtml(note.fields[name] ?? ""))
+    .filter((value) => hasContent(value));
+  const input = noteInputSchema.safeParse({
+    kind: "basic",
+    fields: { front: values[0] ?? "", back: values.slice(1).join("<br>") },
+    tags,
+  });
+  if (!input.success) return { ok: false, reason: `invalid-note: ${input.error.issues[0]?.message ?? "rejected"}` };
+  return { ok: true, ...input.data, firstCardOnly: true };
+}
+
+/** A note as Engram takes it: a built-in kind checked by the note rules, a custom one by its type's fields. */
+function noteInput(note: AnkiNote, tags: string[], noteTypes: ReadonlySet<string>): NoteInput {
+  const fields = sanitizeFields(note.fields as Record<string, string>);
+  if (note.kind === "custom") {
+    const key = String(note.ankiNoteTypeId);
+    if (!noteTypes.has(key)) return flattened(note, tags);
+    const checked = customFieldsSchema(note.noteType, limits.fieldLength).safeParse(fields);
+    if (!checked.success)
+      return { ok: false, reason: `invalid-note: ${checked.error.issues[0]?.message ?? "rejected"}` };
+    return { ok: true, kind: "custom", fields: checked.data as Record<string, string>, tags, noteType: key };
+  }
+  const input = noteInputSchema.safeParse({ kind: note.kind, fields, tags });
+  if (!input.success) return { ok: false, reason: `invalid-note: ${input.error.issues[0]?.message ?? "rejected"}` };
+  return { ok: true, ...input.data };
+}
+
 export async function stageAnkiNotes(
   pkg: AnkiPackage,
   options: AnkiStagingOptions,
   skipped: SkipTally,
+  noteTypes: readonly StagedNoteType[] = [],
 ): Promise<StagedNote[]> {
+  const noteTypeKeys = new Set(noteTypes.map((type) => type.key));
   const deckTree = options.deckTree ?? false;
   const tagDecks = !deckTree && ankiDeckNames(pkg).length > 1;
   // A custom note type yields one Engram note per card; each needs its own origin key.
@@ -82,17 +164,17 @@ export async function stageAnkiNotes(
   for (const note of pkg.notes) {
     const split = (perNote.get(note.ankiNoteId) ?? 1) > 1;
     const guid = split ? `${note.guid} card ${note.cards[0]?.ankiOrdinal ?? 0}` : note.guid;
-    const input = noteInputSchema.safeParse({
-      kind: note.kind,
-      fields: sanitizeFields(note.fields as Record<string, string>),
-      tags: tagsFor(note, tagDecks ? deckTagOf(note.deckName) : null, skipped),
-    });
-    if (!input.success) {
-      skipped.add(`invalid-note: ${input.error.issues[0]?.message ?? "rejected"}`);
+    const input = noteInput(note, tagsFor(note, tagDecks ? deckTagOf(note.deckName) : null, skipped), noteTypeKeys);
+    if (!input.ok) {
+      skipped.add(input.reason);
       continue;
     }
     const cards: StagedCard[] = [];
-    for (const card of note.cards) {
+    // A flattened note keeps its first card, as card 1.
+    const noteCards = input.firstCardOnly
+      ? note.cards.slice(0, 1).map((card) => ({ ...card, ordinal: 1 }))
+      : note.cards;
+    for (const card of noteCards) {
       const history = options.includeSchedule
         ? scheduleFromAnki(card, reviewsByCard.get(card.ankiCardId) ?? [], pkg.collection, {
             params: options.params ?? null,
@@ -133,9 +215,10 @@ export async function stageAnkiNotes(
     const deck = deckTree ? deckPathOf(note.deckName) : [];
     staged.push({
       guid,
-      kind: input.data.kind,
-      fields: input.data.fields,
-      tags: input.data.tags,
+      kind: input.kind,
+      fields: input.fields,
+      tags: input.tags,
+      ...(input.noteType ? { note_type: input.noteType } : {}),
       cards,
       ...(deck.length > 0 ? { deck } : {}),
     });

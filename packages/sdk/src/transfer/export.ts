@@ -16,20 +16,33 @@ export type ExportOptions = { format: "apkg" | "csv"; includeSchedule?: boolean;
 export type ExportedFile = { name: string; mime: string; data: Uint8Array };
 
 const deckIdSchema = z.guid("Unknown deck.");
+type NoteTypeRow = {
+  id: string;
+  name: string;
+  kind: "standard" | "cloze";
+  fields: string[];
+  templates: { name: string; front: string; back: string }[];
+  css: string;
+  source_id: number | null;
+};
+
 type NoteRow = {
   id: string;
-  kind: Exclude<ExportNote["kind"], "custom">;
-  fields: NoteFields;
+  kind: ExportNote["kind"];
+  fields: NoteFields | Record<string, string>;
   tags: string[];
   source_guid: string | null;
   cards: { id: string; ordinal: number }[];
+  note_types: NoteTypeRow | null;
 };
 
 async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRow[]> {
   return runAllPages<NoteRow>((from, to) =>
     supabase
       .from("notes")
-      .select("id, kind, fields, tags, source_guid, cards(id, ordinal)")
+      .select(
+        "id, kind, fields, tags, source_guid, cards(id, ordinal), note_types(id, name, kind, fields, templates, css, source_id)",
+      )
       .eq("deck_id", deckId)
       .order("created_at")
       .order("id")
@@ -113,6 +126,32 @@ async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[
   return media;
 }
 
+/**
+ * A note as the package writer takes it: a custom note with its note type (under
+ * the Anki id it was imported with, so Anki matches it again), the built-in kinds
+ * as Anki's stock note types.
+ */
+function exportNote(note: NoteRow, cards: ExportNote["cards"]): ExportNote | null {
+  const base = {
+    id: note.id,
+    ...(note.source_guid && !note.source_guid.includes(" ") ? { guid: note.source_guid } : {}),
+    tags: note.tags,
+    cards,
+  };
+  if (note.kind === "custom") {
+    const type = note.note_types;
+    if (!type) return null;
+    const { id, source_id, ...definition } = type;
+    return {
+      ...base,
+      kind: "custom",
+      fields: note.fields as Record<string, string>,
+      noteType: { id, ...definition, sourceId: source_id === null ? null : Number(source_id) },
+    };
+  }
+  return { ...base, kind: note.kind, fields: note.fields as NoteFields };
+}
+
 function fileName(deckName: string, extension: string): string {
   const safe = deckName.replace(/[\\/:*?"<>|\p{Cc}]+/gu, " ").trim() || "deck";
   return `${safe}.${extension}`;
@@ -139,13 +178,8 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
   const data = await writeApkg(
     {
       name: deck.name,
-      notes: notes.map((note) => ({
-        id: note.id,
-        ...(note.source_guid && !note.source_guid.includes(" ") ? { guid: note.source_guid } : {}),
-        kind: note.kind,
-        fields: note.fields,
-        tags: note.tags,
-        cards: [...note.cards]
+      notes: notes.flatMap((note) => {
+        const cards = [...note.cards]
           .sort((a, b) => a.ordinal - b.ordinal)
           .map((card) => {
             const schedule = schedules.get(card.id);
@@ -155,8 +189,10 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
               schedule: schedule ?? null,
               suspended: schedule?.suspended ?? false,
             };
-          }),
-      })),
+          });
+        const exported = exportNote(note, cards);
+        return exported ? [exported] : [];
+      }),
       media,
       reviews,
     },

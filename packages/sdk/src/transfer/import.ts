@@ -9,12 +9,12 @@ import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
-import { ankiDeckNames, stageAnkiNotes } from "./anki.js";
+import { ankiDeckNames, stageAnkiNotes, stageAnkiNoteTypes } from "./anki.js";
 import { stageCsvNotes } from "./csv.js";
 import { newJobId } from "./ids.js";
-import { type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
+import { type ImportNotices, type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
 import { type CsvReadOptions, formatOf, type ImportFile, readDelimited, readPackage, type Wasm } from "./read.js";
-import { SkipTally, type StagedNote } from "./staged.js";
+import { SkipTally, type StagedNote, type StagedNoteType } from "./staged.js";
 
 export type ImportOptions = {
   target: ImportTarget;
@@ -52,7 +52,14 @@ export type AnkiPreview = {
   cards: number;
   media: number;
   reviews: number;
-  noteTypes: { name: string; kind: "normal" | "cloze"; noteCount: number }[];
+  /**
+   * `kept`: its notes come in as notes of this note type (its fields, templates and
+   * CSS); otherwise they become Engram's built-in kind of the same name. `droppedMarkup`:
+   * what its templates hold that cards never show (`<script>`…).
+   */
+  noteTypes: { name: string; kind: "normal" | "cloze"; noteCount: number; kept: boolean; droppedMarkup: string[] }[];
+  /** Media the notes use that the file does not hold. */
+  missingMedia: string[];
   skipped: { reason: string; count: number }[];
 };
 
@@ -121,7 +128,8 @@ export async function previewImport(
     reviews: pkg.reviews.length,
     noteTypes: pkg.noteTypes
       .filter((type) => type.noteCount > 0)
-      .map((type) => ({ name: type.name, kind: type.kind, noteCount: type.noteCount })),
+      .map(({ name, kind, noteCount, kept, droppedMarkup }) => ({ name, kind, noteCount, kept, droppedMarkup })),
+    missingMedia: pkg.missingMedia,
     skipped: pkg.skipped,
   };
 }
@@ -135,6 +143,8 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
   const jobId = checked.jobId ?? newJobId();
   let notes: StagedNote[];
   let media: { name: string; data: Uint8Array }[] = [];
+  let noteTypes: StagedNoteType[] = [];
+  let notices: ImportNotices = { missingMedia: [], droppedMarkup: [] };
   let deckTree = false;
   if (format === "csv" || format === "tsv") {
     const parsed = readDelimited(file, options.csv);
@@ -146,8 +156,21 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     // re-importing into a deck adds no history twice, and a copy in another deck gets its own.
     const deckKey = "deckId" in checked.target ? checked.target.deckId : jobId;
     deckTree = checked.deckTree ?? ankiDeckNames(pkg).length > 1;
-    notes = await stageAnkiNotes(pkg, { includeSchedule: checked.includeSchedule, deckKey, deckTree }, skipped);
+    noteTypes = stageAnkiNoteTypes(pkg, skipped);
+    notes = await stageAnkiNotes(
+      pkg,
+      { includeSchedule: checked.includeSchedule, deckKey, deckTree },
+      skipped,
+      noteTypes,
+    );
     media = pkg.media;
+    const staged = new Set(noteTypes.map((type) => type.name));
+    notices = {
+      missingMedia: pkg.missingMedia,
+      droppedMarkup: pkg.noteTypes
+        .filter((type) => staged.has(type.name) && type.droppedMarkup.length > 0)
+        .map((type) => ({ noteType: type.name, markup: type.droppedMarkup })),
+    };
   }
   options.signal?.throwIfAborted();
   if (notes.length === 0) {
@@ -161,6 +184,8 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     existing: checked.existing,
     deckTree,
     notes,
+    noteTypes,
+    notices,
     media,
     skipped,
     ...(options.rasterizeSvg ? { rasterizeSvg: options.rasterizeSvg } : {}),

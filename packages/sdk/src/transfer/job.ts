@@ -13,7 +13,7 @@ import { run } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
 import { type PackageMedia, removeUploaded, spreadMedia, uploadMedia } from "./media.js";
-import { batches, type SkipTally, type StagedNote } from "./staged.js";
+import { batches, type SkipTally, type StagedNote, type StagedNoteType } from "./staged.js";
 
 export type ImportPhase = "reading" | "media" | "staging" | "finishing";
 export type ImportProgress = { phase: ImportPhase; done: number; total: number };
@@ -29,7 +29,20 @@ export type ImportSummary = {
   media: number;
   reviews: number;
   skipped: { reason: string; count: number }[];
+  /** The deck's note types the custom notes use: `created` by this import, or found already there. */
+  noteTypes: { id: string; name: string; created: boolean }[];
+  /** Media the notes use that the file did not hold: how many, and the first 50 names. */
+  missingMedia: string[];
+  missingMediaCount: number;
+  /** Markup a kept note type's templates hold that cards never show, by note type. */
+  droppedMarkup: { noteType: string; markup: string[] }[];
 };
+
+/** What the device found in the file that the summary tells about. */
+export type ImportNotices = Pick<ImportSummary, "missingMedia" | "droppedMarkup">;
+
+/** The summary is at most 64 KiB of JSON: enough for 50 file names. */
+const missingNames = 50;
 
 export type JobInput = {
   jobId: string;
@@ -39,6 +52,9 @@ export type JobInput = {
   /** Each note to the deck of its `deck` path under the target (finish_import makes the decks). */
   deckTree?: boolean;
   notes: StagedNote[];
+  /** The note types the custom notes name, staged with the first batch. */
+  noteTypes?: readonly StagedNoteType[];
+  notices?: ImportNotices;
   media: readonly PackageMedia[];
   skipped: SkipTally;
   rasterizeSvg?: SvgRasterizer;
@@ -61,6 +77,12 @@ function summaryOf(job: Job): ImportSummary {
     media: count("media"),
     reviews: count("reviews_added"),
     skipped: Array.isArray(summary.skipped) ? (summary.skipped as ImportSummary["skipped"]) : [],
+    noteTypes: Array.isArray(summary.note_types) ? (summary.note_types as ImportSummary["noteTypes"]) : [],
+    missingMedia: Array.isArray(summary.missing_media) ? (summary.missing_media as string[]) : [],
+    missingMediaCount: count("missing_media_count"),
+    droppedMarkup: Array.isArray(summary.dropped_markup)
+      ? (summary.dropped_markup as ImportSummary["droppedMarkup"])
+      : [],
   };
 }
 
@@ -116,7 +138,10 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
         supabase.rpc("stage_import", {
           p_job_id: jobId,
           p_batch: index,
-          p_payload: { notes: part } as unknown as Json,
+          p_payload: {
+            notes: part,
+            ...(index === 0 && input.noteTypes?.length ? { note_types: input.noteTypes } : {}),
+          } as unknown as Json,
           p_processed: staged,
         }),
       );
@@ -125,7 +150,13 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
 
     signal?.throwIfAborted();
     progress("finishing", 0, 1);
-    const clientSummary = { media: media.uploaded.length + media.reused, skipped: input.skipped.list() };
+    const clientSummary = {
+      media: media.uploaded.length + media.reused,
+      skipped: input.skipped.list(),
+      missing_media: (input.notices?.missingMedia ?? []).slice(0, missingNames),
+      missing_media_count: input.notices?.missingMedia.length ?? 0,
+      dropped_markup: input.notices?.droppedMarkup ?? [],
+    };
     const finished = present(
       await run(supabase.rpc("finish_import", { p_job_id: jobId, p_summary: clientSummary as unknown as Json })),
     );

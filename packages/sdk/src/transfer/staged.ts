@@ -29,6 +29,21 @@ export type StagedCard = {
   reviews: StagedReview[];
 };
 
+/**
+ * A package's note type, staged in the first batch (`note_types`): finish_import
+ * finds the target deck's note type of the same definition (by name, or by Anki's
+ * id) or creates it, and custom notes name it by `key`.
+ */
+export type StagedNoteType = {
+  key: string;
+  name: string;
+  kind: "standard" | "cloze";
+  fields: string[];
+  templates: { name: string; front: string; back: string }[];
+  css: string;
+  source_id: number | null;
+};
+
 export type StagedNote = {
   /**
    * Where the note came from, so a second import of it updates or skips instead of
@@ -37,9 +52,11 @@ export type StagedNote = {
    */
   guid: string | null;
   kind: NoteKind;
-  fields: NoteFields;
+  fields: NoteFields | Record<string, string>;
   tags: string[];
   cards: StagedCard[];
+  /** A custom note's note type: the `key` of one of the job's staged note types. */
+  note_type?: string;
   /**
    * A deck-tree import (`deck_tree`): the note's Anki deck path as names, the
    * deck under the import's deck it goes to (made if missing).

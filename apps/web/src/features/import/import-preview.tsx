@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { AnkiPreview, ImportPreview } from "../../transfer/transfer-protocol.js";
 import { formatBytes, formatCount, formatLabel, isAnki, plural } from "./file-facts.js";
+import { ImportNotices } from "./import-notices.js";
 import { skipReason } from "./skip-reasons.js";
 
 /** What is in the chosen file, before anything is sent: its format, decks, counts and what will be left out. */
@@ -61,13 +62,21 @@ function AnkiContents({ preview }: { preview: AnkiPreview }) {
                 {type.name}{" "}
                 <span className="muted">
                   ({type.kind === "cloze" ? "cloze, " : ""}
-                  {plural(type.noteCount, "note", "notes")})
+                  {plural(type.noteCount, "note", "notes")}
+                  {type.kept ? ", kept as it is" : ""})
                 </span>
               </li>
             ))}
           </ul>
         </div>
       </div>
+      <ImportNotices
+        noteTypes={[]}
+        droppedMarkup={preview.noteTypes
+          .filter((type) => type.kept && type.droppedMarkup.length > 0)
+          .map((type) => ({ noteType: type.name, markup: type.droppedMarkup }))}
+        missingMedia={preview.missingMedia}
+      />
       <SkippedList skipped={preview.skipped} intro="Left out, and why" />
     </>
   );

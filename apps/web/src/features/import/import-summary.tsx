@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import type { ImportSummary } from "../../transfer/transfer-protocol.js";
 import { formatCount } from "./file-facts.js";
+import { ImportNotices } from "./import-notices.js";
 import { SkippedList } from "./import-preview.js";
 
 /** What the import did, with the two places people go next. */
@@ -39,6 +40,12 @@ export function ImportSummaryPanel({
           </div>
         ))}
       </dl>
+      <ImportNotices
+        noteTypes={summary.noteTypes}
+        droppedMarkup={summary.droppedMarkup}
+        missingMedia={summary.missingMedia}
+        missingMediaCount={summary.missingMediaCount}
+      />
       <SkippedList skipped={summary.skipped} intro="Left out, and why" />
       <div className="form-actions">
         <Link className="button primary" to={`/decks/${summary.deckId}`}>

@@ -27,6 +27,7 @@ const reasons: Record<string, string> = {
 const prefixed: Record<string, string> = {
   "invalid-note": "notes Engram can't take",
   "invalid-row": "rows Engram can't take",
+  "note-type-flattened": "notes imported as Basic notes, their note type breaking a rule",
 };
 
 export function skipReason(code: string): string {

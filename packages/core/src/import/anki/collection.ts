@@ -14,6 +14,10 @@ export type RawNoteType = {
   kind: "normal" | "cloze";
   fields: string[];
   templates: RawTemplate[];
+  /** The note type's CSS as Anki stores it. */
+  css: string;
+  /** Anki's OriginalStockKind (6 image occlusion); 0 for a type the user made or one older than 2.1.62. */
+  originalStockKind: number;
 };
 export type RawNote = { id: number; guid: string; mid: number; fields: string[]; tags: string[] };
 export type RawCard = AnkiSchedule & { id: number; nid: number; did: number; ord: number };
@@ -140,6 +144,8 @@ type LegacyModel = {
   id?: number;
   name?: string;
   type?: number;
+  css?: string;
+  originalStockKind?: number;
   flds?: { name?: string; ord?: number }[];
   tmpls?: { name?: string; ord?: number; qfmt?: string; afmt?: string }[];
 };
@@ -154,6 +160,8 @@ function legacyNoteTypes(db: Database): Map<number, RawNoteType> {
       id,
       name: model.name ?? String(id),
       kind: model.type === 1 ? "cloze" : "normal",
+      css: typeof model.css === "string" ? model.css : "",
+      originalStockKind: Number(model.originalStockKind ?? 0) || 0,
       fields: byOrd(model.flds).map((f) => f.name ?? ""),
       templates: byOrd(model.tmpls).map((t, i) => ({
         name: t.name ?? "",
@@ -190,6 +198,8 @@ function modernNoteTypes(db: Database): Map<number, RawNoteType> {
       id,
       name: str(r[1]),
       kind: fieldNumber(config, 1) === 1 ? "cloze" : "normal",
+      css: fieldString(config, 3) ?? "",
+      originalStockKind: fieldNumber(config, 9) ?? 0,
       fields: [],
       templates: [],
     });

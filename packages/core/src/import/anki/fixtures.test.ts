@@ -97,9 +97,14 @@ describe.each(cases)("%s", (file, format) => {
     expect(summary).toEqual(want);
   });
 
-  it("maps cloze notes to cloze", () => {
-    const cloze = pkg.notes.filter((n) => n.kind === "cloze");
+  it("maps cloze notes to cloze, or to custom notes of a cloze type with more fields", () => {
+    const clozeTypes = new Map(pkg.noteTypes.filter((t) => t.kind === "cloze").map((t) => [t.ankiNoteTypeId, t]));
+    const cloze = pkg.notes.filter((n) => clozeTypes.has(n.ankiNoteTypeId));
     expect(cloze.length).toBe(expected.counts.cloze_notes);
+    for (const note of cloze) {
+      const kept = clozeTypes.get(note.ankiNoteTypeId)?.kept;
+      expect(note.kind).toBe(kept ? "custom" : "cloze");
+    }
   });
 
   it("keeps the first notes' raw fields, guids and tags", () => {

@@ -13,6 +13,8 @@ const noteType = (
   name,
   kind,
   fields,
+  css: ".card { text-align: left; }",
+  originalStockKind: 0,
   templates: templates.map(([qfmt, afmt], ord) => ({ name: `Card ${ord + 1}`, ord, qfmt, afmt })),
 });
 
@@ -152,7 +154,7 @@ describe("mapNotes", () => {
     expect(skipped).toEqual({ "card-without-cloze": 1 });
   });
 
-  it("renders a custom type into one basic note per card, the back without the front", () => {
+  it("keeps a custom type: one custom note with every field by name and each card's template as its ordinal", () => {
     const type = noteType(
       3,
       "Vocabulary",
@@ -162,19 +164,58 @@ describe("mapNotes", () => {
         ["{{Meaning}}", "{{FrontSide}}<hr id=answer>{{Word}}"],
       ],
     );
-    const { notes } = map(
-      collection([type], [[10, 3, ["casa", "house", ""]]], [rawCard(100, 10, 0), rawCard(101, 10, 1)]),
+    const { notes, skipped } = map(
+      collection([type], [[10, 3, ["casa [sound:casa.mp3]", "house", ""]]], [rawCard(100, 10, 0), rawCard(101, 10, 1)]),
     );
-    expect(notes.map((n) => [n.kind, n.fields, n.cards[0]?.ankiCardId, n.cards[0]?.ordinal])).toEqual([
-      ["basic", { front: "<b>casa</b>", back: "house" }, 100, 1],
-      ["basic", { front: "house", back: "casa" }, 101, 1],
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      kind: "custom",
+      ankiNoteTypeId: 3,
+      ankiNoteTypeName: "Vocabulary",
+      fields: { Word: 'casa <audio controls src="casa.mp3"></audio>', Meaning: "house", Example: "" },
+    });
+    expect(notes[0]?.cards.map((c) => [c.ankiCardId, c.ordinal])).toEqual([
+      [100, 1],
+      [101, 2],
     ]);
+    expect(skipped).toEqual({});
   });
 
-  it("falls back to the fields in order when a custom template shows nothing", () => {
+  it("keeps a custom note whose template shows nothing, and drops a card of a template the type lacks", () => {
     const type = noteType(4, "verb-forms", ["Root", "Passive", "Other"], [["", "{{FrontSide}}<hr id=answer>"]]);
-    const { notes } = map(collection([type], [[10, 4, ["vand", "vandyate", "x"]]], [rawCard(100, 10, 0)]));
-    expect(notes[0]?.fields).toEqual({ front: "vand", back: "vandyate<br>x" });
+    const { notes, skipped } = map(
+      collection([type], [[10, 4, ["vand", "vandyate", "x"]]], [rawCard(100, 10, 0), rawCard(101, 10, 3)]),
+    );
+    expect(notes[0]?.fields).toEqual({ Root: "vand", Passive: "vandyate", Other: "x" });
+    expect(notes[0]?.cards.map((c) => c.ordinal)).toEqual([1]);
+    expect(skipped).toEqual({ "empty-front": 1 });
+  });
+
+  it("leaves out a card whose front Engram would not show, as Anki's card generation would", () => {
+    const type = noteType(
+      7,
+      "Optional",
+      ["A", "B"],
+      [
+        ["{{A}}", ""],
+        ["{{#B}}{{A}}{{/B}}", ""],
+      ],
+    );
+    const { notes, skipped } = map(
+      collection([type], [[10, 7, ["x", ""]]], [rawCard(100, 10, 0), rawCard(101, 10, 1)]),
+    );
+    expect(notes[0]?.cards.map((c) => c.ordinal)).toEqual([1]);
+    expect(notes[0]).toMatchObject({ kind: "custom", noteType: { name: "Optional", fields: ["A", "B"] } });
+    expect(skipped).toEqual({ "empty-front": 1 });
+  });
+
+  it("keeps a cloze type with more fields than text and extra as a custom cloze type", () => {
+    const type = noteType(6, "Cloze+", ["Text", "Extra", "Source"], [["{{cloze:Text}}", "{{cloze:Text}}"]], "cloze");
+    const { notes } = map(
+      collection([type], [[10, 6, ["{{c1::a}} {{c2::b}}", "", "book"]]], [rawCard(100, 10, 0), rawCard(101, 10, 1)]),
+    );
+    expect(notes[0]).toMatchObject({ kind: "custom", fields: { Text: "{{c1::a}} {{c2::b}}", Source: "book" } });
+    expect(notes[0]?.cards.map((c) => c.ordinal)).toEqual([1, 2]);
   });
 
   it("maps image occlusion notes to image_occlusion, and skips notes without cards, counting them", () => {

@@ -1,14 +1,15 @@
 /**
- * Maps Anki notes to Engram's three kinds (docs/product.md §3). Stock note types map field to
- * field; any other normal note type is rendered through its templates into one basic
- * note per card, because a custom type often shows several fields on a face (a word,
- * its part of speech, a definition and a sentence) and taking two fields would lose the
- * rest. Every card keeps its Anki id, so schedules and history attach to it later.
+ * Maps Anki notes to Engram's notes (docs/product.md §3). Stock note types map field to
+ * field onto the built-in kinds; any other note type is kept: its notes become `custom`
+ * notes with every field by name, and the package's note type (fields, templates, CSS)
+ * comes with them. Every card keeps its Anki id, so schedules and history attach to it later.
  */
 import { clozeOrdinals } from "../../cloze";
 import { occlusionOrdinals } from "../../image-occlusion";
+import type { NoteType } from "../../notes";
+import { templateOrdinals } from "../../templates";
 import type { RawCard, RawCollection, RawNote, RawNoteType } from "./collection";
-import { isFieldEmpty, renderTemplate } from "./template";
+import { isFieldEmpty } from "./template";
 import type { AnkiCard, AnkiNote } from "./types";
 
 export type SkipCounter = (reason: string, count?: number) => void;
@@ -25,7 +26,7 @@ type StockKind = "basic" | "basic_reversed" | "basic_optional_reversed" | "type_
 
 /**
  * Stock normal types by name (Anki suffixes copies with "-xxxxx") and field count; a
- * stock-named type with other fields is treated as custom and rendered.
+ * stock-named type with other fields is kept as the user's own note type.
  */
 export function stockKind(type: RawNoteType): StockKind | undefined {
   const name = type.name.replace(/-[0-9a-f]{5}$/, "");
@@ -35,6 +36,22 @@ export function stockKind(type: RawNoteType): StockKind | undefined {
   if (name === "Basic (and reversed card)" && fields === 2) return "basic_reversed";
   if (name === "Basic (optional reversed card)" && fields === 3) return "basic_optional_reversed";
   return undefined;
+}
+
+/** Anki 23.10's image occlusion type (marked so since 2.1.62), or one shaped like it. */
+export function isImageOcclusion(type: RawNoteType): boolean {
+  return type.originalStockKind === 6 || (type.kind === "cloze" && type.fields.includes("Occlusion"));
+}
+
+/** A cloze type Engram's built-in cloze holds: its text and an extra field, nothing more. */
+function isStockCloze(type: RawNoteType): boolean {
+  return type.kind === "cloze" && type.fields.length <= 2 && !isImageOcclusion(type);
+}
+
+/** Whether the type's notes keep it (a `custom` note) rather than mapping onto a built-in kind. */
+export function keepsNoteType(type: RawNoteType): boolean {
+  if (isImageOcclusion(type)) return false;
+  return type.kind === "cloze" ? !isStockCloze(type) : stockKind(type) === undefined;
 }
 
 function card(raw: RawCard, ordinal: number, decks: Map<number, string>): AnkiCard {
@@ -75,30 +92,7 @@ type NoteInput = {
   skip: SkipCounter;
 };
 
-/**
- * Anki's image occlusion note (fields Occlusion, Image, Header, Back Extra,
- * Comments, by name or else in that order): the occlusion field is kept as
- * written, so it goes back to Anki unchanged; a card keeps its group number.
- */
-function mapImageOcclusion({ type, cards, decks, base, skip }: Omit<NoteInput, "note">): AnkiNote[] {
-  const raw = base.rawFields;
-  const occlusions = pick(raw, type, ["Occlusion", "Occlusions"], 0);
-  const present = new Set(occlusionOrdinals(occlusions));
-  const kept = cards.filter((c) => present.has(c.ord + 1));
-  if (kept.length < cards.length) skip("card-without-cloze", cards.length - kept.length);
-  if (kept.length === 0) return [];
-  const fields = {
-    image: pick(raw, type, ["Image"], 1),
-    occlusions,
-    header: soundToAudio(pick(raw, type, ["Header"], 2)),
-    back_extra: soundToAudio(pick(raw, type, ["Back Extra"], 3)),
-    comments: soundToAudio(pick(raw, type, ["Comments"], 4)),
-  };
-  return [{ ...base, kind: "image_occlusion", fields, cards: kept.map((c) => card(c, c.ord + 1, decks)) }];
-}
-
 function mapCloze({ type, cards, decks, base, skip }: NoteInput): AnkiNote[] {
-  if (type.fields.includes("Occlusion")) return mapImageOcclusion({ type, cards, decks, base, skip });
   const text = soundToAudio(pick(base.rawFields, type, ["Text"], 0));
   const extra = soundToAudio(pick(base.rawFields, type, ["Back Extra", "Extra"], 1));
   const present = new Set(clozeOrdinals(text));
@@ -125,45 +119,55 @@ function mapStock(stock: StockKind, { note, cards, decks, base, skip }: NoteInpu
   ];
 }
 
-/** One basic note per card: custom types render each template into its own front and back. */
-function mapCustom({ note, type, cards, decks, base, skip }: NoteInput): AnkiNote[] {
-  const fields = Object.fromEntries(Object.entries(base.rawFields).map(([k, v]) => [k, soundToAudio(v)]));
-  const notes: AnkiNote[] = [];
-  for (const raw of cards) {
-    const template = type.templates.find((t) => t.ord === raw.ord);
-    if (!template) {
-      skip("card-without-template");
-      continue;
-    }
-    const deckName = decks.get(raw.did) ?? base.deckName;
-    const special = {
-      Tags: note.tags.join(" "),
-      Deck: deckName,
-      Subdeck: deckName.split("::").pop() ?? deckName,
-      Card: template.name,
-      Type: type.name,
-    };
-    let front = renderTemplate(template.qfmt, { fields, ord: raw.ord, side: "front", special }).trim();
-    // Engram's study screen shows the front above the back, so {{FrontSide}} and the
-    // divider Anki puts after it are left out of the back.
-    let back = renderTemplate(template.afmt, { fields, ord: raw.ord, side: "back", frontSide: "", special })
-      .trim()
-      .replace(/^(?:<hr id=["']?answer["']?\s*\/?>\s*)/i, "")
-      .trim();
-    if (isFieldEmpty(front)) {
-      // A template that shows nothing (a broken or unfinished note type) would lose the
-      // note; its fields in order still say what the user wrote.
-      const values = type.fields.map((name) => fields[name] ?? "").filter((v) => !isFieldEmpty(v));
-      front = values[0] ?? "";
-      back = values.slice(1).join("<br>");
-    }
-    if (isFieldEmpty(front)) {
-      skip("empty-front");
-      continue;
-    }
-    notes.push({ ...base, deckName, kind: "basic", fields: { front, back }, cards: [card(raw, 1, decks)] });
+/** The Anki note type as Engram's: Anki's qfmt and afmt as each template's front and back. */
+export function engramNoteType(type: RawNoteType): NoteType {
+  return {
+    name: type.name,
+    kind: type.kind === "cloze" ? "cloze" : "standard",
+    fields: [...type.fields],
+    templates: type.templates.map((t) => ({ name: t.name, front: t.qfmt, back: t.afmt })),
+    css: type.css,
+  };
+}
+
+/**
+ * A note of the user's own type keeps every field; its cards keep their template
+ * (standard) or cloze number (cloze) as the ordinal. Engram makes a note's cards by
+ * Anki's rule (`templateOrdinals`), so a package's card that rule would not make (a
+ * front that renders empty, a cloze number no longer in the text) is left out.
+ */
+function mapCustom({ type, cards, decks, base, skip }: NoteInput, noteType: NoteType): AnkiNote[] {
+  const fields = Object.fromEntries(type.fields.map((name) => [name, soundToAudio(base.rawFields[name] ?? "")]));
+  const made = new Set(templateOrdinals(noteType, fields, base.tags));
+  const kept = cards.filter((c) => made.has(c.ord + 1));
+  if (kept.length < cards.length) {
+    const reason = type.kind === "cloze" ? "card-without-cloze" : "empty-front";
+    skip(reason, cards.length - kept.length);
   }
-  return notes;
+  if (kept.length === 0) return [];
+  return [{ ...base, kind: "custom", fields, noteType, cards: kept.map((c) => card(c, c.ord + 1, decks)) }];
+}
+
+/**
+ * Anki's image occlusion note (fields Occlusion, Image, Header, Back Extra,
+ * Comments, by name or else in that order): the occlusion field is kept as
+ * written, so it goes back to Anki unchanged; a card keeps its group number.
+ */
+function mapImageOcclusion({ type, cards, decks, base, skip }: Omit<NoteInput, "note">): AnkiNote[] {
+  const raw = base.rawFields;
+  const occlusions = pick(raw, type, ["Occlusion", "Occlusions"], 0);
+  const present = new Set(occlusionOrdinals(occlusions));
+  const kept = cards.filter((c) => present.has(c.ord + 1));
+  if (kept.length < cards.length) skip("card-without-cloze", cards.length - kept.length);
+  if (kept.length === 0) return [];
+  const fields = {
+    image: pick(raw, type, ["Image"], 1),
+    occlusions,
+    header: soundToAudio(pick(raw, type, ["Header"], 2)),
+    back_extra: soundToAudio(pick(raw, type, ["Back Extra"], 3)),
+    comments: soundToAudio(pick(raw, type, ["Comments"], 4)),
+  };
+  return [{ ...base, kind: "image_occlusion", fields, cards: kept.map((c) => card(c, c.ord + 1, decks)) }];
 }
 
 export function mapNotes(collection: RawCollection, skip: SkipCounter): AnkiNote[] {
@@ -178,6 +182,7 @@ export function mapNotes(collection: RawCollection, skip: SkipCounter): AnkiNote
   if (orphanCards > 0) skip("card-without-note", orphanCards);
 
   const notes: AnkiNote[] = [];
+  const noteTypes = new Map<number, NoteType>();
   for (const note of collection.notes) {
     const type = collection.noteTypes.get(note.mid);
     const cards = cardsByNote.get(note.id) ?? [];
@@ -195,13 +200,21 @@ export function mapNotes(collection: RawCollection, skip: SkipCounter): AnkiNote
       deckName: collection.decks.get(cards[0]?.did ?? 0) ?? "Default",
       rawFields: byName(type, note),
       tags: note.tags,
+      ankiNoteTypeId: type.id,
       ankiNoteTypeName: type.name,
     };
     const input: NoteInput = { note, type, cards, decks: collection.decks, base, skip };
     const stock = type.kind === "normal" ? stockKind(type) : undefined;
-    if (type.kind === "cloze") notes.push(...mapCloze(input));
-    else if (stock) notes.push(...mapStock(stock, input));
-    else notes.push(...mapCustom(input));
+    if (isImageOcclusion(type)) notes.push(...mapImageOcclusion(input));
+    else if (keepsNoteType(type)) {
+      let noteType = noteTypes.get(type.id);
+      if (!noteType) {
+        noteType = engramNoteType(type);
+        noteTypes.set(type.id, noteType);
+      }
+      notes.push(...mapCustom(input, noteType));
+    } else if (stock) notes.push(...mapStock(stock, input));
+    else notes.push(...mapCloze(input));
   }
   return notes;
 }

@@ -55,3 +55,43 @@ export function readMedia(
   }
   return { media, missing };
 }
+
+const referencePatterns = [/\bsrc\s*=\s*"([^"]+)"/gi, /\bsrc\s*=\s*'([^']+)'/gi, /\[sound:([^\]]+)\]/g];
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** The media file names a field refers to (`src` of images and sounds, `[sound:…]`), not URLs. */
+export function mediaReferences(html: string): string[] {
+  const names: string[] = [];
+  for (const pattern of referencePatterns) {
+    for (const match of html.matchAll(pattern)) {
+      const name = decodeEntities(match[1] ?? "").trim();
+      if (name && !/^[a-z][a-z0-9+.-]*:/i.test(name) && !name.startsWith("/")) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** Names the fields refer to that the package does not hold (a name percent-encoded in the field counts as held). */
+export function missingMediaNames(fields: Iterable<string>, held: ReadonlySet<string>): string[] {
+  const missing = new Set<string>();
+  for (const html of fields) {
+    for (const name of mediaReferences(html)) {
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // Not percent-encoded: the name as written.
+      }
+      if (!held.has(name) && !held.has(decoded)) missing.add(decoded);
+    }
+  }
+  return [...missing].sort();
+}

@@ -4,7 +4,8 @@ import { ByteBudget, zstdDecompress } from "./budget";
 import { readCollection } from "./collection";
 import { AnkiImportError, asCorrupt } from "./errors";
 import { mapNotes } from "./mapping";
-import { readMedia, readMediaMap } from "./media";
+import { missingMediaNames, readMedia, readMediaMap } from "./media";
+import { noteTypeSummary } from "./note-types";
 import { readReviews } from "./reviews";
 import { openDatabase } from "./sqlite";
 import type { AnkiFormat, AnkiNoteTypeSummary, AnkiPackage, AnkiReadOptions } from "./types";
@@ -50,14 +51,14 @@ export async function readAnkiPackage(bytes: Uint8Array, options: AnkiReadOption
 
     const noteCounts = new Map<number, number>();
     for (const note of collection.notes) noteCounts.set(note.mid, (noteCounts.get(note.mid) ?? 0) + 1);
-    const noteTypes: AnkiNoteTypeSummary[] = [...collection.noteTypes.values()].map((type) => ({
-      ankiNoteTypeId: type.id,
-      name: type.name,
-      kind: type.kind,
-      fields: type.fields,
-      templates: type.templates.map((t) => t.name),
-      noteCount: noteCounts.get(type.id) ?? 0,
-    }));
+    const noteTypes: AnkiNoteTypeSummary[] = [...collection.noteTypes.values()].map((type) =>
+      noteTypeSummary(type, noteCounts.get(type.id) ?? 0),
+    );
+    const held = new Set(media.map((file) => file.name));
+    const missingMedia = missingMediaNames(
+      notes.flatMap((note) => Object.values(note.rawFields)),
+      held,
+    );
 
     return {
       format,
@@ -69,6 +70,7 @@ export async function readAnkiPackage(bytes: Uint8Array, options: AnkiReadOption
       noteTypes,
       notes,
       media,
+      missingMedia,
       reviews,
       skipped: [...skippedCounts].map(([reason, count]) => ({ reason, count })),
     };

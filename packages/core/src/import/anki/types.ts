@@ -1,5 +1,6 @@
 /** What reading an Anki package returns, shaped for Engram's notes, cards and review logs. */
-import type { NoteFields, NoteKind } from "../../notes";
+import type { ImageOcclusionFields } from "../../image-occlusion";
+import type { BasicFields, ClozeFields, NoteType } from "../../notes";
 
 export type AnkiFormat = "anki2" | "anki21" | "anki21b";
 
@@ -14,13 +15,25 @@ export type AnkiReadOptions = {
 
 export type AnkiDeck = { ankiDeckId: number; name: string };
 
+export type AnkiCardTemplate = { name: string; front: string; back: string };
+
 export type AnkiNoteTypeSummary = {
   ankiNoteTypeId: number;
   name: string;
   kind: "normal" | "cloze";
   fields: string[];
+  /** Template names, in card order. */
   templates: string[];
+  /** The templates whole: Anki's qfmt as `front`, afmt as `back`. */
+  cardTemplates: AnkiCardTemplate[];
+  css: string;
+  /** Anki's OriginalStockKind: 1–5 the stock types, 6 image occlusion, 0 the user's own (or unknown). */
+  originalStockKind: number;
   noteCount: number;
+  /** True when its notes are imported as `custom` notes of this note type (not mapped to a built-in kind). */
+  kept: boolean;
+  /** Markup its templates hold that cards never show (scripts, frames, forms…), by tag name. */
+  droppedMarkup: string[];
 };
 
 /** Anki's own schedule columns, kept so a later step can convert them to FSRS states. */
@@ -47,22 +60,31 @@ export type AnkiCard = {
   ankiSchedule: AnkiSchedule;
 };
 
-/**
- * One Engram note. A custom Anki note type yields one basic note per card, so several
- * of these can share an `ankiNoteId` and `guid`; each card's `ankiCardId` stays unique.
- */
-export type AnkiNote<K extends NoteKind = NoteKind> = {
+type AnkiNoteBase = {
   ankiNoteId: number;
   guid: string;
   deckName: string;
-  kind: K;
-  fields: NoteFields<K>;
   /** The Anki note's fields as stored, by field name. */
   rawFields: Record<string, string>;
   tags: string[];
+  ankiNoteTypeId: number;
   ankiNoteTypeName: string;
   cards: AnkiCard[];
 };
+
+/**
+ * One Engram note, from one Anki note. Stock note types map to Engram's built-in
+ * kinds; any other note type is kept: a `custom` note whose fields are the Anki
+ * fields by name, with its note type.
+ */
+export type AnkiNote = AnkiNoteBase &
+  (
+    | { kind: "basic" | "basic_reversed" | "type_in"; fields: BasicFields }
+    | { kind: "cloze"; fields: ClozeFields }
+    | { kind: "image_occlusion"; fields: ImageOcclusionFields }
+    /** `noteType` is one object for all notes of the type. */
+    | { kind: "custom"; fields: Record<string, string>; noteType: NoteType }
+  );
 
 export type AnkiMedia = { name: string; data: Uint8Array; mime: string };
 
@@ -95,6 +117,8 @@ export type AnkiPackage = {
   noteTypes: AnkiNoteTypeSummary[];
   notes: AnkiNote[];
   media: AnkiMedia[];
+  /** Media names the notes refer to that the package does not hold, sorted. */
+  missingMedia: string[];
   reviews: AnkiReview[];
   skipped: AnkiSkipped[];
 };
