@@ -152,4 +152,23 @@ describe("note types", () => {
     );
     await stop();
   });
+
+  test("the study queue's custom notes carry their note type, so their cards render", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    await owner.engram.notes.create(deck.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: "luna", Meaning: "moon", Reverse: "y" },
+    });
+    // Siblings are buried by default: one card of the note today.
+    const [card, ...rest] = await owner.engram.study.queue({ deckId: deck.id });
+    expect(rest).toEqual([]);
+    expect(card?.note).toMatchObject({ kind: "custom", noteType: { name: "Vocabulary", fields: vocabulary.fields } });
+    const [question, answer] = card?.ordinal === 2 ? ["moon", "luna"] : ["luna", "moon"];
+    expect(card && renderCard(card.note, card.ordinal)).toEqual({
+      front: question,
+      back: `${question}<hr id="answer" />${answer}`,
+    });
+  });
 });
