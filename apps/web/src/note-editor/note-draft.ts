@@ -1,6 +1,15 @@
 /** The note being written, the input it becomes, and what core's rules (or the server) say is wrong with it. */
-import { type Note, type NoteKind, type NoteType, noteInputSchema } from "@engram/core";
+import {
+  customFieldsSchema,
+  limits,
+  type Note,
+  type NoteKind,
+  type NoteType,
+  noteInputSchema,
+  tagsSchema,
+} from "@engram/core";
 import type { DeckNoteType } from "@engram/sdk";
+import { z } from "zod";
 import type { FormErrors } from "../forms/form-errors.js";
 import { errorMessage, fieldErrors } from "../lib/error-messages.js";
 import { splitTags } from "./tags-input.js";
@@ -141,9 +150,16 @@ function collect(entries: Iterable<[string, string]>, draft: NoteDraft): FormErr
   return { fields, summary };
 }
 
+/** A custom note as core's rules check it: exactly its type's fields, each within the length limit, and the tag rules. */
+function customNoteSchema(type: DeckNoteType) {
+  return z.object({ fields: customFieldsSchema(type, limits.fieldLength), tags: tagsSchema });
+}
+
 /** Core's note rules (docs/product.md §5) checked before anything is sent. */
 export function checkDraft(draft: NoteDraft): FormErrors | null {
-  const result = noteInputSchema.safeParse(draftInput(draft));
+  const input = draftInput(draft);
+  const schema = draft.kind === "custom" && draft.noteType ? customNoteSchema(draft.noteType) : noteInputSchema;
+  const result = schema.safeParse(input);
   if (result.success) return null;
   const errors = collect(
     result.error.issues.map((issue) => [issue.path.map(String).join("."), issue.message]),
