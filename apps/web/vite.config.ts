@@ -28,6 +28,15 @@ export default defineConfig({
         globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
         // The editor's chunk is large; offline it must still load.
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        // Math fonts are fetched only by cards with math; once fetched they are kept, so
+        // a deck studied offline still typesets with them.
+        runtimeCaching: [
+          {
+            urlPattern: /\/assets\/KaTeX_[^/]+\.(woff2|woff|ttf)$/,
+            handler: "CacheFirst",
+            options: { cacheName: "math-fonts", expiration: { maxEntries: 80 } },
+          },
+        ],
         navigateFallback: "/index.html",
         cleanupOutdatedCaches: true,
         clientsClaim: true,
