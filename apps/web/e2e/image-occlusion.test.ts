@@ -101,6 +101,25 @@ test("an image occlusion note drawn in the editor makes a card per group, studie
   await drag(surface, [0.1, 0.15], [0.45, 0.6]);
   await drag(surface, [0.55, 0.5], [0.95, 0.9]);
   await editor.getByRole("status").filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
+
+  // From the keyboard: a rectangle added, moved with the arrow keys, then deleted.
+  await editor.getByRole("button", { name: "Add rectangle" }).click();
+  await editor.getByRole("status").filter({ hasText: "3 masks in 3 groups: 3 cards." }).waitFor();
+  const added = surface.locator('rect.occlusion-mask[data-ordinal="3"]');
+  const before = Number(await added.getAttribute("x"));
+  await surface.focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Shift+ArrowRight");
+  await expect.poll(async () => Number(await added.getAttribute("x")) - before).toBeCloseTo(0.06, 5);
+  await page.keyboard.press("Delete");
+  await editor.getByRole("status").filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
+  // Grouping two masks makes them one card; ungrouping splits them again.
+  await editor.getByRole("button", { name: "Rectangle 1, card 1" }).click();
+  await editor.getByRole("button", { name: "Rectangle 2, card 2" }).click({ modifiers: ["Shift"] });
+  await editor.getByRole("button", { name: "Group", exact: true }).click();
+  await editor.getByRole("status").filter({ hasText: "2 masks in 1 group: 1 card." }).waitFor();
+  await editor.getByRole("button", { name: "Ungroup" }).click();
+  await editor.getByRole("status").filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
   await editor.getByRole("textbox", { name: "Header", exact: true }).click();
   await page.keyboard.type("The diagram");
   await screenshot(page, "image-occlusion-editor");
