@@ -27,4 +27,18 @@ describe("a note's first field as the browser lists it", () => {
     expect(firstFieldText({ ...note, note_type_id: "type-2" }, types)).toBe("");
     expect(noteTypeOf({ kind: "basic", fields: {} }, types)).toBeUndefined();
   });
+
+  it("reads an image occlusion note's header, else its image's file name", () => {
+    const fields = {
+      image: '<img src="heart&amp;lungs.png">',
+      occlusions: "",
+      header: "",
+      back_extra: "",
+      comments: "",
+    };
+    expect(firstFieldText({ kind: "image_occlusion", fields: { ...fields, header: "<p>The heart</p>" } })).toBe(
+      "The heart",
+    );
+    expect(firstFieldText({ kind: "image_occlusion", fields })).toBe("heart&lungs.png");
+  });
 });

@@ -36,6 +36,13 @@ export function noteTypeOf(note: ListedNote, types: NoteTypeLookup | undefined):
  */
 export function firstFieldText(note: ListedNote, types?: NoteTypeLookup): string {
   const fields = fieldsOf(note);
+  // An image occlusion note reads as its header, else as its image's file name.
+  if (note.kind === "image_occlusion") {
+    const header = fieldText(typeof fields.header === "string" ? fields.header : "");
+    const image =
+      typeof fields.image === "string" ? /\bsrc\s*=\s*["']([^"']+)["']/i.exec(fields.image)?.[1] : undefined;
+    return header || (image ? decodeEntities(image) : "");
+  }
   const name = note.kind === "custom" ? noteTypeOf(note, types)?.fields[0] : note.kind === "cloze" ? "text" : "front";
   const value = name === undefined ? undefined : fields[name];
   return fieldText(typeof value === "string" ? value : "");
