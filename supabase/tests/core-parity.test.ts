@@ -1,10 +1,12 @@
 import {
   basicFieldsSchema,
+  cardOrdinals,
   clozeFieldsSchema,
   clozeNesting,
   clozeOrdinals,
   deckNameSchema,
   limits,
+  type NoteType,
   stripMarkup,
   studyDay,
   tagsSchema,
@@ -109,6 +111,81 @@ describe("cloze numbers", () => {
     expect(mismatches).toEqual([]);
     // The examples reach past the limit, so the comparison covers it.
     expect(Math.max(...texts.map(clozeNesting))).toBeGreaterThan(limits.clozeNestingDepth);
+  });
+});
+
+describe("card ordinals of custom notes", () => {
+  // Templates and field values assembled from the pieces Anki's template
+  // language and its emptiness rule are made of, in random order.
+  const templatePieces = [
+    "{{A}}",
+    "{{B}}",
+    "{{ A }}",
+    "{{text:B}}",
+    "{{cloze:A}}",
+    "{{type:cloze:B}}",
+    "{{#A}}",
+    "{{/A}}",
+    "{{^B}}",
+    "{{/B}}",
+    "{{#Tags}}",
+    "{{/Tags}}",
+    "{{Tags}}",
+    "{{Deck}}",
+    "{{FrontSide}}",
+    "{{!note}}",
+    "<!--",
+    "-->",
+    "{{",
+    "}}",
+    "{",
+    "}",
+    "text",
+    " ",
+    "{{{A}}}",
+    "{{#}}",
+    "{{/}}",
+    "{{C}}",
+  ];
+  const valuePieces = ["", " ", "<br>", "<div />", "&nbsp;", "x", "<b>", "{{c1::a}}", "{{c2::b::h}}", "\n", "{{c3::"];
+  const rand = random(7);
+  const pick = <T>(pieces: readonly T[]) => pieces[Math.floor(rand() * pieces.length)] as T;
+  const assemble = (pieces: readonly string[], length: number) =>
+    Array.from({ length: Math.floor(rand() * length) }, () => pick(pieces)).join("");
+  const cases = Array.from({ length: 400 }, (_, i) => {
+    const kind: NoteType["kind"] = i % 4 === 0 ? "cloze" : "standard";
+    const templates = Array.from({ length: kind === "cloze" ? 1 : 1 + Math.floor(rand() * 3) }, (_, t) => ({
+      name: `Card ${t + 1}`,
+      front: assemble(templatePieces, 8),
+      back: "",
+    }));
+    const type: NoteType = { name: "Generated", kind, fields: ["A", "B", "Deck"], templates, css: "" };
+    const fields = { A: assemble(valuePieces, 3), B: assemble(valuePieces, 3), Deck: assemble(valuePieces, 2) };
+    return { type, fields, tags: rand() < 0.5 ? [] : ["t"] };
+  });
+
+  test("the database makes the same cards as @engram/core", async () => {
+    const rows = await db.query<{ value: number[] }>(
+      `select private.template_ordinals(c ->> 'kind', array(select jsonb_array_elements_text(c -> 'typeFields')),
+         c -> 'templates', c -> 'fields', array(select jsonb_array_elements_text(c -> 'tags'))) as value
+       from jsonb_array_elements($1::jsonb) with ordinality as u(c, i) order by i`,
+      [
+        JSON.stringify(
+          cases.map((c) => ({
+            kind: c.type.kind,
+            typeFields: c.type.fields,
+            templates: c.type.templates,
+            fields: c.fields,
+            tags: c.tags,
+          })),
+        ),
+      ],
+    );
+    const core = cases.map((c) => cardOrdinals({ kind: "custom", noteType: c.type, fields: c.fields, tags: c.tags }));
+    expect(rows.map((row) => row.value)).toEqual(core);
+    // The generated cases reach more than the default card: other single cards and several.
+    expect(new Set(core.map((ordinals) => JSON.stringify(ordinals))).size).toBeGreaterThan(4);
+    expect(core.filter((ordinals) => ordinals.length > 1).length).toBeGreaterThan(4);
   });
 });
 
