@@ -4,6 +4,7 @@
  * (tts, furigana, kana, kanji…) leave the value as it is. The result is not
  * sanitised: callers sanitise the finished face.
  */
+import { typeAnswerMarker } from "../type-answer";
 import { renderClozeField } from "./cloze-filter";
 import { fieldIsEmpty } from "./fields";
 import { parseTemplate, type TemplateNode, trimAnki } from "./parse";
@@ -70,21 +71,11 @@ function renderReplacement(key: string, filters: readonly string[], ctx: Templat
   if (filters[filters.length - 1] === "type") {
     if (ctx.typeAnswer === "drop") return "";
     const cloze = filters.length === 2 && filters[0] === "cloze";
-    return typeAnswerMarker(cloze ? `cloze:${key}` : key, ctx.side);
+    return typeAnswerMarker(cloze ? `cloze:${key}` : key, { reveal: ctx.side === "back" });
   }
   let value = lookup(key, ctx);
   for (const filter of filters) value = applyFilter(filter, value, key, ctx);
   return value;
-}
-
-/** The element the study screen swaps for the answer box or the comparison; `data-field` names the field (`cloze:F` for a cloze). */
-function typeAnswerMarker(field: string, side: "front" | "back"): string {
-  const reveal = side === "back" ? " data-reveal" : "";
-  return `<engram-type-answer data-field="${escapeAttribute(field)}"${reveal}></engram-type-answer>`;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 function applyFilter(filter: string, value: string, name: string, ctx: TemplateContext): string {
