@@ -8,7 +8,7 @@ import type { Locator, Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
 import { addMember, noteList, noteRow } from "./deck-fixtures.js";
 import { engramFor } from "./study-fixtures.js";
-import { type Account, newAccount } from "./support/accounts.js";
+import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
 import { signInWithPassword } from "./support/screens.js";
@@ -197,6 +197,30 @@ test("a template that breaks Anki's rules is refused beside it, and nothing is s
   await dialog.getByText("Close the section with {{/Word}}.").first().waitFor();
   expect(await recallFront.getAttribute("aria-invalid")).toBe("true");
   expect((await engram.noteTypes.get(noteTypeId)).templates).toEqual(vocabulary.templates);
+});
+
+test("a change that would delete cards asks first, and removing a field that holds text is refused", async () => {
+  const dialog = await openSettingsType(owner, "Edit");
+  // A new field, empty in every note, shown alone on card 2's front: no note makes that card any more.
+  await dialog.getByLabel("New field").fill("Hint");
+  await dialog.getByRole("button", { name: "Add field" }).click();
+  await dialog.getByLabel("Field 6", { exact: true }).waitFor();
+  await dialog.getByLabel("Recall front template").fill("{{Hint}}");
+  await dialog.getByRole("button", { name: "Save note type" }).click();
+  await dialog.getByText(/^3 cards would no longer be made by these templates/).waitFor();
+  expect((await engram.noteTypes.get(noteTypeId)).version).toBe(1);
+  await dialog.getByRole("button", { name: "Save and delete 3 cards" }).click();
+  await dialog.getByRole("status").filter({ hasText: "version 2" }).waitFor();
+  expect((await engram.noteTypes.get(noteTypeId)).fields).toEqual([...fields, "Hint"]);
+  const cards = await adminClient().from("cards").select("ordinal").in("note_id", noteIds);
+  expect(cards.data?.map((card) => card.ordinal)).toEqual([1, 1, 1]);
+  expect((await engram.notes.get(noteIds[0] ?? "")).fields).toEqual({ ...words[0], Hint: "" });
+
+  // Every note holds text in Source: removing it is refused and nothing changes.
+  await dialog.getByRole("button", { name: "Remove Source" }).click();
+  await dialog.getByRole("button", { name: "Save note type" }).click();
+  await dialog.getByText("Source holds text in 3 notes: empty it there before removing it.").first().waitFor();
+  expect((await engram.noteTypes.get(noteTypeId)).fields).toEqual([...fields, "Hint"]);
 });
 
 test("a viewer reads the note types screen without changing anything", async () => {
