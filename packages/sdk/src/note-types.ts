@@ -46,12 +46,34 @@ function renamed(error: unknown): never {
 
 const row = (data: Tables<"note_types">): DeckNoteType => data as DeckNoteType;
 
+/** A deck and the decks above it, nearest first, as far as the user can see (a tree is at most 10 deep). */
+async function deckAndAncestors(supabase: EngramClient, deckId: string): Promise<string[]> {
+  const chain = [deckId];
+  for (let depth = 0; depth < 10; depth++) {
+    const [deck] = await run(
+      supabase
+        .from("decks")
+        .select("parent_id")
+        .eq("id", chain[chain.length - 1] ?? ""),
+    );
+    if (!deck?.parent_id || chain.includes(deck.parent_id)) break;
+    chain.push(deck.parent_id);
+  }
+  return chain;
+}
+
 export function createNoteTypes(supabase: EngramClient) {
   return {
-    /** The note types a deck's notes may use, by name. */
-    async list(deckId: string): Promise<DeckNoteType[]> {
+    /**
+     * A deck's own note types, by name; with `inherited`, also those of its
+     * ancestor decks, which its notes may use too (nearest deck first).
+     */
+    async list(deckId: string, options: { inherited?: boolean } = {}): Promise<DeckNoteType[]> {
       const id = validate(deckIdSchema, deckId);
-      const rows = await run(supabase.from("note_types").select("*").eq("deck_id", id).order("name").order("id"));
+      const deckIds = options.inherited ? await deckAndAncestors(supabase, id) : [id];
+      const found = await run(supabase.from("note_types").select("*").in("deck_id", deckIds).order("name").order("id"));
+      const depth = new Map(deckIds.map((deck, index) => [deck, index]));
+      const rows = found.sort((a, b) => (depth.get(a.deck_id) ?? 0) - (depth.get(b.deck_id) ?? 0));
       if (rows.length === 0) {
         const visible = await run(supabase.from("decks").select("id").eq("id", id));
         if (visible.length === 0) {

@@ -171,4 +171,20 @@ describe("note types", () => {
       back: `${question}<hr id="answer" />${answer}`,
     });
   });
+
+  test("a subdeck's notes may use its ancestors' note types, listed after its own", async () => {
+    const { owner, deck } = await ownerWithDeck("Spanish");
+    const sub = await owner.engram.decks.create({ name: "Verbs", parentId: deck.id });
+    const parentType = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const ownType = await owner.engram.noteTypes.create(sub.id, { ...vocabulary, name: "Conjugation" });
+    expect((await owner.engram.noteTypes.list(sub.id)).map((type) => type.id)).toEqual([ownType.id]);
+    const usable = await owner.engram.noteTypes.list(sub.id, { inherited: true });
+    expect(usable.map((type) => type.id)).toEqual([ownType.id, parentType.id]);
+    const note = await owner.engram.notes.create(sub.id, {
+      kind: "custom",
+      noteTypeId: parentType.id,
+      fields: { Word: "ir", Meaning: "to go", Reverse: "" },
+    });
+    expect(note.cards.map((card) => card.ordinal)).toEqual([1]);
+  });
 });

@@ -61,6 +61,8 @@ export const engramKeys = {
   noteTypes: {
     all: ["note-types"] as const,
     deck: (deckId: string) => [...engramKeys.noteTypes.all, "deck", deckId] as const,
+    /** Under the deck's key: a change to its own types refreshes this too. Ancestors' changes come by `all`. */
+    usable: (deckId: string) => [...engramKeys.noteTypes.deck(deckId), "inherited"] as const,
     detail: (noteTypeId: string) => [...engramKeys.noteTypes.all, "detail", noteTypeId] as const,
   },
   cards: {

@@ -120,6 +120,12 @@ export function engramQueries(engram: Engram) {
       /** A deck's note types, by name; a deck has few, so the study screen and editors read them whole. */
       list: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.noteTypes.deck(deckId), queryFn: () => engram.noteTypes.list(deckId) }),
+      /** The note types a deck's notes may use: its own and its ancestors', nearest first. */
+      usable: (deckId: string) =>
+        queryOptions({
+          queryKey: engramKeys.noteTypes.usable(deckId),
+          queryFn: () => engram.noteTypes.list(deckId, { inherited: true }),
+        }),
       detail: (noteTypeId: string) =>
         queryOptions({
           queryKey: engramKeys.noteTypes.detail(noteTypeId),
