@@ -140,6 +140,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
               ordinal={current.card.ordinal}
               revealed={revealed}
               autoplay
+              css={current.card.note.kind === "custom" ? current.card.note.noteType.css : undefined}
               typeAnswer={{
                 typed,
                 onType: (text) => setTyping({ at: current.shownAt, text }),
