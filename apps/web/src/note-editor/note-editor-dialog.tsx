@@ -116,9 +116,9 @@ const emptyDraft: NoteDraft = {
   pendingTag: "",
 };
 
-/** The deck's note types: the kind choice offers them, and a custom note is drawn through its own. */
+/** The note types the deck's notes may use (its own and its ancestors'): the kind choice offers them, and a custom note is drawn through its own. */
 function useNoteTypes(deckId: string) {
-  return useQuery(useEngramQueries().noteTypes.list(deckId));
+  return useQuery(useEngramQueries().noteTypes.usable(deckId));
 }
 
 function NewNote(props: BodyProps) {

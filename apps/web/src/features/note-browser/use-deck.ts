@@ -37,9 +37,9 @@ export function useNotePages(deckId: string, params: NotePagesParams) {
 
 const noNoteTypes: DeckNoteType[] = [];
 
-/** The note types the deck's notes may use, as a list and by id. */
+/** The note types the deck's notes may use (its own and its ancestors'), as a list and by id. */
 export function useDeckNoteTypes(deckId: string) {
-  const types = useQuery(useEngramQueries().noteTypes.list(deckId));
+  const types = useQuery(useEngramQueries().noteTypes.usable(deckId));
   const list = types.data ?? noNoteTypes;
   const byId = useMemo(() => new Map(list.map((type) => [type.id, type])), [list]);
   return { list, byId };
