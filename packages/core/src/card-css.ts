@@ -5,6 +5,7 @@
  * declaration or rule by rule. The viewer scopes what remains to the card
  * (a shadow root), so selectors need no rewriting here.
  */
+/// <reference path="./css-tree-parts.d.ts" />
 import type { CssNode, Declaration, List, ListItem } from "css-tree";
 import generate from "css-tree/generator";
 import parse from "css-tree/parser";

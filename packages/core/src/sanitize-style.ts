@@ -6,6 +6,7 @@
  * (CSS's own tokens, so strings, comments and escapes are what a browser
  * sees); both sanitisers call this same function, so they keep the same text.
  */
+/// <reference path="./css-tree-parts.d.ts" />
 import { tokenize } from "css-tree/tokenizer";
 
 /** Token types as CSS Syntax Level 3 names them, numbered as css-tree does. */
