@@ -104,7 +104,11 @@ test("an Anki package's deck tree: imported as subdecks, listed as a tree with r
   await deckRow("Board Review 2023").getByRole("link", { name: "Board Review 2023", exact: true }).click();
   const crumbs = page.getByRole("navigation", { name: "Deck path" });
   await crumbs.waitFor();
-  expect(await crumbs.getByRole("listitem").allTextContents()).toEqual(["Board prep", "Old Decks", "Board Review 2023"]);
+  expect(await crumbs.getByRole("listitem").allTextContents()).toEqual([
+    "Board prep",
+    "Old Decks",
+    "Board Review 2023",
+  ]);
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
 
   // Studying Old Decks shows a card of Board Review 2023.
