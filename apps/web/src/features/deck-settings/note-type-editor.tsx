@@ -169,24 +169,20 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
                   error={errors.fields[`template-${index}-name`]}
                   onChange={(name) => change({ templates: replaced(draft.templates, index, { ...template, name }) })}
                 />
-                <CodeInput
-                  html
-                  name={`template-${index}-front`}
-                  label={`${template.name || `Card ${index + 1}`} front template`}
-                  value={template.front}
-                  readOnly={readOnly}
-                  error={errors.fields[`template-${index}-front`]}
-                  onChange={(front) => change({ templates: replaced(draft.templates, index, { ...template, front }) })}
-                />
-                <CodeInput
-                  html
-                  name={`template-${index}-back`}
-                  label={`${template.name || `Card ${index + 1}`} back template`}
-                  value={template.back}
-                  readOnly={readOnly}
-                  error={errors.fields[`template-${index}-back`]}
-                  onChange={(back) => change({ templates: replaced(draft.templates, index, { ...template, back }) })}
-                />
+                {(["front", "back"] as const).map((side) => (
+                  <CodeInput
+                    key={side}
+                    html
+                    name={`template-${index}-${side}`}
+                    label={`${template.name || `Card ${index + 1}`} ${side} template`}
+                    value={template[side]}
+                    readOnly={readOnly}
+                    error={errors.fields[`template-${index}-${side}`]}
+                    onChange={(text) =>
+                      change({ templates: replaced(draft.templates, index, { ...template, [side]: text }) })
+                    }
+                  />
+                ))}
               </fieldset>
             ))}
             <CodeInput
