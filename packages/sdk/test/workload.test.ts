@@ -32,6 +32,8 @@ describe("stats.workload", () => {
     await importDeck(user.engram, fixture("collection.apkg"), {
       target: { newDeckName: "History" },
       includeSchedule: true,
+      // One deck, so the sum below is of two allowances (a deck tree gives each subdeck its own).
+      deckTree: false,
     });
     await user.engram.profile.update({ new_per_day: 7, reviews_per_day: 55, desired_retention: 0.87 });
     // Each deck has its own allowance: the imported one the profile's, this one its own.
