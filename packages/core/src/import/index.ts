@@ -11,6 +11,7 @@ export type {
   AnkiCard,
   AnkiCardTemplate,
   AnkiDeck,
+  AnkiDeckConfig,
   AnkiFormat,
   AnkiMedia,
   AnkiNote,

@@ -3,9 +3,17 @@
  * with `notetypes`/`fields`/`templates`/`decks` tables holding protobuf configs).
  */
 import type { Database, SqlValue } from "sql.js";
+import {
+  deckConfigFromJson,
+  deckConfigFromProtobuf,
+  legacyDeckConfigId,
+  modernDeckConfigId,
+  readable,
+  resolveDeckConfigs,
+} from "./deck-configs";
 import { AnkiImportError } from "./errors";
 import { fieldNumber, fieldString, readFields } from "./protobuf";
-import type { AnkiSchedule } from "./types";
+import type { AnkiDeckConfig, AnkiSchedule } from "./types";
 
 export type RawTemplate = { name: string; ord: number; qfmt: string; afmt: string };
 export type RawNoteType = {
@@ -38,6 +46,9 @@ export type RawCollection = {
   createdAtSeconds: number;
   noteTypes: Map<number, RawNoteType>;
   decks: Map<number, string>;
+  /** Each deck's option group (null for filtered decks), always one of `deckConfigs`. */
+  deckConfigIds: Map<number, number | null>;
+  deckConfigs: AnkiDeckConfig[];
   notes: RawNote[];
   cards: RawCard[];
   revlog: RawReview[];
@@ -104,11 +115,16 @@ export function readCollection(db: Database): RawCollection {
         }),
       )
     : [];
+  const decks = tables.has("decks") ? modernDecks(db) : legacyDecks(db);
+  const configs = tables.has("deck_config") ? modernDeckConfigs(db) : legacyDeckConfigs(db);
+  const { deckConfigs, deckConfigIds } = resolveDeckConfigs(configs, decks.configIds);
   return {
     schedulerVersion: schedulerVersion(db, tables),
     createdAtSeconds: num(rows(db, "select crt from col limit 1")[0]?.[0]),
     noteTypes: modern ? modernNoteTypes(db) : legacyNoteTypes(db),
-    decks: tables.has("decks") ? modernDecks(db) : legacyDecks(db),
+    decks: decks.names,
+    deckConfigIds,
+    deckConfigs,
     notes,
     cards,
     revlog,
@@ -174,18 +190,48 @@ function legacyNoteTypes(db: Database): Map<number, RawNoteType> {
   return types;
 }
 
-function legacyDecks(db: Database): Map<number, string> {
-  const decks = new Map<number, string>();
+type RawDecks = { names: Map<number, string>; configIds: Map<number, number | null> };
+
+function legacyDecks(db: Database): RawDecks {
+  const decks: RawDecks = { names: new Map(), configIds: new Map() };
   for (const [key, value] of Object.entries(colJson(db, "decks"))) {
     const deck = value as { id?: number; name?: string };
-    decks.set(Number(deck.id ?? key), deck.name ?? key);
+    const id = Number(deck.id ?? key);
+    decks.names.set(id, deck.name ?? key);
+    decks.configIds.set(id, legacyDeckConfigId(value));
   }
   return decks;
 }
 
 /** Schema 18 keeps names with \x1f between deck levels. */
-function modernDecks(db: Database): Map<number, string> {
-  return new Map(rows(db, "select id, name from decks").map((r) => [num(r[0]), str(r[1]).split("\x1f").join("::")]));
+function modernDecks(db: Database): RawDecks {
+  const decks: RawDecks = { names: new Map(), configIds: new Map() };
+  for (const r of rows(db, "select id, name, kind from decks")) {
+    const id = num(r[0]);
+    decks.names.set(id, str(r[1]).split("\x1f").join("::"));
+    // A kind that cannot be read leaves the deck on group 1, as Anki falls back.
+    const configId = readable(() => modernDeckConfigId(blob(r[2])));
+    decks.configIds.set(id, configId === undefined ? 1 : configId);
+  }
+  return decks;
+}
+
+/** Schema 11 keeps the groups as JSON in col.dconf; unreadable JSON leaves every deck on Anki's defaults. */
+function legacyDeckConfigs(db: Database): AnkiDeckConfig[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(str(rows(db, "select dconf from col limit 1")[0]?.[0]));
+  } catch {
+    return [];
+  }
+  if (!parsed || typeof parsed !== "object") return [];
+  return Object.entries(parsed).flatMap(([key, value]) => deckConfigFromJson(key, value) ?? []);
+}
+
+function modernDeckConfigs(db: Database): AnkiDeckConfig[] {
+  return rows(db, "select id, name, config from deck_config").flatMap(
+    (r) => readable(() => deckConfigFromProtobuf(num(r[0]), str(r[1]), blob(r[2]))) ?? [],
+  );
 }
 
 /** Field and template rows whose note type was not exported are ignored (deck exports can hold them). */

@@ -38,6 +38,8 @@ function collection(types: RawNoteType[], notes: [number, number, string[]][], c
     createdAtSeconds: 0,
     noteTypes: new Map(types.map((t) => [t.id, t])),
     decks: new Map([[1, "Languages::Spanish"]]),
+    deckConfigIds: new Map([[1, 1]]),
+    deckConfigs: [],
     notes: notes.map(([id, mid, fields]) => ({ id, guid: `g${id}`, mid, fields, tags: ["t"] })),
     cards,
     revlog: [],

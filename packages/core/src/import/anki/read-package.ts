@@ -66,7 +66,12 @@ export async function readAnkiPackage(bytes: Uint8Array, options: AnkiReadOption
         createdAt: new Date(collection.createdAtSeconds * 1000),
         schedulerVersion: collection.schedulerVersion,
       },
-      decks: [...collection.decks].map(([ankiDeckId, name]) => ({ ankiDeckId, name })),
+      decks: [...collection.decks].map(([ankiDeckId, name]) => ({
+        ankiDeckId,
+        name,
+        configId: collection.deckConfigIds.get(ankiDeckId) ?? null,
+      })),
+      deckConfigs: collection.deckConfigs,
       noteTypes,
       notes,
       media,

@@ -13,7 +13,29 @@ export type AnkiReadOptions = {
   maxUncompressedBytes?: number;
 };
 
-export type AnkiDeck = { ankiDeckId: number; name: string };
+export type AnkiDeck = {
+  ankiDeckId: number;
+  name: string;
+  /** The id of the option group (`AnkiPackage.deckConfigs`) the deck studies with; null for a filtered deck. */
+  configId: number | null;
+};
+
+/**
+ * An Anki deck option group ("preset"), as much of it as Engram keeps: daily
+ * limits (0–9999), the leech threshold (1–99; larger ones are cut to 99) and
+ * action, and burying of siblings. Missing or unreadable values take Anki's defaults.
+ */
+export type AnkiDeckConfig = {
+  id: number;
+  name: string;
+  newPerDay: number;
+  reviewsPerDay: number;
+  leechThreshold: number;
+  leechAction: "suspend" | "tag_only";
+  buryNew: boolean;
+  buryReviews: boolean;
+  buryInterdayLearning: boolean;
+};
 
 export type AnkiCardTemplate = { name: string; front: string; back: string };
 
@@ -114,6 +136,11 @@ export type AnkiPackage = {
    */
   collection: { createdAt: Date; schedulerVersion: number };
   decks: AnkiDeck[];
+  /**
+   * Every option group in the package, by id. A deck whose group is missing uses
+   * group 1 as in Anki, and when that is missing too, Anki's defaults as group 1.
+   */
+  deckConfigs: AnkiDeckConfig[];
   noteTypes: AnkiNoteTypeSummary[];
   notes: AnkiNote[];
   media: AnkiMedia[];
