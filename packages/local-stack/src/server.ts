@@ -36,8 +36,9 @@ export interface StartOptions {
   seed?: boolean | "first-run";
   /**
    * Grant what migrations create in `public` to the API roles by default, as older
-   * hosted projects do (default). `false` behaves as a new hosted project: a table
-   * is denied to the API until a migration grants it.
+   * hosted projects do. `false` behaves as a new hosted project: a table is denied
+   * to the API until a migration grants it. Default: `[api] auto_expose_new_tables`
+   * of config.toml, true when unset.
    */
   exposeNewTables?: boolean;
   /**
@@ -79,6 +80,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const log = options.log ?? (() => {});
   const config = await loadConfig(supabaseDir);
   options.configure?.(config);
+  for (const notice of config.notices) log(notice);
   const jwtSecret =
     options.jwtSecret ?? (dataDir ? await loadOrCreateSecret(dataDir) : randomBytes(32).toString("base64url"));
   const signingKeys = config.auth.signingKeysPath
@@ -103,7 +105,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     supabaseDir,
     seed: options.seed ?? "first-run",
     log,
-    ...(options.exposeNewTables === undefined ? {} : { exposeNewTables: options.exposeNewTables }),
+    exposeNewTables: options.exposeNewTables ?? config.api.autoExposeNewTables,
   });
 
   const hostname = options.hostname ?? "127.0.0.1";

@@ -126,7 +126,9 @@ describe("readConfig", () => {
       schemas: ["public", "graphql_public"],
       extraSearchPath: ["public", "extensions"],
       maxRows: 1000,
+      autoExposeNewTables: true,
     });
+    expect(config.notices).toEqual([]);
     expect(config.auth.jwtExpiry).toBe(3600);
     expect(config.auth.email.enableConfirmations).toBe(false);
     expect(config.auth.refreshTokenReuseInterval).toBe(10);

@@ -30,7 +30,17 @@ export interface PgFunctionHook {
 
 /** The settings of `supabase/config.toml` the local stack honours, with the CLI's defaults. */
 export interface StackConfig {
-  api: { port: number; schemas: string[]; extraSearchPath: string[]; maxRows: number };
+  api: {
+    port: number;
+    schemas: string[];
+    extraSearchPath: string[];
+    maxRows: number;
+    /**
+     * `[api] auto_expose_new_tables`: whether what migrations create in `public` is granted
+     * to the API roles by default. Unset is true, as the CLI treats it.
+     */
+    autoExposeNewTables: boolean;
+  };
   /** `[db] port`: where the stack serves its database over the Postgres wire protocol. */
   db: { port: number };
   auth: {
@@ -76,6 +86,33 @@ export interface StackConfig {
     buckets: Record<string, { public: boolean; fileSizeLimit: number | null; allowedMimeTypes: string[] | null }>;
   };
   functions: Record<string, { verifyJwt: boolean; enabled: boolean }>;
+  /** One line per setting the file turns on that the local stack does not serve. */
+  notices: string[];
+}
+
+/**
+ * Settings the CLI accepts that turn on something the local stack does not
+ * serve: accepted, and named once at start so nobody expects them to work.
+ */
+const unservedSettings: { path: string; isSet: (file: ConfigFile) => boolean }[] = [
+  { path: "auth.passkey", isSet: (file) => file.auth?.passkey?.enabled === true },
+  { path: "auth.webauthn", isSet: (file) => file.auth?.webauthn !== undefined },
+  { path: "db.ssl_enforcement", isSet: (file) => file.db?.ssl_enforcement?.enabled === true },
+  { path: "db.pooler", isSet: (file) => file.db?.pooler?.enabled === true },
+  { path: "experimental.pgdelta", isSet: (file) => file.experimental?.pgdelta?.enabled === true },
+];
+
+/** What the CLI checks beyond the keys' types when it loads the file (pkg/config's Validate). */
+function crossCheck(file: ConfigFile): string[] {
+  const { passkey, webauthn } = file.auth ?? {};
+  if (!passkey?.enabled) return [];
+  if (!webauthn) return ["config.toml: auth.webauthn is required when auth.passkey.enabled is true"];
+  return [
+    ...(webauthn.rp_id ? [] : ["config.toml: auth.webauthn.rp_id is required when auth.passkey.enabled is true"]),
+    ...(webauthn.rp_origins?.length
+      ? []
+      : ["config.toml: auth.webauthn.rp_origins is required when auth.passkey.enabled is true"]),
+  ];
 }
 
 /** A config.toml the CLI would refuse: every problem, each naming the key path. */
@@ -107,6 +144,8 @@ export function readConfig(toml: string, env: Env = process.env): StackConfig {
   }
   const parsed = configFile.safeParse(substituteEnv(document, env));
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const problems = crossCheck(parsed.data);
+  if (problems.length > 0) throw new ConfigError(problems);
   return toStackConfig(parsed.data);
 }
 
@@ -120,6 +159,7 @@ function toStackConfig(file: ConfigFile): StackConfig {
       schemas: api.schemas ?? ["public", "graphql_public"],
       extraSearchPath: api.extra_search_path ?? ["public", "extensions"],
       maxRows: api.max_rows ?? 1000,
+      autoExposeNewTables: api.auto_expose_new_tables ?? true,
     },
     db: { port: db.port ?? 54322 },
     auth: {
@@ -194,6 +234,9 @@ function toStackConfig(file: ConfigFile): StackConfig {
         { verifyJwt: fn.verify_jwt ?? true, enabled: fn.enabled ?? true },
       ]),
     ),
+    notices: unservedSettings
+      .filter((setting) => setting.isSet(file))
+      .map((setting) => `config.toml: ${setting.path} is accepted but not served locally`),
   };
 }
 

@@ -16,6 +16,7 @@ const api = section({
   schemas: list(),
   extra_search_path: list(),
   max_rows: uint(),
+  auto_expose_new_tables: flag(),
   tls: section({ enabled: flag(), cert_path: text(), key_path: text() }),
   external_url: text(),
 });
@@ -25,6 +26,7 @@ const db = section({
   shadow_port: port(),
   major_version: uint(),
   root_key: text(),
+  health_timeout: duration(),
   pooler: section({
     enabled: flag(),
     port: port(),
@@ -60,6 +62,7 @@ const db = section({
     work_mem: text(),
   }),
   network_restrictions: section({ enabled: flag(), allowed_cidrs: list(), allowed_cidrs_v6: list() }),
+  ssl_enforcement: enabledOnly(),
   vault: tableOf(text()),
 });
 
@@ -102,6 +105,7 @@ const twilio = () => section({ enabled: flag(), account_sid: text(), message_ser
 const auth = section({
   enabled: flag(),
   site_url: text(),
+  external_url: text(),
   additional_redirect_urls: list(),
   jwt_expiry: uint(),
   jwt_issuer: text(),
@@ -193,6 +197,8 @@ const auth = section({
     }),
   ),
   web3: section({ solana: enabledOnly(), ethereum: enabledOnly() }),
+  passkey: enabledOnly(),
+  webauthn: section({ rp_display_name: text(), rp_id: text(), rp_origins: list() }),
   oauth_server: section({ enabled: flag(), allow_dynamic_registration: flag(), authorization_url_path: text() }),
   publishable_key: text(),
   secret_key: text(),
@@ -237,6 +243,7 @@ const experimental = section({
   s3_access_key: text(),
   s3_secret_key: text(),
   webhooks: enabledOnly(),
+  pgdelta: section({ enabled: flag(), declarative_schema_path: text(), format_options: text() }),
   inspect: section({
     rules: z
       .array(section({ query: text(), name: text(), pass: text(), fail: text() }).unwrap(), {

@@ -208,6 +208,16 @@ async function runAsMigrationRole(tx: Queryable, file: string, sql: string): Pro
   await tx.exec("reset role; reset search_path;");
 }
 
+/** The folder's migration files; a project without the folder has none, as the CLI treats it. */
+async function migrationFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => migrationFile.test(name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
 async function hasMigrationHistory(db: Database): Promise<boolean> {
   const [row] = await db.query<{ exists: boolean }>(
     "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
@@ -218,7 +228,7 @@ async function hasMigrationHistory(db: Database): Promise<boolean> {
 }
 
 async function applyPending(db: Database, dir: string): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => migrationFile.test(f)).sort();
+  const files = (await migrationFiles(dir)).sort();
   const done = new Set(
     (await db.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
       (row) => row.version,
