@@ -11,6 +11,7 @@ import { beforeEach, expect, test } from "vitest";
 import { type Account, adminClient, newAccount, nodeClient } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
 import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();
@@ -21,13 +22,7 @@ let deckId: string;
 beforeEach(async () => {
   page = await openPage(browser());
   account = await newAccount("markup");
-  const { data, error } = await adminClient()
-    .from("decks")
-    .insert({ owner_id: account.id, name: "Chemistry" })
-    .select("id")
-    .single();
-  if (error || !data) throw error ?? new Error("no deck");
-  deckId = data.id;
+  deckId = await seedDeck(account.id, "Chemistry", []);
 });
 
 async function addNote(front: string, back: string): Promise<string> {

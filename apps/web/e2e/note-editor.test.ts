@@ -8,6 +8,7 @@ import { beforeEach, expect, test } from "vitest";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
+import { seedDeck } from "./support/decks.js";
 import { redPng, silentWav } from "./support/media.js";
 import { signInWithPassword } from "./support/screens.js";
 
@@ -19,13 +20,7 @@ let deckId: string;
 beforeEach(async () => {
   page = await openPage(browser());
   account = await newAccount("editor");
-  const { data, error } = await adminClient()
-    .from("decks")
-    .insert({ owner_id: account.id, name: "Geography" })
-    .select("id")
-    .single();
-  if (error || !data) throw error ?? new Error("no deck");
-  deckId = data.id;
+  deckId = await seedDeck(account.id, "Geography", []);
 });
 
 const dialog = (name: "Add note" | "Edit note") => page.getByRole("dialog", { name });
