@@ -77,6 +77,7 @@ describe("what each API role may do with each table", () => {
       card_states: { authenticated: "SELECT", service_role: all },
       review_logs: { authenticated: "SELECT", service_role: all },
       import_jobs: { authenticated: "SELECT", service_role: all },
+      deck_presets: { authenticated: "DELETE,SELECT", service_role: all },
     });
   });
 
@@ -89,9 +90,11 @@ describe("what each API role may do with each table", () => {
     expect(rows.map((row) => row.line)).toEqual([
       "deck_invites authenticated UPDATE: revoked_at",
       "deck_members authenticated UPDATE: role",
-      "decks anon SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
+      "deck_presets authenticated INSERT: id,owner_id,name,new_per_day,reviews_per_day,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
+      "deck_presets authenticated UPDATE: name,new_per_day,reviews_per_day,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
+      "decks anon SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id",
       "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
-      "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
+      "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id",
       "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
       "note_types authenticated INSERT: id,deck_id,name,kind,fields,templates,css",
       "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at,note_type_id",

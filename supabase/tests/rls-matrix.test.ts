@@ -39,7 +39,8 @@ type Table =
   | "cards"
   | "card_states"
   | "review_logs"
-  | "import_jobs";
+  | "import_jobs"
+  | "deck_presets";
 type Operation = "select" | "insert" | "update" | "delete";
 type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
 /**
@@ -191,6 +192,16 @@ const matrix: Cell[] = [
   ...row("import_jobs",  "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
   ...row("import_jobs",  "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
 
+  // Deck presets: each user's own, read and written only by them.
+  ...row("deck_presets", "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("deck_presets", "select", "another user's",  PERM,    EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("deck_presets", "insert", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("deck_presets", "insert", "another user's",  PERM,    RLS,       RLS,     RLS,     RLS),
+  ...row("deck_presets", "update", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("deck_presets", "update", "another user's",  PERM,    NOOP,      NOOP,    NOOP,    NOOP),
+  ...row("deck_presets", "delete", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("deck_presets", "delete", "another user's",  PERM,    NOOP,      NOOP,    NOOP,    NOOP),
+
   // Profiles: created by the sign-up trigger, removed with the account
   // (delete-account); each user reads and edits only their own. Co-members'
   // names and avatars come from deck_member_profiles, not from this table.
@@ -231,6 +242,7 @@ function subjectOf({ w, actor, target }: Context) {
     cardId: deck.cardId,
     reviewLogId: must(w.reviewLogIds.get(user.id)),
     importJobId: must(w.importJobIds.get(user.id)),
+    presetId: must(w.presetIds.get(user.id)),
   };
 }
 
@@ -527,6 +539,41 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
       return {
         act: (tx) => tx.query("delete from import_jobs where id = $1 returning id", [s.importJobId]),
         state: (q) => q.query("select id, status from import_jobs where user_id = $1 order by id", [s.userId]),
+      };
+    },
+  },
+
+  deck_presets: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select id from deck_presets where id = $1", [s.presetId]),
+        rows: (rows) => expect(ids(rows)).toEqual([s.presetId]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query("insert into deck_presets (owner_id, name) values ($1, 'Probe preset') returning id", [s.userId]),
+        state: (q) => q.query("select name from deck_presets where owner_id = $1 order by name", [s.userId]),
+        effect: (after) => expect(after).toEqual([{ name: "Exam" }, { name: "Probe preset" }]),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("update deck_presets set new_per_day = 3 where id = $1 returning id", [s.presetId]),
+        state: (q) => q.query("select new_per_day from deck_presets where id = $1", [s.presetId]),
+        effect: (after) => expect(after).toEqual([{ new_per_day: 3 }]),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from deck_presets where id = $1 returning id", [s.presetId]),
+        state: (q) => q.query("select id from deck_presets where id = $1", [s.presetId]),
+        effect: (after) => expect(after).toEqual([]),
       };
     },
   },

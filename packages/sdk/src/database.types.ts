@@ -206,6 +206,54 @@ export type Database = {
           },
         ]
       }
+      deck_presets: {
+        Row: {
+          bury_interday_learning: boolean
+          bury_new: boolean
+          bury_reviews: boolean
+          created_at: string
+          id: string
+          leech_action: Database["public"]["Enums"]["leech_action"]
+          leech_threshold: number
+          name: string
+          new_per_day: number | null
+          owner_id: string
+          reviews_per_day: number | null
+          source_id: number | null
+          updated_at: string
+        }
+        Insert: {
+          bury_interday_learning?: boolean
+          bury_new?: boolean
+          bury_reviews?: boolean
+          created_at?: string
+          id?: string
+          leech_action?: Database["public"]["Enums"]["leech_action"]
+          leech_threshold?: number
+          name: string
+          new_per_day?: number | null
+          owner_id?: string
+          reviews_per_day?: number | null
+          source_id?: number | null
+          updated_at?: string
+        }
+        Update: {
+          bury_interday_learning?: boolean
+          bury_new?: boolean
+          bury_reviews?: boolean
+          created_at?: string
+          id?: string
+          leech_action?: Database["public"]["Enums"]["leech_action"]
+          leech_threshold?: number
+          name?: string
+          new_per_day?: number | null
+          owner_id?: string
+          reviews_per_day?: number | null
+          source_id?: number | null
+          updated_at?: string
+        }
+        Relationships: []
+      }
       decks: {
         Row: {
           archived_at: string | null
@@ -225,6 +273,7 @@ export type Database = {
           new_per_day: number | null
           owner_id: string
           parent_id: string | null
+          preset_id: string | null
           reviews_per_day: number | null
           updated_at: string
         }
@@ -246,6 +295,7 @@ export type Database = {
           new_per_day?: number | null
           owner_id?: string
           parent_id?: string | null
+          preset_id?: string | null
           reviews_per_day?: number | null
           updated_at?: string
         }
@@ -267,6 +317,7 @@ export type Database = {
           new_per_day?: number | null
           owner_id?: string
           parent_id?: string | null
+          preset_id?: string | null
           reviews_per_day?: number | null
           updated_at?: string
         }
@@ -281,6 +332,12 @@ export type Database = {
             foreignKeyName: "decks_parent_id_fkey"
             columns: ["parent_id"]
             referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "decks_preset_id_fkey"
+            columns: ["preset_id"]
+            referencedRelation: "deck_presets"
             referencedColumns: ["id"]
           },
         ]
@@ -796,6 +853,10 @@ export type Database = {
       }
       set_deck_parent: {
         Args: { p_deck_id: string; p_parent_id: string }
+        Returns: undefined
+      }
+      set_deck_preset: {
+        Args: { p_deck_id: string; p_preset_id: string }
         Returns: undefined
       }
       set_suspended: {

@@ -33,6 +33,8 @@ export interface World {
   /** One review log and one import job per person who has studied or imported. */
   reviewLogIds: Map<string, string>;
   importJobIds: Map<string, string>;
+  /** One deck preset per person who has studied (each made by its owner). */
+  presetIds: Map<string, string>;
   /** Objects in Cleo's folders of the per-user buckets. */
   classmateObjects: { avatars: string; imports: string; exports: string };
 }
@@ -91,6 +93,13 @@ export async function buildWorld(db: Database): Promise<World> {
 
   const reviewLogIds = new Map<string, string>();
   const importJobIds = new Map<string, string>();
+  const presetIds = new Map<string, string>();
+  for (const user of [owner, editor, viewer, classmate, stranger]) {
+    const [preset] = await actAs(db, user, (tx) =>
+      tx.query<{ id: string }>("insert into deck_presets (name, new_per_day) values ('Exam', 7) returning id"),
+    );
+    presetIds.set(user.id, must(preset).id);
+  }
   const classmateObjects = {
     avatars: `${classmate.id}/avatar.png`,
     imports: `${classmate.id}/organic-chemistry.apkg`,
@@ -141,6 +150,7 @@ export async function buildWorld(db: Database): Promise<World> {
     strangersClone,
     reviewLogIds,
     importJobIds,
+    presetIds,
     classmateObjects,
   };
 }
