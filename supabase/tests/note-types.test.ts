@@ -75,23 +75,40 @@ const ordinalsOf = async (noteId: string) =>
     (row) => row.ordinal,
   );
 
+interface UpdateOptions {
+  deleteCards?: boolean;
+  /** Each new field's old index, or null for a new field. */
+  fieldMap?: (number | null)[];
+  /** Each new template's old index, or null for a new template. */
+  templateMap?: (number | null)[];
+  discardText?: boolean;
+}
+
 function updateType(
   user: User,
   id: string,
   version: number,
   type: NoteType,
-  deleteCards = false,
+  options: UpdateOptions = {},
 ): Promise<{ version: number; fields: string[] }[]> {
   return actAs(db, user, (tx) =>
-    tx.query("select version, fields from update_note_type($1, $2, $3, $4, $5, $6, $7)", [
-      id,
-      version,
-      type.name,
-      type.fields,
-      JSON.stringify(type.templates),
-      type.css,
-      deleteCards,
-    ]),
+    tx.query(
+      `select version, fields from update_note_type(p_note_type_id => $1, p_version => $2, p_name => $3, p_fields => $4,
+         p_templates => $5, p_css => $6, p_delete_cards => $7, p_field_map => $8, p_template_map => $9,
+         p_discard_text => $10)`,
+      [
+        id,
+        version,
+        type.name,
+        type.fields,
+        JSON.stringify(type.templates),
+        type.css,
+        options.deleteCards ?? false,
+        options.fieldMap ?? null,
+        options.templateMap ?? null,
+        options.discardText ?? false,
+      ],
+    ),
   );
 }
 
@@ -260,9 +277,9 @@ describe("changing a note type", () => {
     const onlyFirst = { ...type, templates: [type.templates[0] as NoteType["templates"][number]] };
     const refused = await failure(updateType(olga, id, version, onlyFirst));
     expect(refused).toMatchObject({ code: "PT409" });
-    expect(JSON.parse(refused.detail ?? "")).toEqual({ cards: 1 });
+    expect(JSON.parse(refused.detail ?? "")).toEqual({ cards: 1, schedules: 0 });
     expect(await ordinalsOf(note)).toEqual([1, 2]);
-    await updateType(olga, id, version, onlyFirst, true);
+    await updateType(olga, id, version, onlyFirst, { deleteCards: true });
     expect(await ordinalsOf(note)).toEqual([1]);
   });
 
@@ -278,9 +295,141 @@ describe("changing a note type", () => {
       fields: ["Word", "Reverse"],
       templates: [{ name: "Recognise", front: "{{Word}}", back: "{{Word}}" }],
     };
-    const refused = await failure(updateType(olga, id, v2?.version ?? 0, withoutMeaning, true));
+    const refused = await failure(updateType(olga, id, v2?.version ?? 0, withoutMeaning, { deleteCards: true }));
     expect(refused).toMatchObject({ code: "PT409" });
     expect(JSON.parse(refused.detail ?? "")).toEqual({ field: "Meaning", notes: 1 });
+  });
+});
+
+describe("changing a note type as Anki's Fields and Cards dialogs do", () => {
+  const fieldsOf = async (noteId: string) =>
+    (await db.query<{ fields: Record<string, string> }>("select fields from notes where id = $1", [noteId]))[0]?.fields;
+  const cardsOf = async (noteId: string) =>
+    db.query<{ id: string; ordinal: number }>("select id, ordinal from cards where note_id = $1 order by ordinal", [
+      noteId,
+    ]);
+  /** Marks a card studied by the owner: a schedule that must survive (or be counted when lost). */
+  const study = (cardId: string, stability: number) =>
+    db.query("update card_states set state = 'review', stability = $2, reps = 3 where card_id = $1 and user_id = $3", [
+      cardId,
+      stability,
+      olga.id,
+    ]);
+  const stabilityOf = async (cardId: string) =>
+    (
+      await db.query<{ stability: number }>("select stability from card_states where card_id = $1 and user_id = $2", [
+        cardId,
+        olga.id,
+      ])
+    )[0]?.stability;
+
+  test("a renamed field keeps its text in every note, and its place in the templates", async () => {
+    const type = named(vocabulary);
+    const { id, version } = await addType(olga, type);
+    const note = await addCustomNote(olga, id, { Word: "cuatro", Meaning: "four", Reverse: "y" });
+    const before = await cardsOf(note);
+    const renamed: NoteType = {
+      ...type,
+      fields: ["Term", "Meaning", "Reverse"],
+      templates: [
+        { name: "Recognise", front: "{{Term}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}" },
+        { name: "Recall", front: "{{#Reverse}}{{Meaning}}{{/Reverse}}", back: "{{FrontSide}}<hr id=answer>{{Term}}" },
+      ],
+    };
+    const [saved] = await updateType(olga, id, version, renamed, { fieldMap: [0, 1, 2], templateMap: [0, 1] });
+    expect(saved?.fields).toEqual(["Term", "Meaning", "Reverse"]);
+    expect(await fieldsOf(note)).toEqual({ Term: "cuatro", Meaning: "four", Reverse: "y" });
+    expect(await cardsOf(note)).toEqual(before);
+  });
+
+  test("reordered fields keep their text; a new one is empty; a dropped one with text needs consent", async () => {
+    const type = named(vocabulary);
+    const { id, version } = await addType(olga, type);
+    const note = await addCustomNote(olga, id, { Word: "cinco", Meaning: "five", Reverse: "" });
+    const [v2] = await updateType(
+      olga,
+      id,
+      version,
+      { ...type, fields: ["Meaning", "Extra", "Word", "Reverse"] },
+      { fieldMap: [1, null, 0, 2] },
+    );
+    expect(await fieldsOf(note)).toEqual({ Meaning: "five", Extra: "", Word: "cinco", Reverse: "" });
+    const noMeaning: NoteType = {
+      ...type,
+      fields: ["Word", "Reverse"],
+      templates: [{ name: "Recognise", front: "{{Word}}", back: "{{Word}}" }],
+    };
+    const options = { fieldMap: [2, 3], templateMap: [0], deleteCards: true };
+    const refused = await failure(updateType(olga, id, v2?.version ?? 0, noMeaning, options));
+    expect(refused).toMatchObject({ code: "PT409" });
+    expect(JSON.parse(refused.detail ?? "")).toEqual({ field: "Meaning", notes: 1 });
+    expect(await fieldsOf(note)).toEqual({ Meaning: "five", Extra: "", Word: "cinco", Reverse: "" });
+    await updateType(olga, id, v2?.version ?? 0, noMeaning, { ...options, discardText: true });
+    expect(await fieldsOf(note)).toEqual({ Word: "cinco", Reverse: "" });
+  });
+
+  test("reordered templates keep each card and its schedule", async () => {
+    const type = named(vocabulary);
+    const { id, version } = await addType(olga, type);
+    const note = await addCustomNote(olga, id, { Word: "seis", Meaning: "six", Reverse: "y" });
+    const [first, second] = await cardsOf(note);
+    await study(first?.id ?? "", 11);
+    await study(second?.id ?? "", 22);
+    const swapped = { ...type, templates: [type.templates[1], type.templates[0]] as NoteType["templates"] };
+    await updateType(olga, id, version, swapped, { templateMap: [1, 0] });
+    expect(await cardsOf(note)).toEqual([
+      { id: second?.id, ordinal: 1 },
+      { id: first?.id, ordinal: 2 },
+    ]);
+    expect(await stabilityOf(first?.id ?? "")).toBe(11);
+    expect(await stabilityOf(second?.id ?? "")).toBe(22);
+  });
+
+  test("a removed template's cards go only when asked; the cards after it move up with their schedules", async () => {
+    const type = named(vocabulary);
+    const third = { name: "Spell", front: "{{Meaning}}", back: "{{Word}}" };
+    const { id, version } = await addType(olga, { ...type, templates: [...type.templates, third] });
+    const note = await addCustomNote(olga, id, { Word: "siete", Meaning: "seven", Reverse: "y" });
+    const [, middle, last] = await cardsOf(note);
+    await study(middle?.id ?? "", 5);
+    await study(last?.id ?? "", 7);
+    const withoutMiddle = { ...type, templates: [type.templates[0], third] as NoteType["templates"] };
+    const refused = await failure(updateType(olga, id, version, withoutMiddle, { templateMap: [0, 2] }));
+    expect(refused).toMatchObject({ code: "PT409" });
+    expect(JSON.parse(refused.detail ?? "")).toEqual({ cards: 1, schedules: 1 });
+    expect((await cardsOf(note)).map((card) => card.ordinal)).toEqual([1, 2, 3]);
+    await updateType(olga, id, version, withoutMiddle, { templateMap: [0, 2], deleteCards: true });
+    const after = await cardsOf(note);
+    expect(after.map((card) => card.ordinal)).toEqual([1, 2]);
+    expect(after[1]?.id).toBe(last?.id);
+    expect(await stabilityOf(last?.id ?? "")).toBe(7);
+    expect(await db.query("select 1 from cards where id = $1", [middle?.id])).toHaveLength(0);
+  });
+
+  test("refuses maps that do not fit, changing nothing", async () => {
+    const type = named(vocabulary);
+    const { id, version } = await addType(olga, type);
+    for (const [options, detail] of [
+      [{ fieldMap: [0, 1] }, "field_map"],
+      [{ fieldMap: [0, 0, 2] }, "field_map"],
+      [{ fieldMap: [0, 1, 3] }, "field_map"],
+      [{ templateMap: [0, 1, 2] }, "template_map"],
+      [{ templateMap: [1, 1] }, "template_map"],
+    ] as [UpdateOptions, string][]) {
+      const error = await failure(updateType(olga, id, version, type, options));
+      expect(error).toMatchObject({ code: "22023", detail });
+    }
+    const [row] = await db.query<{ version: number }>("select version from note_types where id = $1", [id]);
+    expect(row?.version).toBe(version);
+  });
+
+  test("a viewer's or a stale change with maps is refused", async () => {
+    const type = named(vocabulary);
+    const { id, version } = await addType(olga, type);
+    const options = { fieldMap: [0, 1, 2], templateMap: [0, 1] };
+    expect((await failure(updateType(vic, id, version, type, options))).code).toBe("42501");
+    await updateType(ed, id, version, type, options);
+    expect((await failure(updateType(olga, id, version, type, options))).code).toBe("PT412");
   });
 });
 

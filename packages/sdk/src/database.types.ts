@@ -1016,9 +1016,12 @@ export type Database = {
         Args: {
           p_css: string
           p_delete_cards?: boolean
+          p_discard_text?: boolean
+          p_field_map?: number[]
           p_fields: string[]
           p_name: string
           p_note_type_id: string
+          p_template_map?: number[]
           p_templates: Json
           p_version: number
         }
