@@ -1,9 +1,10 @@
 /** What the auth routes share, and request-reading helpers. */
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { readCappedText } from "../gateway/capped-body.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { badRequest } from "./errors.js";
+import { AuthError, badRequest } from "./errors.js";
 import type { RateLimiter } from "./rate-limit.js";
 
 export interface Auth {
@@ -13,9 +14,15 @@ export interface Auth {
 
 export type AuthContext = Context<StackEnv>;
 
+/** GoTrue reads at most 1 MiB of a request body (limitRequestBody). */
+const maxBodyBytes = 1 << 20;
+
 /** The JSON body as an object (GoTrue ignores unknown keys); an empty body is `{}`. */
 export async function readBody(c: AuthContext): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  const text = await readCappedText(c.req.raw, maxBodyBytes);
+  if (text === null) {
+    throw new AuthError(413, "request_entity_too_large", `Request body too large (max ${maxBodyBytes} bytes)`);
+  }
   if (!text.trim()) return {};
   try {
     const value = JSON.parse(text) as unknown;

@@ -1,7 +1,23 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { readCappedBody, readCappedText } from "../gateway/capped-body.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { socketRoute } from "./socket.js";
+
+/** Plug.Parsers' default length, which Realtime's endpoint keeps. */
+const maxBodyBytes = 8_000_000;
+
+/** Plug's RequestTooLargeError, rendered by Realtime's error view (the status's message). */
+const tooLarge = (c: Context) => c.json("Request Entity Too Large", 413);
+
+const notJson = Symbol("not JSON");
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return notJson;
+  }
+}
 
 /**
  * Realtime's socket (`/realtime/v1/websocket`) and its HTTP broadcast API
@@ -24,7 +40,10 @@ export function realtimeRouter(stack: Stack): Hono<StackEnv> {
   app.post("/api/broadcast", async (c) => {
     const auth = await authorize(c.get("bearer"));
     if ("error" in auth) return c.json({ message: auth.error }, auth.status);
-    const body = (await c.req.json().catch(() => null)) as { messages?: unknown } | null;
+    const text = await readCappedText(c.req.raw, maxBodyBytes);
+    if (text === null) return tooLarge(c);
+    const parsed = parseJson(text);
+    const body = (parsed === notJson ? null : parsed) as { messages?: unknown } | null;
     const messages = body?.messages;
     if (!Array.isArray(messages) || messages.length === 0) {
       return c.json({ errors: { messages: ["can't be blank"] } }, 422);
@@ -54,11 +73,13 @@ export function realtimeRouter(stack: Stack): Hono<StackEnv> {
     }
     const binary = (c.req.header("content-type") ?? "").startsWith("application/octet-stream");
     let payload: unknown;
+    const body = await readCappedBody(c.req.raw, maxBodyBytes);
+    if (body === null) return tooLarge(c);
     if (binary) {
-      payload = new Uint8Array(await c.req.arrayBuffer());
+      payload = body;
     } else {
-      payload = await c.req.json().catch(() => undefined);
-      if (payload === undefined) return c.json({ error: "Invalid JSON body" }, 400);
+      payload = parseJson(new TextDecoder().decode(body));
+      if (payload === notJson) return c.json({ error: "Invalid JSON body" }, 400);
     }
     if (auth.hub.payloadTooLarge(payload)) return c.json({ error: "Payload too large" }, 413);
     auth.hub.broadcast(c.req.param("topic"), isPrivate, c.req.param("event"), payload);

@@ -1,5 +1,6 @@
 /** Storage's error format: HTTP 400 for every non-500 error, the real status as a string inside the body. */
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export class StorageError extends Error {
   constructor(
@@ -9,6 +10,8 @@ export class StorageError extends Error {
     /** The legacy label clients show (`error`). */
     readonly label: string,
     message: string,
+    /** The HTTP status, when not Storage's usual 400: Fastify's own errors keep theirs. */
+    readonly httpStatus?: ContentfulStatusCode,
   ) {
     super(message);
   }
@@ -41,6 +44,8 @@ export const errors = {
       "InvalidRequest",
       "Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B",
     ),
+  /** Fastify's FST_ERR_CTP_BODY_TOO_LARGE, as Storage's error handler renders it. */
+  bodyTooLarge: () => new StorageError(413, "EntityTooLarge", "FastifyError", "Request body is too large", 413),
   noContentProvided: () => new StorageError(400, "InvalidRequest", "InvalidRequest", "No content provided"),
   notEmpty: () =>
     new StorageError(409, "ResourceNotEmpty", "ResourceNotEmpty", "The bucket you tried to delete is not empty"),
@@ -69,6 +74,6 @@ export function errorResponse(c: Context, error: unknown): Response {
   }
   return c.json(
     { statusCode: String(known.status), code: known.code, error: known.label, message: known.message },
-    known.status === 500 ? 500 : 400,
+    known.httpStatus ?? (known.status === 500 ? 500 : 400),
   );
 }

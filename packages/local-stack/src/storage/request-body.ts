@@ -1,8 +1,13 @@
 /** A Storage request's JSON body: an object, `{}` when empty, InvalidRequest when not JSON. */
+import { readCappedText } from "../gateway/capped-body.js";
 import { errors } from "./errors.js";
 
+/** Fastify's default body limit, which Storage keeps for its JSON routes. */
+const maxJsonBytes = 1 << 20;
+
 export async function jsonBody(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
+  const text = await readCappedText(req, maxJsonBytes);
+  if (text === null) throw errors.bodyTooLarge();
   if (!text) return {};
   try {
     const body = JSON.parse(text) as unknown;
