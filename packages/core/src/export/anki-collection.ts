@@ -1,9 +1,9 @@
 /**
  * The legacy Anki collection (`collection.anki2`, schema version 11): its DDL
- * and the JSON kept in `col` for note types, decks and options, as Anki's
- * rslib/src/notetype/schema11.rs and decks/schema11.rs read them.
+ * and the JSON kept in `col` for note types, decks and option groups, as Anki's
+ * rslib/src/notetype/schema11.rs, decks/schema11.rs and deckconfig/schema11.rs read them.
  */
-import type { AnkiNoteTypeSpec } from "./anki-package";
+import type { AnkiDeckConfigSpec, AnkiNoteTypeSpec } from "./anki-package";
 
 export const schema11 = `
 create table col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
@@ -98,7 +98,7 @@ export function noteTypeJson(type: AnkiNoteTypeSpec, deckId: number, mod: number
   };
 }
 
-export function deckJson(id: number, name: string, mod: number) {
+export function deckJson(id: number, name: string, configId: number, mod: number) {
   return {
     id,
     name,
@@ -106,7 +106,7 @@ export function deckJson(id: number, name: string, mod: number) {
     usn: -1,
     desc: "",
     dyn: 0,
-    conf: 1,
+    conf: configId,
     collapsed: false,
     browserCollapsed: false,
     newToday: [0, 0],
@@ -118,22 +118,80 @@ export function deckJson(id: number, name: string, mod: number) {
   };
 }
 
-export const dconf = {
-  "1": {
-    id: 1,
-    name: "Default",
-    mod: 0,
-    usn: 0,
+/** Anki's Default option group (id 1), with the defaults of rslib's DeckConfig::default(). */
+export const ankiDefaultDeckConfig: AnkiDeckConfigSpec = {
+  id: 1,
+  name: "Default",
+  newPerDay: 20,
+  reviewsPerDay: 200,
+  leechThreshold: 8,
+  leechAction: "tag_only",
+  buryNew: false,
+  buryReviews: false,
+  buryInterdayLearning: false,
+};
+
+/**
+ * One option group in `dconf`, every key rslib's DeckConfSchema11 reads (it refuses
+ * a group missing one it requires), at Anki's defaults apart from what Engram keeps.
+ */
+export function deckConfigJson(config: AnkiDeckConfigSpec, mod: number) {
+  return {
+    id: config.id,
+    mod,
+    name: config.name,
+    usn: -1,
     maxTaken: 60,
     autoplay: true,
     timer: 0,
     replayq: true,
+    new: {
+      bury: config.buryNew,
+      delays: [1, 10],
+      initialFactor: 2500,
+      ints: [1, 4, 0],
+      order: 1,
+      perDay: config.newPerDay,
+    },
+    rev: {
+      bury: config.buryReviews,
+      ease4: 1.3,
+      ivlFct: 1,
+      maxIvl: 36500,
+      perDay: config.reviewsPerDay,
+      hardFactor: 1.2,
+    },
+    lapse: {
+      delays: [10],
+      leechAction: config.leechAction === "suspend" ? 0 : 1,
+      leechFails: config.leechThreshold,
+      minInt: 1,
+      mult: 0,
+    },
     dyn: false,
-    new: { delays: [1, 10], ints: [1, 4, 0], initialFactor: 2500, order: 1, perDay: 20, bury: false },
-    rev: { perDay: 200, ease4: 1.3, ivlFct: 1, maxIvl: 36500, hardFactor: 1.2, bury: false },
-    lapse: { delays: [10], mult: 0, minInt: 1, leechFails: 8, leechAction: 1 },
-  },
-};
+    newMix: 0,
+    newPerDayMinimum: 0,
+    interdayLearningMix: 0,
+    reviewOrder: 0,
+    newSortOrder: 0,
+    newGatherPriority: 0,
+    buryInterdayLearning: config.buryInterdayLearning,
+    fsrsWeights: [],
+    fsrsParams5: [],
+    fsrsParams6: [],
+    desiredRetention: 0.9,
+    ignoreRevlogsBeforeDate: "",
+    easyDaysPercentages: [1, 1, 1, 1, 1, 1, 1],
+    stopTimerOnAnswer: false,
+    secondsToShowQuestion: 0,
+    secondsToShowAnswer: 0,
+    questionAction: 0,
+    answerAction: 0,
+    waitForAudio: true,
+    sm2Retention: 0.9,
+    weightSearch: "",
+  };
+}
 
 export function conf(deckId: number, noteTypeId: number, schedulerVersion: number) {
   return {

@@ -3,8 +3,10 @@
  * written by `writeAnkiCollection`; `expectedOf` says what a reader must find in each.
  * fixtures/anki/write-fixtures.ts writes both; a test checks the committed files match.
  */
+
+import { ankiDefaultDeckConfig } from "./anki-collection";
 import { noteGuid } from "./anki-ids";
-import type { AnkiCardSpec, AnkiCollectionSpec, AnkiNoteTypeSpec } from "./anki-package";
+import type { AnkiCardSpec, AnkiCollectionSpec, AnkiDeckConfigSpec, AnkiNoteTypeSpec } from "./anki-package";
 import { type AnkiCardColumns, newCard } from "./anki-schedule";
 import { ankiImageOcclusion, ankiStock } from "./anki-stock";
 
@@ -48,8 +50,11 @@ function build(
   return out;
 }
 
+/** A deck: its id, name and, when not Anki's Default, its option group's id. */
+type DeckInput = [number, string] | [number, string, number];
+
 function collection(
-  decks: [number, string][],
+  decks: DeckInput[],
   noteTypes: AnkiNoteTypeSpec[],
   content: Pick<AnkiCollectionSpec, "notes" | "cards">,
   extra: Partial<AnkiCollectionSpec> = {},
@@ -58,7 +63,7 @@ function collection(
     createdAt,
     modifiedAt,
     noteTypes,
-    decks: decks.map(([id, name]) => ({ id, name })),
+    decks: decks.map(([id, name, configId]) => (configId === undefined ? { id, name } : { id, name, configId })),
     media: [],
     ...content,
     ...extra,
@@ -135,12 +140,25 @@ function typeIn(): AnkiCollectionSpec {
 
 const dayMs = 86_400_000;
 
+/** An option group two subdecks share: limits, leech threshold and burying unlike Anki's defaults. */
+export const examDeckConfig: AnkiDeckConfigSpec = {
+  id: 1_736_000_000_451,
+  name: "Exam",
+  newPerDay: 7,
+  reviewsPerDay: 150,
+  leechThreshold: 5,
+  leechAction: "tag_only",
+  buryNew: true,
+  buryReviews: false,
+  buryInterdayLearning: true,
+};
+
 function subdecks(): AnkiCollectionSpec {
-  const decks: [number, string][] = [
+  const decks: DeckInput[] = [
     [1_736_000_000_401, "Spanish"],
-    [1_736_000_000_402, "Old Decks::Board Review 2023"],
+    [1_736_000_000_402, "Old Decks::Board Review 2023", examDeckConfig.id],
     [1_736_000_000_403, "Example Deck"],
-    [1_736_000_000_404, "Languages::Romance::Italian"],
+    [1_736_000_000_404, "Languages::Romance::Italian", examDeckConfig.id],
   ];
   const reviewCard = 1_736_000_400_000 + 1000;
   const content = build(
@@ -163,6 +181,7 @@ function subdecks(): AnkiCollectionSpec {
   );
   const answered = (day: number) => createdAt.getTime() + day * dayMs + 3_600_000;
   return collection(decks, [basic], content, {
+    deckConfigs: [examDeckConfig],
     revlog: [
       { id: answered(0), cid: reviewCard, ease: 3, ivl: -600, lastIvl: 0, factor: 0, time: 5000, type: 0 },
       { id: answered(1), cid: reviewCard, ease: 3, ivl: 7, lastIvl: -600, factor: 2500, time: 4000, type: 1 },
@@ -233,7 +252,7 @@ export function ankiFixtures(): AnkiFixture[] {
     {
       file: "subdecks.apkg",
       about:
-        'decks "Spanish", "Old Decks::Board Review 2023", "Example Deck", "Languages::Romance::Italian" (3 levels); one review card with 2 review log rows',
+        'decks "Spanish", "Old Decks::Board Review 2023", "Example Deck", "Languages::Romance::Italian" (3 levels); one review card with 2 review log rows; "Old Decks::Board Review 2023" and "Languages::Romance::Italian" share the option group "Exam", the rest use Default',
       spec: subdecks(),
     },
     { file: "empty-back.apkg", about: "two Basic notes whose Back is empty (one holds only <br>)", spec: emptyBack() },
@@ -267,6 +286,7 @@ export function expectedOf(fixture: AnkiFixture) {
     ),
   );
   const held = new Set(spec.media.map((file) => file.name));
+  const configIdOf = new Map(spec.decks.map((deck) => [deck.name, deck.configId ?? ankiDefaultDeckConfig.id]));
   return {
     file: fixture.file,
     about: fixture.about,
@@ -279,6 +299,12 @@ export function expectedOf(fixture: AnkiFixture) {
       media: spec.media.length,
     },
     decks_all: [...deckNames].sort(),
+    /** Every option group written, Default (1) first, in the reader's terms. */
+    deck_configs: [ankiDefaultDeckConfig, ...(spec.deckConfigs ?? [])],
+    /** Each deck's option group id; parents and "Default" use Default (1). */
+    deck_config_ids: Object.fromEntries(
+      [...deckNames].sort().map((name) => [name, configIdOf.get(name) ?? ankiDefaultDeckConfig.id]),
+    ),
     cards_per_deck: Object.fromEntries(
       spec.decks
         .map((deck) => [deck.name, spec.cards.filter((card) => card.deckId === deck.id).length] as const)

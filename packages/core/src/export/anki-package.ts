@@ -1,13 +1,13 @@
 /**
- * Writes an Anki package (.apkg) from Anki's own shapes: note types, decks, notes,
- * cards, review log rows and media, as a legacy `collection.anki2` (schema 11, the
+ * Writes an Anki package (.apkg) from Anki's own shapes: note types, decks and their
+ * option groups, notes, cards, review log rows and media, as a legacy `collection.anki2` (schema 11, the
  * JSON in `col` as rslib/src/notetype/schema11.rs and decks/schema11.rs read it), a
  * JSON media map and numbered media files. `writeApkg` builds these shapes from
  * Engram's notes; tests build them directly to make packages of any note type.
  */
 import { strToU8, type Zippable, zipSync } from "fflate";
 import initSqlJs, { type Database, type SqlJsStatic } from "sql.js";
-import { conf, dconf, deckJson, noteTypeJson, schema11 } from "./anki-collection";
+import { ankiDefaultDeckConfig, conf, deckConfigJson, deckJson, noteTypeJson, schema11 } from "./anki-collection";
 import type { AnkiCardColumns } from "./anki-schedule";
 
 export type AnkiTemplateSpec = { name: string; front: string; back: string };
@@ -25,7 +25,25 @@ export type AnkiNoteTypeSpec = {
   fieldTags?: ({ tag: number; preventDeletion: boolean } | null)[];
 };
 
-export type AnkiDeckSpec = { id: number; name: string };
+export type AnkiDeckSpec = {
+  id: number;
+  name: string;
+  /** The option group it studies with (one of `deckConfigs`); Anki's Default (1) when absent. */
+  configId?: number;
+};
+
+/** An Anki option group ("preset"): what Engram keeps of one; Anki's defaults fill the rest. */
+export type AnkiDeckConfigSpec = {
+  id: number;
+  name: string;
+  newPerDay: number;
+  reviewsPerDay: number;
+  leechThreshold: number;
+  leechAction: "suspend" | "tag_only";
+  buryNew: boolean;
+  buryReviews: boolean;
+  buryInterdayLearning: boolean;
+};
 
 export type AnkiNoteSpec = {
   id: number;
@@ -63,6 +81,12 @@ export type AnkiCollectionSpec = {
   modifiedAt: Date;
   noteTypes: AnkiNoteTypeSpec[];
   decks: AnkiDeckSpec[];
+  /**
+   * Option groups besides Anki's Default, which is always written as group 1 at
+   * Anki's defaults unless one here has id 1. Anki's importer keeps a group it
+   * already has under the same id, so its Default wins over the package's.
+   */
+  deckConfigs?: AnkiDeckConfigSpec[];
   notes: AnkiNoteSpec[];
   cards: AnkiCardSpec[];
   revlog?: AnkiRevlogSpec[];
@@ -122,7 +146,25 @@ function withParents(decks: AnkiDeckSpec[], idOf: (name: string) => number): Ank
   return [...byName.values()];
 }
 
+/** Anki's Default and the spec's groups by id; a deck naming a group the package lacks is refused. */
+function deckConfigsOf(spec: AnkiCollectionSpec): Map<number, AnkiDeckConfigSpec> {
+  const configs = new Map([[ankiDefaultDeckConfig.id, ankiDefaultDeckConfig]]);
+  for (const config of spec.deckConfigs ?? []) {
+    if (!Number.isSafeInteger(config.id) || config.id < 1) {
+      throw new RangeError(`Option group "${config.name}" needs a positive integer id, not ${config.id}.`);
+    }
+    configs.set(config.id, config);
+  }
+  for (const deck of spec.decks) {
+    if (deck.configId !== undefined && !configs.has(deck.configId)) {
+      throw new RangeError(`Deck "${deck.name}" uses option group ${deck.configId}, which the package does not hold.`);
+    }
+  }
+  return configs;
+}
+
 export async function writeAnkiCollection(spec: AnkiCollectionSpec, options: SqlJsOptions = {}): Promise<Uint8Array> {
+  const configs = deckConfigsOf(spec);
   const SQL = await loadSqlJs(options);
   const modMs = spec.modifiedAt.getTime();
   const modSec = Math.floor(modMs / 1000);
@@ -140,8 +182,17 @@ export async function writeAnkiCollection(spec: AnkiCollectionSpec, options: Sql
       JSON.stringify(
         Object.fromEntries(spec.noteTypes.map((type) => [type.id, noteTypeJson(type, firstDeck, modSec)])),
       ),
-      JSON.stringify(Object.fromEntries(decks.map((deck) => [deck.id, deckJson(deck.id, deck.name, modSec)]))),
-      JSON.stringify(dconf),
+      JSON.stringify(
+        Object.fromEntries(
+          decks.map((deck) => [
+            deck.id,
+            deckJson(deck.id, deck.name, deck.configId ?? ankiDefaultDeckConfig.id, modSec),
+          ]),
+        ),
+      ),
+      JSON.stringify(
+        Object.fromEntries([...configs.values()].map((config) => [config.id, deckConfigJson(config, modSec)])),
+      ),
     ]);
     db.run("begin");
     await insertNotes(db, spec, modSec);

@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { strFromU8, unzipSync } from "fflate";
 import initSqlJs, { type Database } from "sql.js";
 import { describe, expect, it } from "vitest";
-import { noteGuid } from "./anki-ids";
-import { type ExportDeck, writeApkg } from "./apkg";
+import { readAnkiPackage } from "../import/anki/read-package";
+import { ankiDefaultDeckConfig, type deckConfigJson } from "./anki-collection";
+import { ankiId, noteGuid } from "./anki-ids";
+import { writeAnkiCollection } from "./anki-package";
+import { type ExportDeck, type ExportNote, writeApkg } from "./apkg";
 
 const now = new Date("2026-03-10T12:00:00Z");
 const day = 86_400_000;
@@ -284,5 +289,173 @@ describe("writeApkg with note types", () => {
       { ord: 0, did: nouns?.id },
       { ord: 1, did: nouns?.id },
     ]);
+  });
+});
+
+describe("option groups (presets)", () => {
+  const exam = {
+    id: "preset-exam",
+    name: "Exam",
+    newPerDay: 7,
+    reviewsPerDay: 150,
+    leechThreshold: 5,
+    leechAction: "tag_only" as const,
+    buryNew: true,
+    buryReviews: false,
+    buryInterdayLearning: true,
+  };
+  const note = (id: number, deckName: string): ExportNote => ({
+    id,
+    kind: "basic",
+    fields: { front: `front ${id}`, back: "back" },
+    tags: [],
+    cards: [{ id: `card-${id}`, ordinal: 1 }],
+    deckName,
+  });
+  const presetDeck: ExportDeck = {
+    name: "Spanish",
+    notes: [note(1, "Spanish::Verbs"), note(2, "Spanish::Nouns"), note(3, "Spanish::Extra")],
+    media: [],
+    presets: [exam],
+    deckPresets: { "Spanish::Verbs": exam.id, "Spanish::Nouns": exam.id },
+  };
+
+  it("writes Default with every key Anki's DeckConfSchema11 reads, at the values Anki gives a new collection", async () => {
+    const { db } = await open(await writeApkg(deck, { now }));
+    const [col] = rows(db, "select dconf from col");
+    const mod = Math.floor(now.getTime() / 1000);
+    expect(JSON.parse(String(col?.dconf))).toEqual({
+      "1": {
+        id: 1,
+        mod,
+        name: "Default",
+        usn: -1,
+        maxTaken: 60,
+        autoplay: true,
+        timer: 0,
+        replayq: true,
+        new: { bury: false, delays: [1, 10], initialFactor: 2500, ints: [1, 4, 0], order: 1, perDay: 20 },
+        rev: { bury: false, ease4: 1.3, ivlFct: 1, maxIvl: 36500, perDay: 200, hardFactor: 1.2 },
+        lapse: { delays: [10], leechAction: 1, leechFails: 8, minInt: 1, mult: 0 },
+        dyn: false,
+        newMix: 0,
+        newPerDayMinimum: 0,
+        interdayLearningMix: 0,
+        reviewOrder: 0,
+        newSortOrder: 0,
+        newGatherPriority: 0,
+        buryInterdayLearning: false,
+        fsrsWeights: [],
+        fsrsParams5: [],
+        fsrsParams6: [],
+        desiredRetention: 0.9,
+        ignoreRevlogsBeforeDate: "",
+        easyDaysPercentages: [1, 1, 1, 1, 1, 1, 1],
+        stopTimerOnAnswer: false,
+        secondsToShowQuestion: 0,
+        secondsToShowAnswer: 0,
+        questionAction: 0,
+        answerAction: 0,
+        waitForAudio: true,
+        sm2Retention: 0.9,
+        weightSearch: "",
+      },
+    });
+    const decks = Object.values(JSON.parse(String(rows(db, "select decks from col")[0]?.decks))) as { conf: number }[];
+    expect(decks.map((d) => d.conf)).toEqual([1, 1, 1]);
+  });
+
+  it("writes each preset as an Anki group, under an id drawn from its own, and the decks that use it", async () => {
+    const { db } = await open(await writeApkg(presetDeck, { now }));
+    const [col] = rows(db, "select decks, dconf from col");
+    const dconf = JSON.parse(String(col?.dconf)) as Record<string, ReturnType<typeof deckConfigJson>>;
+    const group = Object.values(dconf).find((config) => config.name === "Exam");
+    expect(group?.id).toBe(ankiId("preset:preset-exam"));
+    expect(group).toMatchObject({
+      new: { perDay: 7, bury: true },
+      rev: { perDay: 150, bury: false },
+      lapse: { leechFails: 5, leechAction: 1 },
+      buryInterdayLearning: true,
+    });
+    const decks = Object.values(JSON.parse(String(col?.decks))) as { name: string; conf: number }[];
+    expect(Object.fromEntries(decks.map((d) => [d.name, d.conf]))).toEqual({
+      Spanish: 1,
+      "Spanish::Verbs": group?.id,
+      "Spanish::Nouns": group?.id,
+      "Spanish::Extra": 1,
+      Default: 1,
+    });
+  });
+
+  it("reads back what it wrote: the presets, and each deck's", async () => {
+    const pkg = await readAnkiPackage(await writeApkg(presetDeck, { now }));
+    const id = ankiId("preset:preset-exam");
+    expect(pkg.deckConfigs).toEqual([ankiDefaultDeckConfig, { ...exam, id }]);
+    expect(Object.fromEntries(pkg.decks.map((d) => [d.name, d.configId]))).toMatchObject({
+      "Spanish::Verbs": id,
+      "Spanish::Nouns": id,
+      "Spanish::Extra": 1,
+    });
+  });
+
+  it("writes a deck named in deckPresets though it holds no notes (a parent's preset)", async () => {
+    const pkg = await readAnkiPackage(
+      await writeApkg({ ...presetDeck, deckPresets: { Spanish: exam.id, "Languages::Greek": exam.id } }, { now }),
+    );
+    const decks = Object.fromEntries(pkg.decks.map((d) => [d.name, d.configId]));
+    expect(decks).toMatchObject({
+      Spanish: ankiId("preset:preset-exam"),
+      "Languages::Greek": ankiId("preset:preset-exam"),
+    });
+    expect(decks.Languages).toBe(1);
+  });
+
+  it("keeps a real package's groups through writing and reading again", async () => {
+    const real = await readAnkiPackage(
+      new Uint8Array(
+        readFileSync(
+          fileURLToPath(
+            new URL("../../../../../shared/fixtures/anki/spoken-languages__english__Vocab__2023.apkg", import.meta.url),
+          ),
+        ),
+      ),
+    );
+    const [group] = real.deckConfigs;
+    if (!group) throw new Error("no option group");
+    const renamed = { ...group, id: 77, name: "Vocab" };
+    const written = await writeAnkiCollection({
+      createdAt: now,
+      modifiedAt: now,
+      noteTypes: [],
+      decks: [
+        { id: 10, name: "Vocab", configId: 77 },
+        { id: 11, name: "Other" },
+      ],
+      deckConfigs: [renamed],
+      notes: [],
+      cards: [],
+      media: [],
+    });
+    const read = await readAnkiPackage(written);
+    expect(read.deckConfigs).toEqual([ankiDefaultDeckConfig, renamed]);
+    expect(renamed).toMatchObject({ newPerDay: 50, reviewsPerDay: 100, leechAction: "suspend" });
+    expect(read.decks.find((d) => d.name === "Vocab")?.configId).toBe(77);
+  });
+
+  it("refuses a deck whose preset or group is not in the package, writing nothing", async () => {
+    await expect(writeApkg({ ...presetDeck, deckPresets: { "Spanish::Verbs": "gone" } }, { now })).rejects.toThrow(
+      new RangeError('Deck "Spanish::Verbs" uses preset gone, which is not exported.'),
+    );
+    await expect(
+      writeAnkiCollection({
+        createdAt: now,
+        modifiedAt: now,
+        noteTypes: [],
+        decks: [{ id: 10, name: "Vocab", configId: 77 }],
+        notes: [],
+        cards: [],
+        media: [],
+      }),
+    ).rejects.toThrow(new RangeError('Deck "Vocab" uses option group 77, which the package does not hold.'));
   });
 });

@@ -7,6 +7,7 @@ import type { NoteFields } from "../notes";
 import { ankiId, noteGuid } from "./anki-ids";
 import {
   type AnkiCardSpec,
+  type AnkiDeckConfigSpec,
   type AnkiNoteSpec,
   type AnkiNoteTypeSpec,
   type AnkiRevlogSpec,
@@ -51,11 +52,21 @@ export type ExportNote = {
   | { kind: "custom"; fields: Record<string, string>; noteType: ExportNoteType }
 );
 
+/** An option group (Engram's preset), written under an Anki id drawn from its own id. */
+export type ExportPreset = Omit<AnkiDeckConfigSpec, "id"> & { id: string | number };
+
 export type ExportDeck = {
   name: string;
   notes: ExportNote[];
   media: { name: string; data: Uint8Array }[];
   reviews?: ExportReview[];
+  /** The option groups `deckPresets` names. */
+  presets?: ExportPreset[];
+  /**
+   * Each deck's preset id, by the deck's Anki name ("Spanish::Verbs"); a deck named
+   * here is written even without notes. Decks not named use Anki's Default.
+   */
+  deckPresets?: Record<string, string | number>;
 };
 
 export type ApkgOptions = SqlJsOptions & {
@@ -157,6 +168,14 @@ export async function writeApkg(deck: ExportDeck, options: ApkgOptions = {}): Pr
     return id;
   };
   deckIdOf(deck.name);
+  const presetIds = new Map((deck.presets ?? []).map((preset) => [String(preset.id), presetAnkiId(preset.id)]));
+  const deckConfigIds = new Map<string, number>();
+  for (const [name, presetId] of Object.entries(deck.deckPresets ?? {})) {
+    const configId = presetIds.get(String(presetId));
+    if (configId === undefined) throw new RangeError(`Deck "${name}" uses preset ${presetId}, which is not exported.`);
+    deckIdOf(name);
+    deckConfigIds.set(name, configId);
+  }
   const mediaNames = new Set(deck.media.map((file) => file.name));
   const noteTypes = new NoteTypes();
   const notes: AnkiNoteSpec[] = [];
@@ -195,7 +214,11 @@ export async function writeApkg(deck: ExportDeck, options: ApkgOptions = {}): Pr
       createdAt: new Date(crtMs),
       modifiedAt: now,
       noteTypes: [...noteTypes.specs.values()],
-      decks: [...deckIds].map(([name, id]) => ({ id, name })),
+      decks: [...deckIds].map(([name, id]) => {
+        const configId = deckConfigIds.get(name);
+        return configId === undefined ? { id, name } : { id, name, configId };
+      }),
+      deckConfigs: (deck.presets ?? []).map((preset) => ({ ...preset, id: presetAnkiId(preset.id) })),
       notes,
       cards,
       revlog: includeSchedule ? revlogRows(deck.reviews ?? [], cardIds) : [],
@@ -203,6 +226,12 @@ export async function writeApkg(deck: ExportDeck, options: ApkgOptions = {}): Pr
     },
     options,
   );
+}
+
+/** Never 1: Anki's importer keeps its own Default over a package's group 1. */
+function presetAnkiId(id: string | number): number {
+  const ankiGroupId = ankiId(`preset:${id}`);
+  return ankiGroupId === 1 ? 2 : ankiGroupId;
 }
 
 function revlogRows(reviews: ExportReview[], cardIds: Map<string, number>): AnkiRevlogSpec[] {

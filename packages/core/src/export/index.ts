@@ -2,6 +2,7 @@ export { base91, noteGuid } from "./anki-ids";
 export type {
   AnkiCardSpec,
   AnkiCollectionSpec,
+  AnkiDeckConfigSpec,
   AnkiDeckSpec,
   AnkiNoteSpec,
   AnkiNoteTypeSpec,
@@ -17,6 +18,7 @@ export type {
   ExportDeck,
   ExportNote,
   ExportNoteType,
+  ExportPreset,
   ExportReview,
   ExportSchedule,
 } from "./apkg";

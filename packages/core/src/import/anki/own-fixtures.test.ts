@@ -40,6 +40,11 @@ describe.each(ankiFixtures().map((fixture) => [fixture.file, fixture] as const))
     expect(pkg.reviews).toHaveLength(expected.counts.revlog);
   });
 
+  it("reads back the option groups written and each deck's group", () => {
+    expect(pkg.deckConfigs).toEqual(expected.deck_configs);
+    expect(Object.fromEntries(pkg.decks.map((deck) => [deck.name, deck.configId]))).toEqual(expected.deck_config_ids);
+  });
+
   it("reads every note's fields, tags and cards", () => {
     const byGuid = new Map(pkg.notes.map((note) => [note.guid, note]));
     expect(pkg.notes).toHaveLength(expected.counts.notes);
@@ -106,6 +111,25 @@ describe("what the fixtures exercise", () => {
       ["image_occlusion", [1, 2]],
     ]);
     expect(pkg.noteTypes[0]).toMatchObject({ originalStockKind: 6, kept: false });
+  });
+
+  it("reads the option group two subdecks share, the others on Default", async () => {
+    const pkg = await read("subdecks.apkg");
+    const exam = pkg.deckConfigs.find((config) => config.name === "Exam");
+    expect(exam).toEqual({
+      id: 1_736_000_000_451,
+      name: "Exam",
+      newPerDay: 7,
+      reviewsPerDay: 150,
+      leechThreshold: 5,
+      leechAction: "tag_only",
+      buryNew: true,
+      buryReviews: false,
+      buryInterdayLearning: true,
+    });
+    const onExam = pkg.decks.filter((deck) => deck.configId === exam?.id).map((deck) => deck.name);
+    expect(onExam.sort()).toEqual(["Languages::Romance::Italian", "Old Decks::Board Review 2023"]);
+    expect(pkg.decks.find((deck) => deck.name === "Spanish")?.configId).toBe(1);
   });
 
   it("reads subdecks with their parents, and the review history", async () => {
