@@ -17,7 +17,8 @@ import {
 // owner, without loops and at most 10 deep; a new subdeck starts with its
 // parent's members; studying a deck studies its subdecks within each one's
 // limits, the deck studied capping the sum; deck_stats rolls the tree up;
-// an import can bring a package's deck tree.
+// an import can bring a package's deck tree; a deck moved or copied keeps
+// its notes' note types.
 
 let db: Database;
 beforeAll(async () => {
@@ -320,5 +321,201 @@ describe("importing a package's deck tree", () => {
     const error = await failure(actAs(db, ben, (tx) => runImport(tx, target, { deck_tree: true })));
     expect(error.code).toBe("42501");
     expect(await treeOf(target)).toEqual([{ path: "Ana's", notes: 0 }]);
+  });
+});
+
+describe("note types in a tree that moves or is copied", () => {
+  let ana: User;
+  let ben: User;
+  let cid: User;
+  beforeAll(async () => {
+    [ana, ben, cid] = await Promise.all([createUser(db), createUser(db), createUser(db)]);
+  });
+
+  const words = {
+    kind: "standard",
+    fields: ["Word", "Meaning"],
+    templates: [
+      { name: "Recognise", front: "{{Word}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}" },
+      { name: "Recall", front: "{{Meaning}}", back: "{{FrontSide}}<hr id=answer>{{Word}}" },
+    ],
+    css: ".card { color: navy; }",
+  };
+
+  const addType = async (owner: User, deckId: string, name: string, css = words.css) =>
+    only(
+      await actAs(db, owner, (tx) =>
+        tx.query<{ id: string }>(
+          "insert into note_types (deck_id, name, kind, fields, templates, css) values ($1, $2, $3, $4, $5, $6) returning id",
+          [deckId, name, words.kind, words.fields, JSON.stringify(words.templates), css],
+        ),
+      ),
+      "note type",
+    ).id;
+
+  const addWord = async (owner: User, deckId: string, typeId: string, word: string) =>
+    only(
+      await actAs(db, owner, (tx) =>
+        tx.query<{ id: string }>(
+          "insert into notes (deck_id, kind, note_type_id, fields) values ($1, 'custom', $2, $3) returning id",
+          [deckId, typeId, JSON.stringify({ Word: word, Meaning: `${word}?` })],
+        ),
+      ),
+      "note",
+    ).id;
+
+  /** Each note of the decks (by its Word) with its note type's deck and name, and its card ids. */
+  const notesOf = (deckIds: string[]) =>
+    db.query<{ word: string; deck_id: string; type_deck: string; type_name: string; cards: string[] }>(
+      `select n.fields ->> 'Word' as word, n.deck_id, t.deck_id as type_deck, t.name as type_name,
+         array(select c.id from cards c where c.note_id = n.id order by c.ordinal) as cards
+       from notes n join note_types t on t.id = n.note_type_id
+       where n.deck_id = any($1::uuid[]) order by n.fields ->> 'Word'`,
+      [deckIds],
+    );
+
+  /** The word of the note of each card in the queue, in order of the words. */
+  const notesStudied = (notes: { word: string; cards: string[] }[], queue: QueueRow[]) =>
+    queue.map((row) => notes.find((note) => note.cards.includes(row.card_id))?.word).sort();
+
+  const typeNames = async (deckId: string) =>
+    (await db.query<{ name: string }>("select name from note_types where deck_id = $1 order by name", [deckId])).map(
+      (row) => row.name,
+    );
+
+  const clone = async (user: User, deckId: string) =>
+    only(await actAs(db, user, (tx) => tx.query<{ id: string }>("select clone_deck($1) as id", [deckId]))).id;
+
+  /** The decks below `deckId` with the parent's name, by name. */
+  const treeOf = (deckId: string) =>
+    db.query<{ name: string; parent: string }>(
+      `with recursive down (id) as (select $1::uuid union all select d.id from decks d join down on d.parent_id = down.id)
+       select d.name, p.name as parent from down join decks d on d.id = down.id join decks p on p.id = d.parent_id
+       order by d.name`,
+      [deckId],
+    );
+
+  test("a deck moved out from under its note types' deck takes copies; its cards and schedules stay", async () => {
+    const top = await createDeck(db, ana, { name: "Languages" });
+    const topWords = await addType(ana, top, "Words");
+    const middle = await subdeck(ana, top, { name: "Spanish" });
+    const ownType = await addType(ana, middle, "Phrases");
+    const bottom = await subdeck(ana, middle, { name: "Verbs" });
+    const sibling = await subdeck(ana, top, { name: "Italian" });
+    await addWord(ana, middle, topWords, "sol");
+    await addWord(ana, bottom, topWords, "comer");
+    await addWord(ana, bottom, ownType, "hola");
+    const before = await notesOf([middle, bottom]);
+    const cardIds = before.flatMap((note) => note.cards);
+    expect(cardIds).toHaveLength(6);
+    const states = await db.query("select user_id, card_id from card_states where card_id = any($1::uuid[])", [
+      cardIds,
+    ]);
+
+    // Under a sibling, the types of "Languages" are still above it: nothing changes.
+    await setParent(ana, middle, sibling);
+    expect(await notesOf([middle, bottom])).toEqual(before);
+    expect(await typeNames(middle)).toEqual(["Phrases"]);
+
+    // At the top level, "Words" is copied into "Spanish" and both notes use the copy.
+    await setParent(ana, middle, null);
+    expect(await typeNames(middle)).toEqual(["Phrases", "Words"]);
+    expect(await typeNames(top)).toEqual(["Words"]);
+    const after = await notesOf([middle, bottom]);
+    expect(after.map(({ word, deck_id, type_deck, type_name }) => ({ word, deck_id, type_deck, type_name }))).toEqual([
+      { word: "comer", deck_id: bottom, type_deck: middle, type_name: "Words" },
+      { word: "hola", deck_id: bottom, type_deck: middle, type_name: "Phrases" },
+      { word: "sol", deck_id: middle, type_deck: middle, type_name: "Words" },
+    ]);
+    expect(after.flatMap((note) => note.cards)).toEqual(cardIds);
+    expect(
+      await db.query("select user_id, card_id from card_states where card_id = any($1::uuid[])", [cardIds]),
+    ).toEqual(states);
+    // Studying "Spanish" gives a card of each note (its sibling is buried for the day).
+    expect(notesStudied(after, await queueOf(ana, middle))).toEqual(["comer", "hola", "sol"]);
+
+    // Back under "Languages" and out again: the copy is used again, not copied twice.
+    await setParent(ana, middle, top);
+    await setParent(ana, middle, null);
+    expect(await typeNames(middle)).toEqual(["Phrases", "Words"]);
+  });
+
+  test("a deck moved to where another type has the name takes a numbered copy; a plain update does the same", async () => {
+    const top = await createDeck(db, ana, { name: "Medicine" });
+    const topWords = await addType(ana, top, "Words");
+    const sub = await subdeck(ana, top, { name: "Anatomy" });
+    await addType(ana, sub, "Words", "p {}");
+    await addWord(ana, sub, topWords, "femur");
+    await actAs(db, ana, (tx) => tx.query("update decks set parent_id = null where id = $1", [sub]));
+    expect(await typeNames(sub)).toEqual(["Words", "Words (2)"]);
+    expect((await notesOf([sub]))[0]).toMatchObject({ type_deck: sub, type_name: "Words (2)" });
+  });
+
+  test("a subdeck handed to another owner leaves its tree with copies of the types its notes use", async () => {
+    const top = await createDeck(db, ana, { name: "Chemistry" });
+    const topWords = await addType(ana, top, "Words");
+    const sub = await subdeck(ana, top, { name: "Organic" });
+    await addWord(ana, sub, topWords, "benzene");
+    await addMember(db, ana, sub, ben, "editor");
+    await actAs(db, ana, (tx) => tx.query("select transfer_deck_ownership($1, $2)", [sub, ben.id]));
+    expect(await parentOf(sub)).toBeNull();
+    expect((await notesOf([sub]))[0]).toMatchObject({ type_deck: sub, type_name: "Words" });
+  });
+
+  test("a copy of a deck brings the subdecks the caller can read as a tree, and the types their notes use", async () => {
+    const top = await createDeck(db, ana, { name: "Greek", isPublic: true });
+    const topWords = await addType(ana, top, "Words");
+    const mid = await subdeck(ana, top, { name: "Roots" });
+    await actAs(db, ana, (tx) => tx.query("update decks set is_public = true where id = $1", [mid]));
+    const leaf = await subdeck(ana, mid, { name: "Prefixes" });
+    await actAs(db, ana, (tx) => tx.query("update decks set is_public = true where id = $1", [leaf]));
+    const hidden = await subdeck(ana, top, { name: "Drafts" });
+    await addWord(ana, top, topWords, "logos");
+    await addWord(ana, mid, topWords, "graph");
+    await addWord(ana, leaf, topWords, "anti");
+    await addWord(ana, hidden, topWords, "secret");
+
+    // The owner copies all four; a stranger the three public ones, without what is below the private one.
+    const own = await clone(ana, top);
+    expect(await treeOf(own)).toEqual([
+      { name: "Drafts", parent: "Greek (copy)" },
+      { name: "Prefixes", parent: "Roots" },
+      { name: "Roots", parent: "Greek (copy)" },
+    ]);
+    const copy = await clone(cid, top);
+    expect(await treeOf(copy)).toEqual([
+      { name: "Prefixes", parent: "Roots" },
+      { name: "Roots", parent: "Greek (copy)" },
+    ]);
+    const copied = await db.query<{ id: string; owner_id: string; cloned_from: string }>(
+      `with recursive down (id) as (select $1::uuid union all select d.id from decks d join down on d.parent_id = down.id)
+       select d.id, d.owner_id, d.cloned_from from down join decks d on d.id = down.id`,
+      [copy],
+    );
+    expect(new Set(copied.map((deck) => deck.cloned_from))).toEqual(new Set([top, mid, leaf]));
+    expect(copied.every((deck) => deck.owner_id === cid.id)).toBe(true);
+    const notes = await notesOf(copied.map((deck) => deck.id));
+    expect(notes.map((note) => note.word)).toEqual(["anti", "graph", "logos"]);
+    expect(notes.every((note) => note.type_deck === copy && note.type_name === "Words")).toBe(true);
+    expect(notes.every((note) => note.cards.length === 2)).toBe(true);
+    // Nobody's schedule comes along: the copier studies a card of each note as new.
+    const queue = await queueOf(cid, copy);
+    expect(notesStudied(notes, queue)).toEqual(["anti", "graph", "logos"]);
+    expect(queue.every((row) => row.queue === "new")).toBe(true);
+
+    // A subdeck copied alone takes a copy of the type its notes use from the deck above.
+    const part = await clone(cid, mid);
+    expect(await typeNames(part)).toEqual(["Words"]);
+    expect((await notesOf([part]))[0]).toMatchObject({ word: "graph", type_deck: part, type_name: "Words" });
+    expect(await treeOf(part)).toEqual([{ name: "Prefixes", parent: "Roots (copy)" }]);
+  });
+
+  test("a private subdeck cannot be copied by someone who cannot read it, and the refusal leaves nothing", async () => {
+    const top = await createDeck(db, ana, { name: "Public top", isPublic: true });
+    const sub = await subdeck(ana, top, { name: "Private sub" });
+    const decksBefore = await db.query("select id from decks where owner_id = $1", [cid.id]);
+    const error = await failure(clone(cid, sub));
+    expect(error.code).toBe("PT404");
+    expect(await db.query("select id from decks where owner_id = $1", [cid.id])).toEqual(decksBefore);
   });
 });
