@@ -5,6 +5,7 @@
 import { createAccount } from "./account.js";
 import { createAuth } from "./auth.js";
 import { createCards } from "./cards.js";
+import { createDeckPresets } from "./deck-presets.js";
 import { createDecks } from "./decks.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
@@ -28,6 +29,7 @@ export function createEngram(supabase: EngramClient) {
     auth,
     profile: createProfile(supabase),
     decks: createDecks(supabase),
+    presets: createDeckPresets(supabase),
     members: createMembers(supabase),
     invites: createInvites(supabase),
     noteTypes: createNoteTypes(supabase),

@@ -36,6 +36,7 @@ export type ExploreSort = "newest" | "most_cloned";
 const deckPatchSchema = deckInputSchema.partial();
 const idSchema = z.guid("Unknown deck.");
 const parentIdSchema = z.guid("Unknown parent deck.").nullable();
+const presetIdSchema = z.guid("Unknown preset.").nullable();
 const userIdSchema = z.guid("Unknown member.");
 const exploreSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
@@ -140,12 +141,29 @@ export function createDecks(supabase: EngramClient) {
      * Moves a deck under another (null: to the top level). The user owns
      * both; a move into the deck's own subtree, or one that makes a tree
      * deeper than 10 decks, is refused with `validation` on `parent_id`.
+     * Notes of the deck and its subdecks that use a note type of a deck it
+     * leaves from under then use a copy of it in the moved deck.
      */
     async setParent(deckId: string, parentId: string | null): Promise<void> {
       const id = validate(idSchema, deckId);
       const parent = validate(parentIdSchema, parentId);
       await currentUserId(supabase);
       await run(supabase.rpc("set_deck_parent", { p_deck_id: id, p_parent_id: parent as string }));
+    },
+
+    /**
+     * Makes the deck use one of the user's presets (owners only): the deck
+     * takes the preset's options, and later changes of the preset. Null: the
+     * deck keeps its options as its own. A preset that is not the deck
+     * owner's is refused with `validation` on `preset_id`. Writing one of
+     * these options through `update` with another value than the preset's
+     * takes the deck off its preset too.
+     */
+    async setPreset(deckId: string, presetId: string | null): Promise<void> {
+      const id = validate(idSchema, deckId);
+      const preset = validate(presetIdSchema, presetId);
+      await currentUserId(supabase);
+      await run(supabase.rpc("set_deck_preset", { p_deck_id: id, p_preset_id: preset as string }));
     },
 
     /**
@@ -159,13 +177,7 @@ export function createDecks(supabase: EngramClient) {
       if ((await memberRole(supabase, id, me)) !== "owner") {
         await refuseDeck(supabase, id, "Only the owner can delete this deck.");
       }
-      for (const deck of await subtreeOf(supabase, id)) {
-        const media = await listMedia(supabase, deck);
-        for (let start = 0; start < media.length; start += 1000) {
-          const batch = media.slice(start, start + 1000).map((name) => `${deck}/${name}`);
-          await storageRun(supabase.storage.from("media").remove(batch));
-        }
-      }
+      await removeMedia(supabase, await subtreeOf(supabase, id));
       const deleted = await run(supabase.from("decks").delete().eq("id", id).select("id"));
       if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
     },
@@ -188,9 +200,12 @@ export function createDecks(supabase: EngramClient) {
     },
 
     /**
-     * Copies a deck the user can see into a new deck they own: its notes
-     * (schedules start fresh) and its media files. If a file cannot be copied,
-     * the new deck and the files already copied are removed and the error is thrown.
+     * Copies a deck the user can see into a new deck they own, with the
+     * subdecks below it the user can see as a tree of the same shape: their
+     * notes (schedules start fresh), the note types the notes use, and each
+     * deck's media files. If a file cannot be copied, the new decks and the
+     * files already copied are removed and the error is thrown. Returns the
+     * new top deck's id.
      */
     async clone(deckId: string, name?: string): Promise<string> {
       const id = validate(idSchema, deckId);
@@ -198,10 +213,16 @@ export function createDecks(supabase: EngramClient) {
       const newId: string = await run(
         supabase.rpc("clone_deck", { p_deck_id: id, ...(newName ? { p_name: newName } : {}) }),
       );
+      const copies = await subtreeOf(supabase, newId);
       try {
-        await copyMedia(supabase, id, newId);
+        const sources = await sourcesOf(supabase, copies);
+        for (const copy of copies) {
+          const source = sources.get(copy);
+          if (source) await copyMedia(supabase, source, copy);
+        }
       } catch (error) {
         // Best effort: the copy's own error is the one worth reporting.
+        await removeMedia(supabase, copies).catch(() => undefined);
         await run(supabase.from("decks").delete().eq("id", newId)).catch(() => undefined);
         throw toEngramError(error);
       }
@@ -231,6 +252,17 @@ async function subtreeOf(supabase: EngramClient, deckId: string): Promise<string
     all.push(...level);
   }
   return all;
+}
+
+/** Removes every media file of the decks. */
+async function removeMedia(supabase: EngramClient, deckIds: string[]): Promise<void> {
+  for (const deck of deckIds) {
+    const media = await listMedia(supabase, deck);
+    for (let start = 0; start < media.length; start += 1000) {
+      const batch = media.slice(start, start + 1000).map((name) => `${deck}/${name}`);
+      await storageRun(supabase.storage.from("media").remove(batch));
+    }
+  }
 }
 
 /** Every file under a deck's media folder (`<deckId>/…`, subfolders included), as paths below it. */

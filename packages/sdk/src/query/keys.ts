@@ -41,6 +41,10 @@ export const engramKeys = {
     explore: (params: ExploreParams) => [...engramKeys.decks.all, "explore", params] as const,
     explorePages: (params: ExplorePagesParams) => [...engramKeys.decks.explore(params), "pages"] as const,
   },
+  presets: {
+    all: ["presets"] as const,
+    list: () => [...engramKeys.presets.all, "list"] as const,
+  },
   members: {
     all: ["members"] as const,
     list: (deckId: string) => [...engramKeys.members.all, "list", deckId] as const,

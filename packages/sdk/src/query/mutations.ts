@@ -8,6 +8,7 @@ import type { NoteType } from "@engram/core";
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { SignUpInput } from "../auth.js";
 import type { Engram } from "../client.js";
+import type { PresetInput, PresetPatch } from "../deck-presets.js";
 import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
 import type { EngramError } from "../errors.js";
 import type { InviteInput } from "../invites.js";
@@ -153,20 +154,39 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           onError: (_error, _variables, context) => {
             if (context?.previous) queryClient.setQueryData(engramKeys.decks.list(), context.previous);
           },
-          // Limits and bury settings change what studying the deck gives, so its queue and counts.
-          onSettled: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.decks()),
+          // Limits and bury settings change what studying the deck gives, so its queue and counts;
+          // a limit of its own takes the deck off its preset.
+          onSettled: () =>
+            invalidate(engramKeys.decks.all, engramKeys.presets.all, engramKeys.study.all, engramKeys.stats.decks()),
+        }),
+      /** The deck takes the preset's options (or keeps its own): what studying it gives changes. */
+      setPreset: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, presetId }: { deckId: string; presetId: string | null }) =>
+            engram.decks.setPreset(deckId, presetId),
+          onSuccess: () =>
+            invalidate(engramKeys.decks.all, engramKeys.presets.all, engramKeys.study.all, engramKeys.stats.decks()),
         }),
       /** A deck moved in the tree: the studies and counts of its old and new parents change with it. */
       setParent: () =>
         mutationOptions({
           mutationFn: ({ deckId, parentId }: { deckId: string; parentId: string | null }) =>
             engram.decks.setParent(deckId, parentId),
-          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+          // Its notes may now use copies of note types it left behind.
+          onSuccess: () =>
+            invalidate(
+              engramKeys.decks.all,
+              engramKeys.study.all,
+              engramKeys.stats.all,
+              engramKeys.notes.all,
+              engramKeys.noteTypes.all,
+            ),
         }),
       remove: () =>
         mutationOptions({
           mutationFn: (deckId: string) => engram.decks.remove(deckId),
-          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+          onSuccess: () =>
+            invalidate(engramKeys.decks.all, engramKeys.presets.all, engramKeys.study.all, engramKeys.stats.all),
         }),
       /** The copy's new id; its media are copied too. */
       clone: () =>
@@ -180,7 +200,33 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: ({ deckId, userId }: { deckId: string; userId: string }) =>
             engram.decks.transferOwnership(deckId, userId),
           onSuccess: (_result, { deckId }) =>
-            invalidate(engramKeys.decks.all, engramKeys.members.list(deckId), engramKeys.invites.list(deckId)),
+            invalidate(
+              engramKeys.decks.all,
+              engramKeys.presets.all,
+              engramKeys.members.list(deckId),
+              engramKeys.invites.list(deckId),
+            ),
+        }),
+    },
+    presets: {
+      create: () =>
+        mutationOptions({
+          mutationFn: (input: PresetInput) => engram.presets.create(input),
+          onSuccess: () => invalidate(engramKeys.presets.all),
+        }),
+      /** The options of every deck using the preset change with it, and so what studying them gives. */
+      update: () =>
+        mutationOptions({
+          mutationFn: ({ presetId, patch }: { presetId: string; patch: PresetPatch }) =>
+            engram.presets.update(presetId, patch),
+          onSuccess: () =>
+            invalidate(engramKeys.presets.all, engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.decks()),
+        }),
+      /** Its decks keep their options, but no longer name it. */
+      remove: () =>
+        mutationOptions({
+          mutationFn: (presetId: string) => engram.presets.remove(presetId),
+          onSuccess: () => invalidate(engramKeys.presets.all, engramKeys.decks.all),
         }),
     },
     members: {

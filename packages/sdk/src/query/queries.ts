@@ -81,6 +81,10 @@ export function engramQueries(engram: Engram) {
           getNextPageParam: (last, pages) => (last.length === pageSize ? pages.length * pageSize : undefined),
         }),
     },
+    presets: {
+      /** The user's presets with how many decks use each. */
+      list: () => queryOptions({ queryKey: engramKeys.presets.list(), queryFn: () => engram.presets.list() }),
+    },
     members: {
       list: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.members.list(deckId), queryFn: () => engram.members.list(deckId) }),

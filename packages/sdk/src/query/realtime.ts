@@ -73,7 +73,13 @@ export function wireRealtime(
         deckId,
         (event) => {
           if (event.type === "resync" || event.table === "decks" || event.table === "deck_members") {
-            invalidate(engramKeys.decks.all, engramKeys.members.list(deckId), engramKeys.stats.decks());
+            // A deck's options may have come from its preset, whose count of decks may have changed.
+            invalidate(
+              engramKeys.decks.all,
+              engramKeys.presets.all,
+              engramKeys.members.list(deckId),
+              engramKeys.stats.decks(),
+            );
           }
           if (event.type === "resync" || event.table === "note_types") {
             // A type's change may also rewrite its notes and cards, which are announced themselves.

@@ -1,0 +1,84 @@
+import { describe, expect, test } from "vitest";
+import type { EngramError } from "../src/errors.js";
+import { signedIn } from "./support/engram.js";
+
+const refusal = (call: Promise<unknown>) => call.then(() => null).catch((error: unknown) => error as EngramError);
+
+describe("deck presets", () => {
+  test("a preset's options reach every deck using it, the study queue included, and are counted by deck", async () => {
+    const { engram } = await signedIn();
+    const biology = await engram.decks.create({ name: "Biology" });
+    const chemistry = await engram.decks.create({ name: "Chemistry" });
+    for (let i = 1; i <= 12; i += 1) {
+      await engram.notes.create(chemistry.id, { kind: "basic", fields: { front: `Q${i}`, back: `A${i}` }, tags: [] });
+    }
+    const exam = await engram.presets.create({ name: "  Exam ", new_per_day: 7, leech_action: "tag_only" });
+    expect(exam).toMatchObject({ name: "Exam", new_per_day: 7, reviews_per_day: null, leech_threshold: 8 });
+    expect(exam.deck_count).toBe(0);
+
+    await engram.decks.setPreset(biology.id, exam.id);
+    await engram.decks.setPreset(chemistry.id, exam.id);
+    expect(await engram.decks.get(chemistry.id)).toMatchObject({ preset_id: exam.id, new_per_day: 7 });
+    expect(await engram.presets.list()).toEqual([expect.objectContaining({ id: exam.id, deck_count: 2 })]);
+
+    const updated = await engram.presets.update(exam.id, { new_per_day: 9 });
+    expect(updated).toMatchObject({ new_per_day: 9, leech_action: "tag_only", deck_count: 2 });
+    expect((await engram.decks.get(biology.id)).new_per_day).toBe(9);
+    expect(await engram.study.queue({ deckId: chemistry.id })).toHaveLength(9);
+  });
+
+  test("a limit of the deck's own takes it off its preset; removing a preset leaves its decks' options", async () => {
+    const { engram } = await signedIn();
+    const deck = await engram.decks.create({ name: "History" });
+    const other = await engram.decks.create({ name: "Geography" });
+    const preset = await engram.presets.create({ name: "Light", new_per_day: 5, bury_new: false });
+    await engram.decks.setPreset(deck.id, preset.id);
+    await engram.decks.setPreset(other.id, preset.id);
+
+    // Saving the preset's own values (a rename) keeps it; another value leaves it.
+    expect(await engram.decks.update(deck.id, { name: "World history", new_per_day: 5 })).toMatchObject({
+      preset_id: preset.id,
+    });
+    expect(await engram.decks.update(deck.id, { new_per_day: 30 })).toMatchObject({
+      preset_id: null,
+      new_per_day: 30,
+      bury_new: false,
+    });
+
+    await engram.presets.remove(preset.id);
+    expect(await engram.decks.get(other.id)).toMatchObject({ preset_id: null, new_per_day: 5, bury_new: false });
+    expect(await engram.presets.list()).toEqual([]);
+    expect(await refusal(engram.presets.remove(preset.id))).toMatchObject({ code: "not-found" });
+  });
+
+  test("bad input and a name in use are the name or option field's fault, and nothing is saved", async () => {
+    const { engram } = await signedIn();
+    await engram.presets.create({ name: "Exam" });
+    expect(await refusal(engram.presets.create({ name: "Exam" }))).toMatchObject({ code: "validation", field: "name" });
+    expect(await refusal(engram.presets.create({ name: " " }))).toMatchObject({ code: "validation", field: "name" });
+    expect(await refusal(engram.presets.create({ name: "Big", new_per_day: 10_000 }))).toMatchObject({
+      code: "validation",
+      field: "new_per_day",
+    });
+    expect((await engram.presets.list()).map((preset) => preset.name)).toEqual(["Exam"]);
+  });
+
+  test("only the deck's owner chooses its preset, and only among their own presets", async () => {
+    const ana = await signedIn();
+    const ben = await signedIn();
+    const deck = await ana.engram.decks.create({ name: "Ana's", new_per_day: 3 });
+    const bensPreset = await ben.engram.presets.create({ name: "Ben's", new_per_day: 50 });
+    const bensDeck = await ben.engram.decks.create({ name: "Ben's deck" });
+
+    expect(await refusal(ana.engram.decks.setPreset(deck.id, bensPreset.id))).toMatchObject({
+      code: "validation",
+      field: "preset_id",
+    });
+    expect(await refusal(ana.engram.decks.setPreset(bensDeck.id, null))).toMatchObject({ code: "not-found" });
+    expect(await refusal(ana.engram.presets.update(bensPreset.id, { new_per_day: 1 }))).toMatchObject({
+      code: "not-found",
+    });
+    expect(await ana.engram.decks.get(deck.id)).toMatchObject({ preset_id: null, new_per_day: 3 });
+    expect(await ben.engram.presets.list()).toEqual([expect.objectContaining({ new_per_day: 50 })]);
+  });
+});
