@@ -73,10 +73,19 @@ export {
 export type { StudyDay } from "./study-day";
 export { isValidTimezone, studyDay } from "./study-day";
 export { sanitizeSvg } from "./svg";
-export type { ParsedTemplate, SpecialFieldValues, TemplateContext, TemplateError, TemplateNode } from "./templates";
+export type {
+  FieldRenames,
+  ParsedTemplate,
+  SpecialFieldValues,
+  TemplateContext,
+  TemplateError,
+  TemplateNode,
+} from "./templates";
 export {
   fieldIsEmpty,
   parseTemplate,
+  renameFieldInTemplates,
+  renameFieldsInTemplate,
   renderTemplate,
   specialFields,
   templateOrdinals,
