@@ -3,7 +3,11 @@
  * and the JSON kept in `col` for note types, decks and option groups, as Anki's
  * rslib/src/notetype/schema11.rs, decks/schema11.rs and deckconfig/schema11.rs read them.
  */
+import { ankiDefaultDeckConfig } from "../import/anki/deck-configs";
 import type { AnkiDeckConfigSpec, AnkiNoteTypeSpec } from "./anki-package";
+
+/** Anki's Default option group (id 1), at the defaults of rslib's DeckConfig::default(). */
+export { ankiDefaultDeckConfig };
 
 export const schema11 = `
 create table col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
@@ -117,19 +121,6 @@ export function deckJson(id: number, name: string, configId: number, mod: number
     extendRev: 0,
   };
 }
-
-/** Anki's Default option group (id 1), with the defaults of rslib's DeckConfig::default(). */
-export const ankiDefaultDeckConfig: AnkiDeckConfigSpec = {
-  id: 1,
-  name: "Default",
-  newPerDay: 20,
-  reviewsPerDay: 200,
-  leechThreshold: 8,
-  leechAction: "tag_only",
-  buryNew: false,
-  buryReviews: false,
-  buryInterdayLearning: false,
-};
 
 /**
  * One option group in `dconf`, every key rslib's DeckConfSchema11 reads (it refuses
