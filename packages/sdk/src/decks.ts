@@ -141,6 +141,8 @@ export function createDecks(supabase: EngramClient) {
      * Moves a deck under another (null: to the top level). The user owns
      * both; a move into the deck's own subtree, or one that makes a tree
      * deeper than 10 decks, is refused with `validation` on `parent_id`.
+     * Notes of the deck and its subdecks that use a note type of a deck it
+     * leaves from under then use a copy of it in the moved deck.
      */
     async setParent(deckId: string, parentId: string | null): Promise<void> {
       const id = validate(idSchema, deckId);
@@ -175,13 +177,7 @@ export function createDecks(supabase: EngramClient) {
       if ((await memberRole(supabase, id, me)) !== "owner") {
         await refuseDeck(supabase, id, "Only the owner can delete this deck.");
       }
-      for (const deck of await subtreeOf(supabase, id)) {
-        const media = await listMedia(supabase, deck);
-        for (let start = 0; start < media.length; start += 1000) {
-          const batch = media.slice(start, start + 1000).map((name) => `${deck}/${name}`);
-          await storageRun(supabase.storage.from("media").remove(batch));
-        }
-      }
+      await removeMedia(supabase, await subtreeOf(supabase, id));
       const deleted = await run(supabase.from("decks").delete().eq("id", id).select("id"));
       if (deleted.length === 0) await refuseDeck(supabase, id, "Only the owner can delete this deck.");
     },
@@ -204,9 +200,12 @@ export function createDecks(supabase: EngramClient) {
     },
 
     /**
-     * Copies a deck the user can see into a new deck they own: its notes
-     * (schedules start fresh) and its media files. If a file cannot be copied,
-     * the new deck and the files already copied are removed and the error is thrown.
+     * Copies a deck the user can see into a new deck they own, with the
+     * subdecks below it the user can see as a tree of the same shape: their
+     * notes (schedules start fresh), the note types the notes use, and each
+     * deck's media files. If a file cannot be copied, the new decks and the
+     * files already copied are removed and the error is thrown. Returns the
+     * new top deck's id.
      */
     async clone(deckId: string, name?: string): Promise<string> {
       const id = validate(idSchema, deckId);
@@ -214,10 +213,16 @@ export function createDecks(supabase: EngramClient) {
       const newId: string = await run(
         supabase.rpc("clone_deck", { p_deck_id: id, ...(newName ? { p_name: newName } : {}) }),
       );
+      const copies = await subtreeOf(supabase, newId);
       try {
-        await copyMedia(supabase, id, newId);
+        const sources = await sourcesOf(supabase, copies);
+        for (const copy of copies) {
+          const source = sources.get(copy);
+          if (source) await copyMedia(supabase, source, copy);
+        }
       } catch (error) {
         // Best effort: the copy's own error is the one worth reporting.
+        await removeMedia(supabase, copies).catch(() => undefined);
         await run(supabase.from("decks").delete().eq("id", newId)).catch(() => undefined);
         throw toEngramError(error);
       }
@@ -247,6 +252,17 @@ async function subtreeOf(supabase: EngramClient, deckId: string): Promise<string
     all.push(...level);
   }
   return all;
+}
+
+/** Removes every media file of the decks. */
+async function removeMedia(supabase: EngramClient, deckIds: string[]): Promise<void> {
+  for (const deck of deckIds) {
+    const media = await listMedia(supabase, deck);
+    for (let start = 0; start < media.length; start += 1000) {
+      const batch = media.slice(start, start + 1000).map((name) => `${deck}/${name}`);
+      await storageRun(supabase.storage.from("media").remove(batch));
+    }
+  }
 }
 
 /** Every file under a deck's media folder (`<deckId>/…`, subfolders included), as paths below it. */

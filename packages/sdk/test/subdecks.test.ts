@@ -76,6 +76,69 @@ describe("subdecks", () => {
   });
 });
 
+describe("moving and copying a tree", () => {
+  const words = {
+    name: "Words",
+    kind: "standard" as const,
+    fields: ["Word", "Meaning"],
+    templates: [{ name: "Card 1", front: "{{Word}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}" }],
+    css: "",
+  };
+  const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 3])], { type: "image/png" });
+
+  test("a subdeck moved to the top level keeps its notes on a copy of its parent's note type", async () => {
+    const { engram } = await signedIn();
+    const parent = await engram.decks.create({ name: "Languages" });
+    const child = await engram.decks.create({ name: "Spanish", parentId: parent.id });
+    const type = await engram.noteTypes.create(parent.id, words);
+    const note = await engram.notes.create(child.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: "sol", Meaning: "sun" },
+    });
+
+    await engram.decks.setParent(child.id, null);
+    const [copy] = await engram.noteTypes.list(child.id);
+    expect(copy).toMatchObject({ name: "Words", deck_id: child.id, fields: words.fields });
+    const { notes } = await engram.notes.list(child.id);
+    expect(notes).toEqual([expect.objectContaining({ id: note.id, note_type_id: copy?.id })]);
+    expect(await engram.study.queue({ deckId: child.id })).toHaveLength(1);
+  });
+
+  test("a public deck is copied with its public subdecks, their notes and each deck's media", async () => {
+    const owner = await signedIn();
+    const top = await owner.engram.decks.create({ name: "Birds", is_public: true });
+    const sub = await owner.engram.decks.create({ name: "Owls", is_public: true, parentId: top.id });
+    const hidden = await owner.engram.decks.create({ name: "Drafts", parentId: top.id });
+    const type = await owner.engram.noteTypes.create(top.id, words);
+    await owner.engram.storage.uploadMedia(sub.id, png, { name: "owl.png" });
+    await owner.engram.notes.create(sub.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: '<img src="owl.png">', Meaning: "owl" },
+    });
+    await owner.engram.notes.create(hidden.id, { kind: "basic", fields: { front: "Q", back: "A" }, tags: [] });
+
+    const cloner = await signedIn();
+    const copyId = await cloner.engram.decks.clone(top.id);
+    const decks = await cloner.engram.decks.list();
+    expect(decks.map(({ name, parent_id, cloned_from }) => ({ name, parent_id, cloned_from }))).toEqual(
+      expect.arrayContaining([
+        { name: "Birds (copy)", parent_id: null, cloned_from: top.id },
+        { name: "Owls", parent_id: copyId, cloned_from: sub.id },
+      ]),
+    );
+    expect(decks).toHaveLength(2);
+    const owls = decks.find((deck) => deck.name === "Owls")?.id ?? "";
+    expect(await filesIn(owls)).toEqual(["owl.png"]);
+    expect((await cloner.engram.notes.list(owls)).notes.map((note) => note.fields)).toEqual([
+      { Word: '<img src="owl.png">', Meaning: "owl" },
+    ]);
+    expect((await cloner.engram.noteTypes.list(copyId)).map((t) => t.name)).toEqual(["Words"]);
+    expect(await cloner.engram.study.queue({ deckId: copyId })).toHaveLength(1);
+  });
+});
+
 describe("importing an Anki package's deck tree", () => {
   const png = Uint8Array.from(
     atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),

@@ -172,7 +172,15 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         mutationOptions({
           mutationFn: ({ deckId, parentId }: { deckId: string; parentId: string | null }) =>
             engram.decks.setParent(deckId, parentId),
-          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
+          // Its notes may now use copies of note types it left behind.
+          onSuccess: () =>
+            invalidate(
+              engramKeys.decks.all,
+              engramKeys.study.all,
+              engramKeys.stats.all,
+              engramKeys.notes.all,
+              engramKeys.noteTypes.all,
+            ),
         }),
       remove: () =>
         mutationOptions({
