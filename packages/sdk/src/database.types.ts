@@ -459,10 +459,12 @@ export type Database = {
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id: string | null
           search: unknown
+          sort_field: string
           source_guid: string | null
           tags: string[]
           updated_at: string
           version: number
+          sort_key: string | null
         }
         Insert: {
           created_at?: string
@@ -473,6 +475,7 @@ export type Database = {
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id?: string | null
           search?: unknown
+          sort_field?: string
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
@@ -487,6 +490,7 @@ export type Database = {
           kind?: Database["public"]["Enums"]["note_kind"]
           note_type_id?: string | null
           search?: unknown
+          sort_field?: string
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
@@ -863,6 +867,10 @@ export type Database = {
         Args: { p_card_ids: string[]; p_suspended: boolean }
         Returns: number
       }
+      sort_key: {
+        Args: { p_note: Database["public"]["Tables"]["notes"]["Row"] }
+        Returns: string
+      }
       stage_import: {
         Args: {
           p_batch: number
@@ -966,6 +974,7 @@ export type Database = {
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id: string | null
           search: unknown
+          sort_field: string
           source_guid: string | null
           tags: string[]
           updated_at: string
