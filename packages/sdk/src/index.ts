@@ -36,15 +36,20 @@ export type { DeckMember, MemberRole } from "./members.js";
 export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";
 export type { DeckNoteType, NoteTypeInput } from "./note-types.js";
 export {
+  type ListedNote,
   maxBulkNotes,
   type Note,
   type NoteFilter,
   type NoteInput,
+  type NoteOrder,
   type NotePage,
   type NoteSort,
+  type NoteSortColumn,
   type NoteVersion,
   type NoteWithCards,
+  noteSortColumns,
   noteSorts,
+  type SortDirection,
 } from "./notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export type {

@@ -11,14 +11,17 @@ import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
 
-export type Note = Tables<"notes">;
+/** A note as stored (without `sort_key`, a computed field the list orders by). */
+export type Note = Omit<Tables<"notes">, "sort_key">;
 export type NoteWithCards = Note & { cards: Tables<"cards">[] };
 /** A note of a built-in kind, or a custom note of one of its deck's note types (`noteTypeId`) with exactly its fields. */
 export type NoteInput = z.input<typeof noteInputSchema> | z.input<typeof customNoteSchema>;
 /** A note as a bulk action states it: its id and the version the caller loaded. */
 export type NoteVersion = Pick<Note, "id" | "version">;
+/** A note as the browser lists it: with how many cards it has. */
+export type ListedNote = Note & { card_count: number };
 export interface NotePage {
-  notes: Note[];
+  notes: ListedNote[];
   /** How many notes match, over all pages. */
   total: number;
 }
@@ -56,9 +59,48 @@ const noteVersionsSchema = z
     const byId = new Map(notes.map((note) => [note.id, note.version]));
     return { p_note_ids: [...byId.keys()], p_versions: [...byId.values()] };
   });
-/** The orders a deck's notes can be listed in. */
+/** The named orders a deck's notes can be listed in. */
 export const noteSorts = ["newest", "oldest", "edited", "alphabetical"] as const;
 export type NoteSort = (typeof noteSorts)[number];
+/**
+ * What a list can be ordered by: the sort field (ignoring case), when notes
+ * were added or last edited, or one field by its name in the notes' fields
+ * (a custom note type's field name, or a built-in kind's key such as `back`).
+ */
+export type NoteSortColumn = "sort_field" | "created" | "modified" | { field: string };
+export const noteSortColumns = ["sort_field", "created", "modified"] as const;
+export type SortDirection = "asc" | "desc";
+/** A named order, or a column and direction (ascending by default). */
+export type NoteOrder = NoteSort | { by: NoteSortColumn; dir?: SortDirection };
+
+const namedOrders: Record<NoteSort, { by: NoteSortColumn; dir: SortDirection }> = {
+  newest: { by: "created", dir: "desc" },
+  oldest: { by: "created", dir: "asc" },
+  edited: { by: "modified", dir: "desc" },
+  alphabetical: { by: "sort_field", dir: "asc" },
+};
+const sortSchema = z.union(
+  [
+    z.enum(noteSorts),
+    z.object({
+      by: z.union([
+        z.enum(noteSortColumns),
+        // Field names as note types allow them (no double quote), so a name quotes safely in the order.
+        z
+          .object({
+            field: z
+              .string()
+              .min(1)
+              .max(100)
+              .regex(/^[^"]+$/),
+          })
+          .strict(),
+      ]),
+      dir: z.enum(["asc", "desc"]).default("asc"),
+    }),
+  ],
+  { error: "Unknown order." },
+);
 const filterSchema = z.object({
   search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
@@ -68,7 +110,7 @@ const filterSchema = z.object({
   noteTypeId: z.guid("Unknown note type.").optional(),
 });
 const listSchema = filterSchema.extend({
-  sort: z.enum(noteSorts, { error: "Unknown order." }).default("newest"),
+  sort: sortSchema.default("newest"),
   limit: z.int().min(1).max(200).default(50),
   offset: z.int().min(0).default(0),
 });
@@ -81,18 +123,26 @@ export function createNotes(supabase: EngramClient) {
      * A page of a deck's notes with the total count. `search` matches words in
      * the fields and tags (web-search syntax: "quoted phrase", -excluded, or);
      * `tags` keeps notes having all of them; `kind` one kind, `noteTypeId` the
-     * custom notes of one note type. `sort`:
-     * newest (the default) or oldest added, recently edited, or alphabetical
-     * by the first field (front, or a cloze's text).
+     * custom notes of one note type. `sort`: newest (the default) or oldest
+     * added, recently edited, alphabetical by the sort field (the first field
+     * as plain text), or `{ by, dir }`: the sort field, created, modified or
+     * `{ field: "Name" }`, ascending or descending. Each note comes with its
+     * number of cards.
      */
     async list(deckId: string, options: z.input<typeof listSchema> = {}): Promise<NotePage> {
       const id = validate(deckIdSchema, deckId);
       const { sort, limit, offset, ...filter } = validate(listSchema, options);
-      const query = ordered(filtered(supabase.from("notes").select("*", { count: "exact" }), id, filter), sort);
+      const query = ordered(
+        filtered(supabase.from("notes").select("*, cards(count)", { count: "exact" }), id, filter),
+        typeof sort === "string" ? namedOrders[sort] : sort,
+      );
       const { notes, total } = await run(
         query.range(offset, offset + limit - 1).then(({ data, count, ...result }) => ({
           ...result,
-          data: data && { notes: data, total: count ?? data.length },
+          data: data && {
+            notes: data.map(({ cards, ...note }) => ({ ...note, card_count: cards[0]?.count ?? 0 })),
+            total: count ?? data.length,
+          },
         })),
       );
       if (total === 0) await requireVisibleDeck(supabase, id);
@@ -112,7 +162,7 @@ export function createNotes(supabase: EngramClient) {
       const parsed = validate(filterSchema, filter);
       const query = filtered(supabase.from("notes").select("id, version", { count: "exact" }), id, parsed);
       const { notes, total } = await run(
-        ordered(query, "newest")
+        ordered(query, namedOrders.newest)
           .range(0, maxBulkNotes - 1)
           .then(({ data, count, ...result }) => ({
             ...result,
@@ -213,20 +263,23 @@ function filtered<Q extends { eq: any; textSearch: any; contains: any }>(
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see filtered.
-function ordered<Q extends { order: any }>(query: Q, sort: NoteSort): Q {
-  switch (sort) {
-    case "oldest":
-      return query.order("created_at", { ascending: true }).order("id", { ascending: true });
-    case "edited":
-      return query.order("updated_at", { ascending: false }).order("id", { ascending: false });
-    case "alphabetical":
-      // A basic note's first field is its front, a cloze's its text; each note has one of them.
-      return query
-        .order("fields->>front", { ascending: true, nullsFirst: false })
-        .order("fields->>text", { ascending: true, nullsFirst: false })
-        .order("id", { ascending: true });
+function ordered<Q extends { order: any }>(query: Q, { by, dir }: { by: NoteSortColumn; dir: SortDirection }): Q {
+  const ascending = dir === "asc";
+  // The id last, so notes that tie keep one order from page to page.
+  const byId = (result: Q) => result.order("id", { ascending });
+  switch (by) {
+    case "created":
+      return byId(query.order("created_at", { ascending }));
+    case "modified":
+      return byId(query.order("updated_at", { ascending }));
+    case "sort_field":
+      // sort_key: the sort field ignoring case, a computed field served by an index.
+      return byId(query.order("sort_key", { ascending }));
     default:
-      return query.order("created_at", { ascending: false }).order("id", { ascending: false });
+      // Quoted, so a name with spaces, dots or commas stays one key; notes without it come last.
+      return byId(
+        query.order(`fields->>"${by.field}"`, { ascending, nullsFirst: false }).order("sort_key", { ascending }),
+      );
   }
 }
 
