@@ -34,7 +34,13 @@ export {
 export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
 export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";
-export type { DeckNoteType, NoteTypeInput } from "./note-types.js";
+export type {
+  DeckNoteType,
+  NoteTypeFrom,
+  NoteTypeInput,
+  NoteTypeUpdateOptions,
+  StockNoteType,
+} from "./note-types.js";
 export {
   type ListedNote,
   maxBulkNotes,

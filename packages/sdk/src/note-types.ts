@@ -1,9 +1,10 @@
 /**
- * A deck's note types (Anki's note types): list, read, add, change with the
- * version they were loaded at, and remove when no note uses them. Custom notes
- * take their fields and cards from one; the database keeps them in step.
+ * A deck's note types (Anki's note types): list, read, add (given, from a
+ * stock type or as a copy of one), change with the version they were loaded
+ * at, and remove when no note uses them. Custom notes take their fields and
+ * cards from one; the database keeps them in step.
  */
-import { type CardTemplate, type NoteType, validateNoteType } from "@engram/core";
+import { builtInNoteTypes, type CardTemplate, type NoteType, validateNoteType } from "@engram/core";
 import { z } from "zod";
 import type { Tables } from "./database.types.js";
 import { refuseDeck } from "./deck-access.js";
@@ -15,10 +16,40 @@ import type { EngramClient } from "./supabase-client.js";
 /** A stored note type: its row, with templates typed. */
 export type DeckNoteType = Omit<Tables<"note_types">, "templates"> & { templates: CardTemplate[] };
 export type NoteTypeInput = NoteType & { sourceId?: number | null };
+/** Anki's stock note types, by the names `builtInNoteTypes` gives them. */
+export type StockNoteType = keyof typeof builtInNoteTypes;
+/** A new note type named `name`: Anki's stock type `from`, or a copy of the note type whose id is `from`. */
+export interface NoteTypeFrom {
+  deckId: string;
+  from: StockNoteType | string;
+  name: string;
+}
+
+export interface NoteTypeUpdateOptions {
+  /** Delete the cards the change would no longer make, with their schedules (else `note-type/in-use`, `detail` `{ cards, schedules }`). */
+  deleteCards?: boolean;
+  /** Drop fields that hold text in some note (else `note-type/in-use`, `detail` `{ field, notes }`). */
+  discardText?: boolean;
+  /**
+   * For each field of the new list, the index of the stored field it continues
+   * (its text in every note goes with it, whatever its new name or place), or
+   * null for a new, empty field. Without it a field continues the stored field
+   * of its name.
+   */
+  fieldMap?: (number | null)[];
+  /**
+   * For each template of the new list, the index of the stored template it
+   * continues (its cards and their schedules go with it), or null for a new
+   * one. Without it a template continues the stored one at its place.
+   */
+  templateMap?: (number | null)[];
+}
 
 const deckIdSchema = z.guid("Unknown deck.");
 const noteTypeIdSchema = z.guid("Unknown note type.");
 const versionSchema = z.int("Unknown note type version.").min(1, "Unknown note type version.");
+const mapSchema = z.array(z.int().min(0).nullable()).max(100).optional();
+const stockNames = Object.keys(builtInNoteTypes);
 
 function checked(input: unknown): NoteType {
   const result = validateNoteType(input);
@@ -62,6 +93,14 @@ async function deckAndAncestors(supabase: EngramClient, deckId: string): Promise
   return chain;
 }
 
+/** What a new note type starts from: a stock type, or a note type the user can see, under the new name. */
+async function origin(supabase: EngramClient, { from, name }: NoteTypeFrom): Promise<NoteType> {
+  if (stockNames.includes(from)) return { ...builtInNoteTypes[from as StockNoteType], name };
+  const id = validate(noteTypeIdSchema, from);
+  const source = row(await run(supabase.from("note_types").select("*").eq("id", id).single()));
+  return { name, kind: source.kind, fields: source.fields, templates: source.templates, css: source.css };
+}
+
 export function createNoteTypes(supabase: EngramClient) {
   return {
     /**
@@ -89,8 +128,15 @@ export function createNoteTypes(supabase: EngramClient) {
       return row(await run(supabase.from("note_types").select("*").eq("id", id).single()));
     },
 
-    /** Adds a note type to a deck (owners and editors); Anki's rules are checked first (`validation` with the field). */
-    async create(deckId: string, input: NoteTypeInput): Promise<DeckNoteType> {
+    /**
+     * Adds a note type to a deck (owners and editors): the one given, or, with
+     * `{ deckId, from, name }`, Anki's stock type `from` ("basic", "cloze" …)
+     * or a copy of the note type whose id is `from`, under a new name. Anki's
+     * rules are checked first (`validation` with the field).
+     */
+    async create(deckOrFrom: string | NoteTypeFrom, given?: NoteTypeInput): Promise<DeckNoteType> {
+      const [deckId, input] =
+        typeof deckOrFrom === "string" ? [deckOrFrom, given] : [deckOrFrom.deckId, await origin(supabase, deckOrFrom)];
       const id = validate(deckIdSchema, deckId);
       const type = checked(input);
       await currentUserId(supabase);
@@ -114,18 +160,24 @@ export function createNoteTypes(supabase: EngramClient) {
      * loaded at: if it changed since, nothing is saved (`note-type/conflict`,
      * `detail` = the current `{ version }`). Notes of the type keep the fields
      * that stay and gain new ones empty; cards a template now makes are added.
-     * A change that would delete cards fails with `note-type/in-use` (`detail`
-     * `{ cards }`) unless `deleteCards`; removing a field that holds text in a
-     * note fails with `note-type/in-use` (`detail` `{ field, notes }`).
+     * `fieldMap` and `templateMap` say where each field and template came
+     * from, so renamed and moved fields keep their text and moved templates
+     * their cards, as in Anki's Fields and Cards dialogs. A change that would
+     * delete cards fails with `note-type/in-use` (`detail` `{ cards, schedules }`:
+     * how many, and how many studied schedules go with them) unless
+     * `deleteCards`; dropping a field that holds text in a note fails with
+     * `note-type/in-use` (`detail` `{ field, notes }`) unless `discardText`.
      */
     async update(
       noteTypeId: string,
       version: number,
       patch: Partial<NoteType>,
-      options: { deleteCards?: boolean } = {},
+      options: NoteTypeUpdateOptions = {},
     ): Promise<DeckNoteType> {
       const id = validate(noteTypeIdSchema, noteTypeId);
       const loaded = validate(versionSchema, version);
+      const fieldMap = validate(mapSchema, options.fieldMap);
+      const templateMap = validate(mapSchema, options.templateMap);
       const current = await this.get(id);
       const { name, kind, fields, templates, css } = { ...current, ...patch };
       if (kind !== current.kind) {
@@ -142,6 +194,10 @@ export function createNoteTypes(supabase: EngramClient) {
             p_templates: type.templates,
             p_css: type.css,
             p_delete_cards: options.deleteCards ?? false,
+            p_discard_text: options.discardText ?? false,
+            // null (not absent) in the maps stands for a new field or template.
+            ...(fieldMap ? { p_field_map: fieldMap as number[] } : {}),
+            ...(templateMap ? { p_template_map: templateMap as number[] } : {}),
           })
           .single(),
       ).catch(renamed);

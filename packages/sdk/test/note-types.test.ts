@@ -1,4 +1,4 @@
-import { builtInNoteTypes, cardOrdinals, type NoteType, renderCard } from "@engram/core";
+import { builtInNoteTypes, cardOrdinals, type NoteType, renameFieldInTemplates, renderCard } from "@engram/core";
 import { describe, expect, test, vi } from "vitest";
 import { EngramError } from "../src/errors.js";
 import { signedIn } from "./support/engram.js";
@@ -110,6 +110,83 @@ describe("note types", () => {
     await owner.engram.notes.remove([{ id: current.id, version: current.version }]);
     await owner.engram.noteTypes.remove(type.id);
     expect(await owner.engram.noteTypes.list(deck.id)).toEqual([]);
+  });
+
+  test("a field renamed and moved keeps each note's text, and templates moved keep their cards", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const note = await owner.engram.notes.create(deck.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: "dos", Meaning: "two", Reverse: "y" },
+    });
+    const before = await owner.engram.cards.listForNote(note.id);
+    const templates = renameFieldInTemplates(vocabulary.templates, new Map([["Word", "Term"]]));
+    const saved = await owner.engram.noteTypes.update(
+      type.id,
+      type.version,
+      {
+        fields: ["Meaning", "Term", "Reverse", "Example"],
+        templates: [templates[1], templates[0]] as typeof templates,
+      },
+      { fieldMap: [1, 0, 2, null], templateMap: [1, 0] },
+    );
+    expect(saved.fields).toEqual(["Meaning", "Term", "Reverse", "Example"]);
+    expect(saved.templates[1]?.front).toBe("{{Term}}");
+    expect((await owner.engram.notes.get(note.id)).fields).toEqual({
+      Meaning: "two",
+      Term: "dos",
+      Reverse: "y",
+      Example: "",
+    });
+    const after = await owner.engram.cards.listForNote(note.id);
+    expect(after.map((card) => [card.id, card.ordinal])).toEqual(
+      before.map((card) => [card.id, card.ordinal === 1 ? 2 : 1]).sort((a, b) => Number(a[1]) - Number(b[1])),
+    );
+  });
+
+  test("dropping a field's text needs discardText; a map that does not fit is a validation error", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const type = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const note = await owner.engram.notes.create(deck.id, {
+      kind: "custom",
+      noteTypeId: type.id,
+      fields: { Word: "tres", Meaning: "three", Reverse: "" },
+    });
+    const withoutMeaning = {
+      fields: ["Word", "Reverse"],
+      templates: [{ name: "Recognise", front: "{{Word}}", back: "{{Word}}" }],
+    };
+    const keep = { fieldMap: [0, 2], templateMap: [0], deleteCards: true };
+    expect(await failure(owner.engram.noteTypes.update(type.id, type.version, withoutMeaning, keep))).toMatchObject({
+      code: "note-type/in-use",
+      detail: { field: "Meaning", notes: 1 },
+    });
+    expect(
+      await failure(
+        owner.engram.noteTypes.update(type.id, type.version, withoutMeaning, { ...keep, fieldMap: [0, 0] }),
+      ),
+    ).toMatchObject({ code: "validation" });
+    await owner.engram.noteTypes.update(type.id, type.version, withoutMeaning, { ...keep, discardText: true });
+    expect((await owner.engram.notes.get(note.id)).fields).toEqual({ Word: "tres", Reverse: "" });
+  });
+
+  test("a new note type starts from Anki's stock type or a copy of another, under its own name", async () => {
+    const { owner, deck } = await ownerWithDeck();
+    const basic = await owner.engram.noteTypes.create({ deckId: deck.id, from: "basic", name: "My basic" });
+    expect(basic).toMatchObject({ ...builtInNoteTypes.basic, name: "My basic", deck_id: deck.id });
+    const words = await owner.engram.noteTypes.create(deck.id, vocabulary);
+    const copy = await owner.engram.noteTypes.create({ deckId: deck.id, from: words.id, name: "Words 2" });
+    expect(copy).toMatchObject({ ...vocabulary, name: "Words 2" });
+    expect(copy.id).not.toBe(words.id);
+    expect(
+      await failure(owner.engram.noteTypes.create({ deckId: deck.id, from: "basic", name: "My basic" })),
+    ).toMatchObject({ code: "conflict" });
+    expect(await failure(owner.engram.noteTypes.create({ deckId: deck.id, from: "nope", name: "X" }))).toMatchObject({
+      code: "validation",
+    });
+    await owner.engram.noteTypes.remove(copy.id);
+    expect((await owner.engram.noteTypes.list(deck.id)).map((type) => type.name)).toEqual(["My basic", "Vocabulary"]);
   });
 
   test("Anki's stock types can be added as they are", async () => {

@@ -13,7 +13,7 @@ import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
 import type { EngramError } from "../errors.js";
 import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
-import type { NoteTypeInput } from "../note-types.js";
+import type { NoteTypeFrom, NoteTypeInput, NoteTypeUpdateOptions } from "../note-types.js";
 import type { NoteInput, NoteVersion } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
@@ -309,8 +309,9 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
     noteTypes: {
       create: () =>
         mutationOptions({
-          mutationFn: ({ deckId, input }: { deckId: string; input: NoteTypeInput }) =>
-            engram.noteTypes.create(deckId, input),
+          /** The type given, or Anki's stock type or a copy of another type (`from`) under a new name. */
+          mutationFn: (args: { deckId: string; input: NoteTypeInput } | NoteTypeFrom) =>
+            "input" in args ? engram.noteTypes.create(args.deckId, args.input) : engram.noteTypes.create(args),
           onSuccess: (_type, { deckId }) => invalidate(engramKeys.noteTypes.deck(deckId)),
         }),
       /** Its notes' fields and cards may change with it. A stale version reloads the deck's note types. */
@@ -321,12 +322,13 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
             version,
             patch,
             deleteCards,
+            ...options
           }: {
             noteTypeId: string;
             version: number;
             patch: Partial<NoteType>;
-            deleteCards?: boolean;
-          }) => engram.noteTypes.update(noteTypeId, version, patch, { deleteCards: deleteCards ?? false }),
+          } & NoteTypeUpdateOptions) =>
+            engram.noteTypes.update(noteTypeId, version, patch, { ...options, deleteCards: deleteCards ?? false }),
           onSuccess: (type) =>
             invalidate(
               engramKeys.noteTypes.deck(type.deck_id),
