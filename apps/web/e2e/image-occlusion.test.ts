@@ -76,6 +76,7 @@ const masks = (scope: Locator) =>
 
 /** Drags from one point to another, in fractions of the box. */
 async function drag(surface: Locator, from: [number, number], to: [number, number]) {
+  await surface.scrollIntoViewIfNeeded();
   const box = await surface.boundingBox();
   if (!box) throw new Error("no drawing surface");
   await page.mouse.move(box.x + from[0] * box.width, box.y + from[1] * box.height);
@@ -110,7 +111,8 @@ test("an image occlusion note drawn in the editor makes a card per group, studie
   await surface.focus();
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("Shift+ArrowRight");
-  await expect.poll(async () => Number(await added.getAttribute("x")) - before).toBeCloseTo(0.06, 5);
+  // The editor draws in the image's own pixels: 0.06 of its 400 px width.
+  await expect.poll(async () => Number(await added.getAttribute("x")) - before).toBeCloseTo(24, 3);
   await page.keyboard.press("Delete");
   await editor.getByRole("status").filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
   // Grouping two masks makes them one card; ungrouping splits them again.
@@ -181,6 +183,111 @@ test("an image occlusion note drawn in the editor makes a card per group, studie
   await page.goto(`/decks/${deckId}/study`);
   await front.locator("engram-occlusion svg.occlusion-masks").waitFor();
   expect(await masks(front)).toEqual([expect.stringMatching(/^active:[12]$/)]);
+});
+
+/** Clicks at a point of the box, in fractions of it. */
+async function clickAt(surface: Locator, at: [number, number]) {
+  await surface.scrollIntoViewIfNeeded();
+  const box = await surface.boundingBox();
+  if (!box) throw new Error("no drawing surface");
+  await page.mouse.click(box.x + at[0] * box.width, box.y + at[1] * box.height);
+}
+
+/** A polygon's points as drawn, in the image's pixels. */
+const polygonPoints = (scope: Locator) => scope.locator("polygon.occlusion-mask").getAttribute("points");
+
+test("polygons, labels and turned masks are drawn in the editor, saved as Anki writes them and studied", async () => {
+  const deckId = await seedDeck(account.id, "Shapes", []);
+  await signInWithPassword(page, account, `/decks/${deckId}`);
+  await page.getByRole("button", { name: "Add note" }).click();
+  const editor = page.getByRole("dialog", { name: "Add note" });
+  await editor.getByRole("radio", { name: "Image occlusion" }).check();
+  const chooser = page.waitForEvent("filechooser");
+  await editor.getByRole("button", { name: "Choose image" }).click();
+  await (await chooser).setFiles({ name: "diagram.svg", mimeType: "image/svg+xml", buffer: Buffer.from(diagram) });
+  const surface = editor.getByRole("application", { name: "Image with masks" });
+  await surface.locator("svg").waitFor();
+  const status = editor.getByRole("status").filter({ hasText: /masks? |No masks/ });
+
+  // A polygon begun and cancelled with Escape: the draft goes, the dialog stays.
+  await editor.getByRole("radio", { name: "Draw polygons" }).check();
+  await clickAt(surface, [0.1, 0.1]);
+  await clickAt(surface, [0.3, 0.1]);
+  await surface.locator(".occlusion-polygon-draft circle").nth(1).waitFor();
+  await page.keyboard.press("Escape");
+  await surface.locator(".occlusion-polygon-draft").waitFor({ state: "detached" });
+  await expect.poll(() => editor.isVisible()).toBe(true);
+
+  // Clicked corners, closed on the first one.
+  await clickAt(surface, [0.1, 0.1]);
+  await clickAt(surface, [0.4, 0.15]);
+  await clickAt(surface, [0.2, 0.5]);
+  await clickAt(surface, [0.1, 0.1]);
+  await status.filter({ hasText: "1 mask in 1 group: 1 card." }).waitFor();
+  // Selected once closed: the arrow keys move it, Ctrl+Z puts it back.
+  const drawn = await polygonPoints(surface);
+  await page.keyboard.press("Shift+ArrowDown");
+  await expect.poll(() => polygonPoints(surface)).not.toBe(drawn);
+  await page.keyboard.press("Control+z");
+  await expect.poll(() => polygonPoints(surface)).toBe(drawn);
+
+  // A label placed with a click; its text field takes the typing.
+  await editor.getByRole("radio", { name: "Place labels" }).check();
+  await clickAt(surface, [0.6, 0.08]);
+  const labelText = editor.getByRole("textbox", { name: "Label text" });
+  await expect.poll(() => labelText.evaluate((element) => element === document.activeElement)).toBe(true);
+  await page.keyboard.type("Heart");
+  await surface.locator("text", { hasText: "Heart" }).waitFor();
+  await status.filter({ hasText: "1 mask in 1 group: 1 card. 1 label on every card." }).waitFor();
+
+  // A rectangle drawn, then turned 30° from its settings.
+  await editor.getByRole("radio", { name: "Draw rectangles" }).check();
+  await drag(surface, [0.55, 0.5], [0.9, 0.8]);
+  await status.filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
+  await editor.getByRole("button", { name: "Rectangle 3, card 2" }).click();
+  await editor.getByRole("spinbutton", { name: "Rotation (degrees)" }).fill("30");
+  await expect
+    .poll(() => surface.locator('rect.occlusion-mask[data-ordinal="2"]').getAttribute("transform"))
+    .toMatch(/^rotate\(30 /);
+  await surface.evaluate((element) => element.scrollIntoView({ block: "start" }));
+  await screenshot(page, "image-occlusion-editor-shapes");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await page.keyboard.press("Control+Enter");
+  await editor.getByRole("status").filter({ hasText: "Note added" }).waitFor();
+
+  const { data: notes, error } = await adminClient()
+    .from("notes")
+    .select("fields, cards(ordinal)")
+    .eq("deck_id", deckId);
+  if (error) throw error;
+  expect(notes?.map((note) => note.cards.map((card) => card.ordinal).sort())).toEqual([[1, 2]]);
+  const occlusions = (notes?.[0]?.fields as Record<string, string> | undefined)?.occlusions;
+  expect(occlusions).toMatch(
+    /^\{\{c1::image-occlusion:polygon:left=\.\d+:top=\.\d+:points=(\.\d+,\.\d+ ){2}\.\d+,\.\d+:oi=1\}\}<br>/,
+  );
+  expect(occlusions).toMatch(
+    /\{\{c0::image-occlusion:text:left=\.\d+:top=\.\d+:text=Heart:scale=1\.:fs=\.1333:oi=1\}\}<br>/,
+  );
+  expect(occlusions).toMatch(
+    /\{\{c2::image-occlusion:rect:left=[.\d]+:top=[.\d]+:angle=833:width=[.\d]+:height=[.\d]+:oi=1\}\}<br>$/,
+  );
+  await page.keyboard.press("Escape");
+
+  // Studied: the polygon is an SVG polygon, the label is drawn on its white box, the rectangle turned.
+  await page.goto(`/decks/${deckId}/study`);
+  const front = cardArea(page).locator(".card-view-front");
+  const overlay = front.locator("engram-occlusion svg.occlusion-masks");
+  await overlay.waitFor();
+  expect(await overlay.locator("polygon[data-state]").count()).toBe(1);
+  // Anki keeps 1/10000 turns: 30° is stored as 833, read back as 29.988°.
+  const turned = await overlay.locator('rect[data-ordinal="2"]').getAttribute("transform");
+  expect(Number(/^rotate\(([\d.]+) /.exec(turned ?? "")?.[1])).toBeCloseTo(30, 1);
+  const label = overlay.locator('g[data-state="label"]');
+  expect(await label.locator("text").textContent()).toBe("Heart");
+  expect(await label.locator("rect").getAttribute("fill")).toBe("#ffffff");
+  expect(await overlay.getAttribute("aria-label")).toContain('label "Heart"');
+  await screenshot(page, "image-occlusion-shapes-front");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
 });
 
 test("an Anki image occlusion package is imported and studied with its masks", async () => {

@@ -1,67 +1,58 @@
 /**
  * An image occlusion note's editor, as Anki's mask editor: choose an image
- * (stored in the deck's media), draw rectangles and ellipses over it with the
- * pointer, or add a rectangle and move or resize it with the arrow keys;
- * select masks (click, Shift+click to add) and group them so they make one
- * card, delete them, and choose "hide all, guess one" or "hide one, guess
- * one". The masks are saved as Anki's occlusion text (core's
+ * (stored in the deck's media), draw rectangles, ellipses and polygons over it
+ * and place text labels, with the pointer or the keyboard; select shapes
+ * (click, Shift+click to add), move, resize and turn them, group masks so they
+ * make one card, delete, undo, and choose "hide all, guess one" or "hide one,
+ * guess one". The shapes are saved as Anki's occlusion text (core's
  * serializeOcclusions), so a note goes to Anki and back unchanged.
  */
-import { type OcclusionShape, occlusionColours, parseOcclusions, serializeOcclusions } from "@engram/core";
-import { type KeyboardEvent, type PointerEvent, useId, useMemo, useRef, useState } from "react";
-import { mediaUploadMessage } from "../lib/error-messages.js";
-import { rasterizeSvg } from "../lib/rasterize-svg.js";
-import { useEngram } from "../session/engram-context.js";
+import { type OcclusionPoint, type OcclusionShape, parseOcclusions, serializeOcclusions } from "@engram/core";
+import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useMediaUrl } from "../ui/card-view/card-view.js";
+import { labelDefaults } from "../ui/card-view/occlusion-label.js";
+import { EditorMask } from "./occlusion-tools/editor-mask.js";
+import {
+  type Box,
+  clamp,
+  editableShapes,
+  minimumSize,
+  moveShape,
+  nextOrdinal,
+  polygonFrom,
+  resizeShape,
+  rotateShape,
+  type Size,
+  storedShape,
+  withBox,
+  withScale,
+} from "./occlusion-tools/geometry.js";
+import { ImageChooser, imageName } from "./occlusion-tools/image-chooser.js";
+import { PolygonDraft } from "./occlusion-tools/polygon-draft.js";
+import { ModeChoice, ShapeList, shapeName } from "./occlusion-tools/shape-list.js";
+import { ShapePanel } from "./occlusion-tools/shape-panel.js";
+import { OcclusionToolbar, type Tool } from "./occlusion-tools/toolbar.js";
+import { arrowMoves, bigStep, step, usePolygonTool } from "./occlusion-tools/use-polygon-tool.js";
+import { useShapeHistory } from "./occlusion-tools/use-shape-history.js";
 import { RichField } from "./rich-field.js";
 import "./occlusion-editor.css";
 
 /** The note's fields by their stored names (image, occlusions, header, back_extra, comments). */
 export type OcclusionFields = Record<string, string>;
 
-type Drawable = OcclusionShape & { shape: "rect" | "ellipse" };
-type Tool = "select" | "rect" | "ellipse";
-type Point = { x: number; y: number };
+type Point = OcclusionPoint;
 
-const minimumSize = 0.01;
-const step = 0.01;
-const bigStep = 0.05;
-const clamp = (value: number) => Math.min(1, Math.max(0, value));
+/** A label's text as the field can hold it: `{{` or `}}` would open or close an occlusion early. */
+const labelText = (text: string) => text.replace(/\{\{+/g, "{").replace(/\}\}+/g, "}");
 
-/** The media name an `<img src="…">` field shows, or "". */
-export function imageName(html: string): string {
-  const src = /<img\b[^>]*?\bsrc\s*=\s*(["'])(.*?)\1/i.exec(html)?.[2] ?? "";
-  return src.replaceAll("&amp;", "&").replaceAll("&quot;", '"');
-}
+const isLabel = (shape: OcclusionShape | undefined): shape is OcclusionShape & { shape: "text" } =>
+  shape?.shape === "text";
 
-function imageHtml(name: string): string {
-  return `<img src="${name.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}">`;
-}
-
-/** The shape as a box in 0..1 of the image: what the editor moves and resizes. */
-function boxOf(shape: Drawable) {
-  return shape.shape === "rect"
-    ? { left: shape.left, top: shape.top, width: shape.width, height: shape.height }
-    : { left: shape.left, top: shape.top, width: shape.rx * 2, height: shape.ry * 2 };
-}
-
-function withBox(shape: Drawable, box: { left: number; top: number; width: number; height: number }): Drawable {
-  const width = Math.max(minimumSize, Math.min(box.width, 1));
-  const height = Math.max(minimumSize, Math.min(box.height, 1));
-  const left = Math.min(clamp(box.left), 1 - width);
-  const top = Math.min(clamp(box.top), 1 - height);
-  return shape.shape === "rect"
-    ? { ...shape, left, top, width, height }
-    : { ...shape, left, top, rx: width / 2, ry: height / 2 };
-}
-
-function drawable(shape: OcclusionShape): shape is Drawable {
-  return shape.shape === "rect" || shape.shape === "ellipse";
-}
-
-const nextOrdinal = (shapes: readonly OcclusionShape[]) => Math.max(0, ...shapes.map((shape) => shape.ordinal)) + 1;
-
-const shapeNames = { rect: "Rectangle", ellipse: "Ellipse", polygon: "Polygon", text: "Label" } as const;
+/** The field's text: polygons with their turn in their points, labels without text left out. */
+const occlusionText = (shapes: readonly OcclusionShape[]) =>
+  serializeOcclusions(
+    shapes.filter((shape) => !isLabel(shape) || labelText(shape.text).trim() !== "").map(storedShape),
+  );
 
 export function OcclusionEditor({
   deckId,
@@ -75,10 +66,11 @@ export function OcclusionEditor({
   onChange: (fields: OcclusionFields) => void;
 }) {
   const id = useId();
-  const engram = useEngram();
-  const fileInput = useRef<HTMLInputElement>(null);
   const surface = useRef<HTMLDivElement>(null);
-  const [shapes, setShapes] = useState<OcclusionShape[]>(() => parseOcclusions(fields.occlusions ?? ""));
+  const labelInput = useRef<HTMLTextAreaElement>(null);
+  const [shapes, setShapes] = useState<OcclusionShape[]>(() =>
+    editableShapes(parseOcclusions(fields.occlusions ?? "")),
+  );
   const [hideAll, setHideAll] = useState(() => {
     const parsed = parseOcclusions(fields.occlusions ?? "");
     return parsed.length === 0 || parsed.some((shape) => shape.occludeInactive);
@@ -86,27 +78,54 @@ export function OcclusionEditor({
   const [selected, setSelected] = useState<number[]>([]);
   const [tool, setTool] = useState<Tool>("rect");
   const [drawing, setDrawing] = useState<{ start: Point; end: Point } | null>(null);
-  const [upload, setUpload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [size, setSize] = useState<Size | null>(null);
+  // Bumped when shapes change other than through the settings panel, so its number fields show the new values.
+  const [revision, setRevision] = useState(0);
+  const [labelFocus, setLabelFocus] = useState(0);
+  const history = useShapeHistory();
   const name = imageName(fields.image ?? "");
   const url = useMediaUrl(deckId, name);
 
-  const save = (next: OcclusionShape[], all = hideAll) => {
+  useEffect(() => {
+    if (labelFocus === 0) return;
+    labelInput.current?.focus();
+    labelInput.current?.select();
+  }, [labelFocus]);
+
+  const commit = (next: OcclusionShape[], all: boolean) => {
     const marked = next.map((shape) => ({ ...shape, occludeInactive: all }));
     setShapes(marked);
-    onChange({ ...fields, occlusions: serializeOcclusions(marked) });
+    onChange({ ...fields, occlusions: occlusionText(marked) });
   };
 
-  const chooseImage = async (file: File | undefined) => {
-    if (!file) return;
-    setUpload({ busy: true, error: null });
-    try {
-      const path = await engram.storage.uploadMedia(deckId, file, { rasterizeSvg: (svg) => rasterizeSvg(svg) });
-      onChange({ ...fields, image: imageHtml(path.slice(path.indexOf("/") + 1)) });
-      setUpload({ busy: false, error: null });
-    } catch (error) {
-      setUpload({ busy: false, error: `${file.name}: ${mediaUploadMessage(error)}` });
-    }
+  /** A change the user made: undoable; `merge` joins it to the last change with the same key. */
+  const save = (next: OcclusionShape[], options: { all?: boolean; merge?: string } = {}) => {
+    history.record(shapes, options.merge);
+    if (!options.merge?.startsWith("panel:")) setRevision((value) => value + 1);
+    commit(next, options.all ?? hideAll);
   };
+
+  const add = (shape: OcclusionShape) => {
+    save([...shapes, shape]);
+    setSelected([shapes.length]);
+  };
+  const base = (ordinal = nextOrdinal(shapes)) => ({ ordinal, occludeInactive: hideAll, angle: 0 });
+
+  const polygon = usePolygonTool(surface, (points) =>
+    add(polygonFrom({ ...base(), shape: "polygon", left: 0, top: 0, points: [] }, points)),
+  );
+
+  const restore = (previous: OcclusionShape[] | null) => {
+    if (!previous) return;
+    const all = previous.length > 0 ? previous.some((shape) => shape.occludeInactive) : hideAll;
+    setHideAll(all);
+    setSelected([]);
+    polygon.cancel();
+    setRevision((value) => value + 1);
+    commit(previous, all);
+  };
+  const undo = () => restore(history.undo(shapes));
+  const redo = () => restore(history.redo(shapes));
 
   const pointAt = (event: PointerEvent): Point => {
     const rect = surface.current?.getBoundingClientRect();
@@ -114,17 +133,52 @@ export function OcclusionEditor({
     return { x: clamp((event.clientX - rect.left) / rect.width), y: clamp((event.clientY - rect.top) / rect.height) };
   };
 
-  const startDrawing = (event: PointerEvent<HTMLDivElement>) => {
-    if (tool === "select" || event.button !== 0) return;
+  const addBox = (kind: "rect" | "ellipse", box: Box = { left: 0.1, top: 0.1, width: 0.2, height: 0.1 }) => {
+    add(
+      kind === "rect"
+        ? withBox({ ...base(), shape: "rect", ...box }, box)
+        : withBox({ ...base(), shape: "ellipse", left: 0, top: 0, rx: 0, ry: 0 }, box),
+    );
+  };
+
+  /** A label (Anki's text shape, group 0: shown on every card), its text ready to type. */
+  const addLabel = (at: Point = { x: 0.1, y: 0.1 }) => {
+    const fontSize = size ? labelDefaults.fontSize / size.height : 0.1;
+    add({ ...base(0), shape: "text", left: at.x, top: at.y, text: "Label", scale: 1, fontSize });
+    setTool("select");
+    setLabelFocus((value) => value + 1);
+  };
+
+  const chooseTool = (next: Tool) => {
+    setTool(next);
+    polygon.cancel();
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (event.button !== 0) return;
     event.preventDefault();
-    event.currentTarget.setPointerCapture(event.pointerId);
-    const start = pointAt(event);
-    setDrawing({ start, end: start });
+    surface.current?.focus({ preventScroll: true });
+    const point = pointAt(event);
+    switch (tool) {
+      case "select":
+        setSelected([]);
+        return;
+      case "polygon":
+        polygon.addPoint(point);
+        return;
+      case "text":
+        addLabel(point);
+        return;
+      default:
+        event.currentTarget.setPointerCapture(event.pointerId);
+        setDrawing({ start: point, end: point });
+    }
   };
-  const keepDrawing = (event: PointerEvent<HTMLDivElement>) => {
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (drawing) setDrawing({ ...drawing, end: pointAt(event) });
+    else polygon.follow(pointAt(event));
   };
-  const finishDrawing = (event: PointerEvent<HTMLDivElement>) => {
+  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
     if (!drawing) return;
     const end = pointAt(event);
     setDrawing(null);
@@ -135,17 +189,7 @@ export function OcclusionEditor({
       height: Math.abs(end.y - drawing.start.y),
     };
     if (box.width < minimumSize || box.height < minimumSize) return;
-    add(tool === "ellipse" ? "ellipse" : "rect", box);
-  };
-
-  const add = (kind: "rect" | "ellipse", box = { left: 0.1, top: 0.1, width: 0.2, height: 0.1 }) => {
-    const base = { ordinal: nextOrdinal(shapes), occludeInactive: hideAll, angle: 0 };
-    const shape: Drawable =
-      kind === "rect"
-        ? { ...base, shape: "rect", ...box }
-        : { ...base, shape: "ellipse", left: 0, top: 0, rx: 0, ry: 0 };
-    save([...shapes, withBox(shape, box)]);
-    setSelected([shapes.length]);
+    addBox(tool === "ellipse" ? "ellipse" : "rect", box);
   };
 
   const select = (index: number, extend: boolean) => {
@@ -154,17 +198,19 @@ export function OcclusionEditor({
     );
   };
 
+  // Labels are shown on every card, so they never join a group.
+  const selectedMasks = selected.filter((index) => !isLabel(shapes[index]));
   const group = () => {
-    if (selected.length < 2) return;
-    const ordinal = Math.min(...selected.map((index) => shapes[index]?.ordinal ?? Number.POSITIVE_INFINITY));
-    save(shapes.map((shape, index) => (selected.includes(index) ? { ...shape, ordinal } : shape)));
+    if (selectedMasks.length < 2) return;
+    const ordinal = Math.min(...selectedMasks.map((index) => shapes[index]?.ordinal ?? Number.POSITIVE_INFINITY));
+    save(shapes.map((shape, index) => (selectedMasks.includes(index) ? { ...shape, ordinal } : shape)));
   };
   const ungroup = () => {
     let next = nextOrdinal(shapes);
     const keep = new Set<number>();
     save(
       shapes.map((shape, index) => {
-        if (!selected.includes(index)) return shape;
+        if (!selectedMasks.includes(index)) return shape;
         // The first of each group keeps its number; the others get new ones.
         if (!keep.has(shape.ordinal)) {
           keep.add(shape.ordinal);
@@ -180,204 +226,208 @@ export function OcclusionEditor({
     setSelected([]);
   };
 
-  /** Arrow keys move the selected masks; with Shift a bigger step; with Alt they resize instead. */
+  const changeSelected = (change: (shape: OcclusionShape) => OcclusionShape, merge?: string) =>
+    save(
+      shapes.map((shape, index) => (selected.includes(index) ? change(shape) : shape)),
+      merge ? { merge } : {},
+    );
+
+  /** Arrow keys move the selected shapes; with Shift a bigger step; with Alt they resize instead. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const mod = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    if (mod && (key === "z" || key === "y")) {
+      event.preventDefault();
+      if (key === "y" || event.shiftKey) redo();
+      else undo();
+      return;
+    }
+    if (tool === "polygon" && polygon.onKey(event)) return;
     if (event.key === "Delete" || event.key === "Backspace") {
       if (selected.length === 0) return;
       event.preventDefault();
       remove();
       return;
     }
-    const moves: Record<string, Point> = {
-      ArrowLeft: { x: -1, y: 0 },
-      ArrowRight: { x: 1, y: 0 },
-      ArrowUp: { x: 0, y: -1 },
-      ArrowDown: { x: 0, y: 1 },
-    };
-    const move = moves[event.key];
+    const move = arrowMoves[event.key];
     if (!move || selected.length === 0) return;
     event.preventDefault();
     const amount = event.shiftKey ? bigStep : step;
-    save(
-      shapes.map((shape, index) => {
-        if (!selected.includes(index) || !drawable(shape)) return shape;
-        const box = boxOf(shape);
-        return event.altKey
-          ? withBox(shape, { ...box, width: box.width + move.x * amount, height: box.height + move.y * amount })
-          : withBox(shape, { ...box, left: box.left + move.x * amount, top: box.top + move.y * amount });
-      }),
+    changeSelected((shape) =>
+      event.altKey
+        ? resizeShape(shape, move.x * amount, move.y * amount)
+        : moveShape(shape, move.x * amount, move.y * amount),
     );
   };
 
   const preview = useMemo(() => {
-    if (!drawing) return null;
+    if (!drawing || !size) return null;
     const { start, end } = drawing;
-    return {
-      x: Math.min(start.x, end.x),
-      y: Math.min(start.y, end.y),
-      width: Math.abs(end.x - start.x),
-      height: Math.abs(end.y - start.y),
+    const box = {
+      x: Math.min(start.x, end.x) * size.width,
+      y: Math.min(start.y, end.y) * size.height,
+      width: Math.abs(end.x - start.x) * size.width,
+      height: Math.abs(end.y - start.y) * size.height,
     };
-  }, [drawing]);
+    return tool === "ellipse" ? (
+      <ellipse
+        className="occlusion-drawing"
+        cx={box.x + box.width / 2}
+        cy={box.y + box.height / 2}
+        rx={box.width / 2}
+        ry={box.height / 2}
+        vectorEffect="non-scaling-stroke"
+      />
+    ) : (
+      <rect className="occlusion-drawing" {...box} vectorEffect="non-scaling-stroke" />
+    );
+  }, [drawing, size, tool]);
 
-  const groups = new Set(shapes.filter((shape) => shape.ordinal > 0).map((shape) => shape.ordinal)).size;
+  const [only] = selected.length === 1 ? selected : [];
+  const chosen = only === undefined ? undefined : shapes[only];
+  const displayScale = size && surface.current?.clientWidth ? size.width / surface.current.clientWidth : 1;
   const help = `${id}-help`;
   return (
     <fieldset className="occlusion-editor">
       <legend>Image and masks</legend>
-      <div className="occlusion-image-row">
-        <input
-          ref={fileInput}
-          id={`${id}-file`}
-          type="file"
-          accept="image/*"
-          className="visually-hidden"
-          tabIndex={-1}
-          aria-label="Image to occlude"
-          aria-describedby={errors.image ? `${id}-image-error` : undefined}
-          onChange={(event) => {
-            void chooseImage(event.target.files?.[0]);
-            event.target.value = "";
-          }}
-        />
-        <button type="button" className="button secondary" onClick={() => fileInput.current?.click()}>
-          {name ? "Change image" : "Choose image"}
-        </button>
-        {name && <span className="occlusion-image-name">{name}</span>}
-        {upload.busy && <span role="status">Uploading…</span>}
-      </div>
-      {(upload.error || errors.image) && (
-        <p id={`${id}-image-error`} className="field-error" role="alert">
-          {upload.error ?? errors.image}
-        </p>
-      )}
+      <ImageChooser
+        id={id}
+        deckId={deckId}
+        name={name}
+        error={errors.image}
+        onImage={(image) => {
+          setSize(null);
+          onChange({ ...fields, image });
+        }}
+      />
 
       {name && (
         <>
-          <div className="occlusion-toolbar" role="toolbar" aria-label="Masks">
-            <fieldset className="occlusion-tools">
-              <legend className="visually-hidden">Drawing tool</legend>
-              {(["select", "rect", "ellipse"] as const).map((value) => (
-                <label key={value}>
-                  <input type="radio" name={`${id}-tool`} checked={tool === value} onChange={() => setTool(value)} />
-                  {value === "select" ? "Select" : value === "rect" ? "Draw rectangles" : "Draw ellipses"}
-                </label>
-              ))}
-            </fieldset>
-            <button type="button" className="button secondary" onClick={() => add("rect")}>
-              Add rectangle
-            </button>
-            <button type="button" className="button secondary" disabled={selected.length < 2} onClick={group}>
-              Group
-            </button>
-            <button type="button" className="button secondary" disabled={selected.length < 2} onClick={ungroup}>
-              Ungroup
-            </button>
-            <button type="button" className="button secondary" disabled={selected.length === 0} onClick={remove}>
-              Delete
-            </button>
-          </div>
+          <OcclusionToolbar
+            name={`${id}-tool`}
+            tool={tool}
+            onTool={chooseTool}
+            canGroup={selectedMasks.length >= 2}
+            canDelete={selected.length > 0}
+            canUndo={history.canUndo}
+            canRedo={history.canRedo}
+            onAddRectangle={() => addBox("rect")}
+            onAddLabel={() => addLabel()}
+            onGroup={group}
+            onUngroup={ungroup}
+            onDelete={remove}
+            onUndo={undo}
+            onRedo={redo}
+          />
 
           <div
             ref={surface}
             className={`occlusion-surface tool-${tool}`}
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: the drawing surface takes the arrow keys that move the selected masks.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the drawing surface takes the keys that draw, move and turn shapes.
             tabIndex={0}
             role="application"
             aria-label="Image with masks"
             aria-describedby={help}
-            onPointerDown={startDrawing}
-            onPointerMove={keepDrawing}
-            onPointerUp={finishDrawing}
+            // While a polygon is being drawn, Escape cancels it rather than closing the dialog.
+            data-keeps-escape={polygon.draft ? "" : undefined}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onDoubleClick={() => {
+              if (tool === "polygon") polygon.finish();
+            }}
             onKeyDown={onKeyDown}
           >
-            {url ? <img src={url} alt="" draggable={false} /> : <div className="occlusion-loading">Loading image…</div>}
-            <svg viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
-              {shapes.map((shape, index) =>
-                drawable(shape) ? (
-                  <MaskOutline
-                    // biome-ignore lint/suspicious/noArrayIndexKey: a mask is its place in the list; deleting rebuilds the list.
+            {url ? (
+              <img
+                src={url}
+                alt=""
+                draggable={false}
+                onLoad={(event) => {
+                  const image = event.currentTarget;
+                  if (image.naturalWidth > 0 && image.naturalHeight > 0) {
+                    setSize({ width: image.naturalWidth, height: image.naturalHeight });
+                  }
+                }}
+              />
+            ) : (
+              <div className="occlusion-loading">Loading image…</div>
+            )}
+            {size && (
+              <svg viewBox={`0 0 ${size.width} ${size.height}`} preserveAspectRatio="none" aria-hidden="true">
+                {shapes.map((shape, index) => (
+                  <EditorMask
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a shape is its place in the list; deleting rebuilds the list.
                     key={index}
                     shape={shape}
+                    size={size}
                     selected={selected.includes(index)}
                     onPointerDown={(event) => {
                       if (tool !== "select") return;
                       event.stopPropagation();
+                      surface.current?.focus({ preventScroll: true });
                       select(index, event.shiftKey);
                     }}
                   />
-                ) : null,
-              )}
-              {preview && (
-                <rect
-                  className="occlusion-drawing"
-                  x={preview.x}
-                  y={preview.y}
-                  width={preview.width}
-                  height={preview.height}
-                  vectorEffect="non-scaling-stroke"
-                />
-              )}
-            </svg>
+                ))}
+                {preview}
+                {polygon.draft && (
+                  <PolygonDraft
+                    points={polygon.draft.points}
+                    cursor={polygon.draft.cursor}
+                    size={size}
+                    scale={displayScale}
+                  />
+                )}
+              </svg>
+            )}
           </div>
           <p id={help} className="field-hint">
-            Drag over the image to draw a mask. Choose Select, then click a mask (Shift+click for more) to select it;
-            arrow keys move the selected masks, Alt+arrow keys resize them, Delete removes them.
+            Drag over the image to draw a rectangle or ellipse. To draw a polygon, click its corners, then click the
+            first one, double-click or press Enter; Escape cancels it. From the keyboard, with Draw polygons chosen,
+            Space shows a cursor, arrow keys move it and Space adds a corner. Place labels puts a label where you click.
+            Choose Select, then click a shape (Shift+click for more) to select it; arrow keys move the selected shapes,
+            Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes.
           </p>
 
-          <ul className="occlusion-masks-list" aria-label="Masks">
-            {shapes.map((shape, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a mask is its place in the list; deleting rebuilds the list.
-              <li key={index}>
-                <button
-                  type="button"
-                  className="occlusion-mask-button"
-                  aria-pressed={selected.includes(index)}
-                  onClick={(event) => select(index, event.shiftKey || event.ctrlKey || event.metaKey)}
-                >
-                  {shapeNames[shape.shape]} {index + 1}, card {shape.ordinal}
-                </button>
-              </li>
-            ))}
-          </ul>
-          <p className="field-hint" role="status">
-            {shapes.length === 0
-              ? "No masks yet."
-              : `${shapes.length} ${shapes.length === 1 ? "mask" : "masks"} in ${groups} ${groups === 1 ? "group" : "groups"}: ${groups} ${groups === 1 ? "card" : "cards"}.`}
-          </p>
+          {chosen && only !== undefined && (
+            <ShapePanel
+              key={`${only}-${revision}`}
+              shape={chosen}
+              name={`${shapeName(chosen, only)} settings`}
+              textRef={labelInput}
+              onRotate={(degrees) =>
+                size && changeSelected((shape) => rotateShape(shape, degrees, size), `panel:turn:${only}`)
+              }
+              onText={(text) =>
+                changeSelected(
+                  (shape) => (shape.shape === "text" ? { ...shape, text: labelText(text) } : shape),
+                  `panel:text:${only}`,
+                )
+              }
+              onScale={(scale) =>
+                changeSelected(
+                  (shape) => (shape.shape === "text" ? withScale(shape, scale) : shape),
+                  `panel:scale:${only}`,
+                )
+              }
+            />
+          )}
+
+          <ShapeList shapes={shapes} selected={selected} onSelect={select} />
           {errors.occlusions && (
             <p className="field-error" role="alert">
               {errors.occlusions}
             </p>
           )}
-
-          <fieldset className="occlusion-mode">
-            <legend>On each card</legend>
-            <label>
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                checked={hideAll}
-                onChange={() => {
-                  setHideAll(true);
-                  save(shapes, true);
-                }}
-              />
-              Hide all, guess one
-            </label>
-            <label>
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                checked={!hideAll}
-                onChange={() => {
-                  setHideAll(false);
-                  save(shapes, false);
-                }}
-              />
-              Hide one, guess one
-            </label>
-          </fieldset>
+          <ModeChoice
+            name={`${id}-mode`}
+            hideAll={hideAll}
+            onChange={(all) => {
+              setHideAll(all);
+              save(shapes, { all });
+            }}
+          />
         </>
       )}
 
@@ -398,38 +448,5 @@ export function OcclusionEditor({
         onChange={(back_extra) => onChange({ ...fields, back_extra })}
       />
     </fieldset>
-  );
-}
-
-function MaskOutline({
-  shape,
-  selected,
-  onPointerDown,
-}: {
-  shape: Drawable;
-  selected: boolean;
-  onPointerDown: (event: PointerEvent<SVGElement>) => void;
-}) {
-  const box = boxOf(shape);
-  const common = {
-    className: `occlusion-mask${selected ? " selected" : ""}`,
-    "data-ordinal": shape.ordinal,
-    fill: occlusionColours.inactive,
-    fillOpacity: 0.8,
-    stroke: selected ? "#1d4ed8" : occlusionColours.border,
-    strokeWidth: selected ? 3 : 1,
-    vectorEffect: "non-scaling-stroke" as const,
-    onPointerDown,
-  };
-  return shape.shape === "rect" ? (
-    <rect {...common} x={box.left} y={box.top} width={box.width} height={box.height} />
-  ) : (
-    <ellipse
-      {...common}
-      cx={box.left + box.width / 2}
-      cy={box.top + box.height / 2}
-      rx={box.width / 2}
-      ry={box.height / 2}
-    />
   );
 }

@@ -10,6 +10,7 @@ import { type OcclusionMask, occlusionColours, occlusionTag, safeMaskColour } fr
 import { type RefObject, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import css from "./occlusion.css?inline";
+import { labelDefaults, OcclusionLabel } from "./occlusion-label.js";
 
 type Size = { width: number; height: number };
 
@@ -119,23 +120,18 @@ function MaskShape({ mask, size }: { mask: OcclusionMask; size: Size }) {
     ...paint(mask),
   };
   if (mask.shape === "text") {
-    const fontSize = (mask.fontSize ? mask.fontSize * size.height : 20) * mask.scale;
     return (
-      <text
-        data-state={mask.state}
-        data-ordinal={mask.ordinal}
+      <OcclusionLabel
+        state={mask.state}
+        ordinal={mask.ordinal}
+        text={mask.text}
         x={box.x}
         y={box.y}
-        transform={rotate}
-        fontSize={fontSize}
-        dominantBaseline="hanging"
-        fill={safeMaskColour(mask.fill) ?? "#000"}
-        stroke="#fff"
-        strokeWidth={fontSize / 8}
-        paintOrder="stroke"
-      >
-        {mask.text}
-      </text>
+        fontSize={mask.fontSize ? mask.fontSize * size.height : labelDefaults.fontSize}
+        scale={mask.scale}
+        angle={mask.angle}
+        fill={safeMaskColour(mask.fill)}
+      />
     );
   }
   const shape =
@@ -180,10 +176,12 @@ function Masks({ element }: { element: Element }) {
   if (!size) return null;
   const side = element.getAttribute("data-side") === "back" ? "back" : "front";
   const asked = masks.filter((mask) => mask.state === "active" || mask.state === "revealed").length;
+  const labels = masks.flatMap((mask) => (mask.shape === "text" ? [`"${mask.text}"`] : []));
   const label =
-    side === "front"
+    (side === "front"
       ? `Masks over the image: ${asked} to recall, marked with a question mark`
-      : `Masks over the image: the ${asked === 1 ? "area" : "areas"} asked about outlined`;
+      : `Masks over the image: the ${asked === 1 ? "area" : "areas"} asked about outlined`) +
+    (labels.length > 0 ? `; ${labels.length === 1 ? "label" : "labels"} ${labels.join(", ")}` : "");
   return (
     <svg
       className="occlusion-masks"
