@@ -47,7 +47,7 @@ export type {
   NoteType,
 } from "./notes";
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
-export type { CardFaces } from "./render";
+export type { CardContext, CardFaces, RenderOptions } from "./render";
 export { renderCard } from "./render";
 export type { SanitizeOptions } from "./sanitize";
 export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";

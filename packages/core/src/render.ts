@@ -28,7 +28,20 @@ import { typeAnswerMarker } from "./type-answer";
 
 export type CardFaces = { front: string; back: string };
 
-export function renderCard(note: Note, ordinal: number, options: SanitizeOptions = {}): CardFaces {
+/** What a card's template may show beyond its note: Anki's special fields that come from the card. */
+export type CardContext = {
+  /** The card's deck as Anki names it, the whole path: "Old Decks::Board Review 2023" (`{{Deck}}`; `{{Subdeck}}` is the last part). */
+  deck?: string;
+  /** `{{CardID}}`. */
+  cardId?: string;
+  /** The card's flag, 0 for none (`{{CardFlag}}` = "flag0"…"flag7"). */
+  flag?: number;
+};
+
+export type RenderOptions = SanitizeOptions & { card?: CardContext };
+
+export function renderCard(note: Note, ordinal: number, options: RenderOptions = {}): CardFaces {
+  const { card = {}, ...sanitize } = options;
   if (!cardOrdinals(note).includes(ordinal)) {
     throw new RangeError(`A ${note.kind} note has no card ${ordinal}.`);
   }
@@ -36,13 +49,13 @@ export function renderCard(note: Note, ordinal: number, options: SanitizeOptions
     note.kind === "image_occlusion"
       ? occlusionFaces(note.fields, ordinal)
       : note.kind === "custom"
-        ? customFaces(note, ordinal)
+        ? customFaces(note, ordinal, card)
         : note.kind === "cloze"
           ? clozeFaces(note.fields.text, note.fields.extra, ordinal)
           : note.kind === "type_in"
             ? typeInFaces(note.fields.front)
             : basicFaces(note, ordinal);
-  return { front: sanitizeCardHtml(faces.front, options), back: sanitizeCardHtml(faces.back, options) };
+  return { front: sanitizeCardHtml(faces.front, sanitize), back: sanitizeCardHtml(faces.back, sanitize) };
 }
 
 function basicFaces(note: Note & { kind: "basic" | "basic_reversed" }, ordinal: number): CardFaces {
@@ -66,11 +79,20 @@ const answerRule = '<hr id="answer">';
  * template, the back the answer template with `{{FrontSide}}` = the front, whole
  * as Anki shows it. A cloze type's one template serves every card.
  */
-function customFaces(note: Note & { kind: "custom" }, ordinal: number): CardFaces {
+function customFaces(note: Note & { kind: "custom" }, ordinal: number, card: CardContext): CardFaces {
   const type = note.noteType;
   const template = type.kind === "cloze" ? type.templates[0] : type.templates[ordinal - 1];
   if (!template) throw new RangeError(`The note type ${type.name} has no card ${ordinal}.`);
-  const special = { Tags: (note.tags ?? []).join(" "), Card: template.name, Type: type.name };
+  const deck = card.deck ?? "";
+  const special = {
+    Tags: (note.tags ?? []).join(" "),
+    Card: template.name,
+    Type: type.name,
+    Deck: deck,
+    Subdeck: deck.split("::").at(-1) ?? "",
+    CardFlag: `flag${card.flag ?? 0}`,
+    CardID: card.cardId ?? "",
+  };
   const context = { fields: note.fields, ord: ordinal - 1, special };
   const front = renderTemplate(template.front, { ...context, side: "front" });
   const back = renderTemplate(template.back, { ...context, side: "back", frontSide: front });

@@ -17,7 +17,8 @@ const cardHtml = [
   '<p class="lead">a<br>b</p><div><span class="cloze">[...]</span></div>',
   '<ol start="3" type="a"><li>x</li></ol><ul><li>y</li></ul>',
   '<table><caption>t</caption><colgroup span="2"><col span="1"></colgroup><thead><tr><th scope="col" colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody><tfoot><tr><td>f</td></tr></tfoot></table>',
-  "<ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby>",
+  "<ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby><ruby><rb>日本</rb><rt>にほん</rt></ruby>",
+  '<details open ontoggle="x()"><summary class="hint">Field</summary><div class="hint">h</div></details>',
   '<h1>1</h1><h2>2</h2><h3>3</h3><h4>4</h4><h5>5</h5><h6>6</h6><hr id="answer"><hr id="x">',
   "a<script>alert(1)</script>b<style>*{}</style>c<textarea>t</textarea>d<xmp><b>x</b></xmp>e",
   '<img src="x.png" onerror="alert(1)"><img src="javascript:alert(1)"><img src="//e.org/a.png"><img>',
@@ -31,7 +32,7 @@ const cardHtml = [
   '<div data-x="1" aria-label="l" id="root" name="n" role="button" tabindex="0" onclick="x()">d</div>',
   "<!-- comment --><b>after</b>",
   "plain &amp; text &lt;not a tag&gt; &nbsp; end",
-  '<engram-type-answer data-field="Back" data-reveal onclick="x()" data-x="1" id="y" class="c"></engram-type-answer><span data-field="Back">s</span>',
+  '<engram-type-answer data-field="Back" data-reveal data-nc onclick="x()" data-x="1" id="y" class="c"></engram-type-answer><span data-field="Back">s</span>',
   '<engram-occlusion data-ordinal="2" data-side="front" data-masks="[{&quot;shape&quot;:&quot;rect&quot;,&quot;text&quot;:&quot;\\u003cb\\u003e&quot;}]" data-x="1" onclick="x()" id="z"><img src="a.png" onerror="x()"></engram-occlusion>',
   // Misnested markup is left out: HTML's parser and htmlparser2 repair it differently, both safely.
   "<noscript><b>n</b></noscript><template><b>t</b></template><select><option>o</option></select>",

@@ -19,6 +19,8 @@ export const cardTags = [
   "b",
   "br",
   "code",
+  // `{{hint:F}}` (templates/filters.ts): a disclosure that needs no script.
+  "details",
   "div",
   "em",
   // The type-in marker (type-answer.ts), which the study screen swaps for the answer box or the comparison.
@@ -38,6 +40,7 @@ export const cardTags = [
   "ol",
   "p",
   "pre",
+  "rb",
   "rp",
   "rt",
   "ruby",
@@ -45,6 +48,7 @@ export const cardTags = [
   "span",
   "strong",
   "sub",
+  "summary",
   "sup",
   "u",
   "ul",
@@ -78,7 +82,7 @@ export const cardAttributes: Record<string, string[]> = {
   // Only id="answer" survives (see answerId): free ids could clobber the
   // app's own DOM ids.
   hr: ["id"],
-  "engram-type-answer": ["data-field", "data-reveal"],
+  "engram-type-answer": ["data-field", "data-reveal", "data-nc"],
   "engram-occlusion": ["data-ordinal", "data-side", "data-masks"],
 };
 

@@ -121,6 +121,8 @@ describe("compareTypedAnswer", () => {
       '<code id="typeans"><span class="typeGood">חו</span><span class="typeBad">פ</span><br><span id="typearrow">&darr;</span><br><span class="typeGood">חוֹ</span><span class="typeMissed">ף</span></code>',
     );
     expect(compareTypedAnswer("は", "ば", nc)).toBe('<code id="typeans"><span class="typeGood">ば</span></code>');
+    expect(compareTypedAnswer("cafe", "café", nc)).toBe('<code id="typeans"><span class="typeGood">café</span></code>');
+    expect(compareTypedAnswer("cafe", "café")).toContain('<span class="typeMissed">é</span>');
   });
 });
 
@@ -159,6 +161,9 @@ describe("markers", () => {
     expect(typeAnswerMarker("Back")).toBe('<engram-type-answer data-field="Back"></engram-type-answer>');
     expect(typeAnswerMarker('A "B"', { reveal: true })).toBe(
       '<engram-type-answer data-field="A &quot;B&quot;" data-reveal></engram-type-answer>',
+    );
+    expect(typeAnswerMarker("Back", { reveal: true, combining: false })).toBe(
+      '<engram-type-answer data-field="Back" data-reveal data-nc></engram-type-answer>',
     );
   });
 

@@ -4,7 +4,8 @@
  * A card face marks where the answer box goes with
  * `<engram-type-answer data-field="Back">` (front) and where the comparison goes
  * with the same element plus `data-reveal` (back); the study screen swaps them
- * for a text box and for `compareTypedAnswer`'s HTML.
+ * for a text box and for `compareTypedAnswer`'s HTML. `data-nc` (Anki's
+ * `{{type:nc:F}}`) asks for the comparison that ignores combining marks.
  */
 import { decodeHTML } from "entities";
 import { parseCloze } from "./cloze";
@@ -13,10 +14,14 @@ import { longestMatchOpcodes } from "./sequence-matcher";
 
 export const typeAnswerTag = "engram-type-answer";
 
-/** The marker for the field `field`: the box on the front, the comparison (`reveal`) on the back. */
-export function typeAnswerMarker(field: string, options: { reveal?: boolean } = {}): string {
+/**
+ * The marker for the field `field`: the box on the front, the comparison
+ * (`reveal`) on the back; `combining: false` compares without combining marks.
+ */
+export function typeAnswerMarker(field: string, options: { reveal?: boolean; combining?: boolean } = {}): string {
   const reveal = options.reveal ? " data-reveal" : "";
-  return `<${typeAnswerTag} data-field="${escapeHtml(field)}"${reveal}></${typeAnswerTag}>`;
+  const nc = options.combining === false ? " data-nc" : "";
+  return `<${typeAnswerTag} data-field="${escapeHtml(field)}"${reveal}${nc}></${typeAnswerTag}>`;
 }
 
 /** Built-in kinds name their fields as Anki's stock note types do. */
@@ -51,7 +56,7 @@ function clozeAnswersFor(text: string, ordinal: number): string {
 }
 
 /** A deletion's answer as it shows revealed: nested deletions by their own answers. */
-function withoutClozeSyntax(text: string): string {
+export function withoutClozeSyntax(text: string): string {
   let out = "";
   let at = 0;
   for (const deletion of parseCloze(text)) {

@@ -2,12 +2,14 @@
  * Anki's `cloze:` filter over one field: card k's deletions show as
  * `<span class="cloze">[hint]</span>` (or `[...]`) on the front and as
  * `<span class="cloze">answer</span>` on the back; other numbers show their answer.
+ * A field without a deletion for card k shows nothing, as in Anki.
  */
 import { type ClozeDeletion, parseCloze } from "../cloze";
 import { stripMarkup } from "../sanitize";
 
 export function renderClozeField(text: string, ordinal: number, side: "front" | "back"): string {
   const deletions = parseCloze(text);
+  if (!deletions.some((deletion) => deletion.ordinal === ordinal)) return "";
   return renderRange(text, deletions, 0, text.length, (deletion, answer) => {
     if (deletion.ordinal !== ordinal) return answer();
     return side === "front" ? clozeSpan(`[${hintText(deletion.hint)}]`) : clozeSpan(answer());

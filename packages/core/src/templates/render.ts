@@ -1,13 +1,15 @@
 /**
  * Renders a parsed template over a note's fields, as Anki's render_card does,
- * with filters text, hint, cloze and type; filters Engram has no equivalent for
- * (tts, furigana, kana, kanji…) leave the value as it is. The result is not
- * sanitised: callers sanitise the finished face.
+ * with Anki's built-in filters: text, hint, cloze, cloze-only, type (and
+ * type:cloze, type:nc), furigana, kana, kanji and tts. Other filters (add-ons')
+ * leave the value as it is. The result is not sanitised: callers sanitise the
+ * finished face.
  */
 import { typeAnswerMarker } from "../type-answer";
 import { renderClozeField } from "./cloze-filter";
 import { fieldIsEmpty } from "./fields";
-import { parseTemplate, type TemplateNode, trimAnki } from "./parse";
+import { clozeOnlyFilter, furiganaFilter, hintFilter, kanaFilter, kanjiFilter } from "./filters";
+import { parseTemplate, type TemplateNode } from "./parse";
 
 export type SpecialFieldValues = {
   Tags?: string;
@@ -67,11 +69,15 @@ function renderReplacement(key: string, filters: readonly string[], ctx: Templat
   if (key === "FrontSide") return ctx.frontSide ?? "";
   // A filter with no field name adds its own text in Anki's add-ons; there is none here.
   if (key === "" && filters.length > 0) return "";
-  // As Anki: `type` anywhere last takes over the whole chain, `type:cloze:F` asks for the cloze answer.
+  // As Anki: `type` outermost takes over the whole chain; `type:cloze:F` asks
+  // for the cloze answer, `type:nc:F` compares without combining marks.
   if (filters[filters.length - 1] === "type") {
     if (ctx.typeAnswer === "drop") return "";
-    const cloze = filters.length === 2 && filters[0] === "cloze";
-    return typeAnswerMarker(cloze ? `cloze:${key}` : key, { reveal: ctx.side === "back" });
+    const inner = filters.length === 2 ? filters[0] : undefined;
+    return typeAnswerMarker(inner === "cloze" ? `cloze:${key}` : key, {
+      reveal: ctx.side === "back",
+      combining: inner !== "nc",
+    });
   }
   let value = lookup(key, ctx);
   for (const filter of filters) value = applyFilter(filter, value, key, ctx);
@@ -83,11 +89,21 @@ function applyFilter(filter: string, value: string, name: string, ctx: TemplateC
     case "text":
       return stripTags(value);
     case "hint":
-      return trimAnki(value) === "" ? value : `<details><summary>${name}</summary>${value}</details>`;
+      return hintFilter(value, name);
     case "cloze":
       return renderClozeField(value, ctx.ord + 1, ctx.side);
+    case "cloze-only":
+      return clozeOnlyFilter(value, ctx.ord + 1, ctx.side);
+    case "furigana":
+      return furiganaFilter(value);
+    case "kana":
+      return kanaFilter(value);
+    case "kanji":
+      return kanjiFilter(value);
     default:
-      return value;
+      // Anki turns `tts <lang>:` into a speech tag its player reads aloud and
+      // shows as a play button, never as text; there is no speech here.
+      return filter.startsWith("tts ") ? "" : value;
   }
 }
 

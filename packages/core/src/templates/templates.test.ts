@@ -176,6 +176,57 @@ describe("renderTemplate", () => {
     expect(front("{{hint:Empty}}")).toBe("");
     expect(front("{{furigana:Word}}")).toBe("abase");
   });
+
+  it("marks type:nc: boxes to compare without combining marks", () => {
+    expect(renderTemplate("{{type:nc:Word}}", { fields, ord: 0, side: "back" })).toBe(
+      '<engram-type-answer data-field="Word" data-reveal data-nc></engram-type-answer>',
+    );
+    expect(front("{{type:text:Word}}")).toBe('<engram-type-answer data-field="Word"></engram-type-answer>');
+  });
+
+  it("shows a hint behind a disclosure named after the field, as Anki's hint link", () => {
+    expect(front("{{hint:Definition}}")).toBe(
+      '<details><summary class="hint">Definition</summary><div class="hint">lower</div></details>',
+    );
+    expect(renderTemplate("{{hint:<F>}}", { fields: { "<F>": "x" }, ord: 0, side: "front" })).toContain(
+      '<summary class="hint">&lt;F&gt;</summary>',
+    );
+  });
+
+  it("reads Japanese readings as Anki's furigana, kana and kanji filters (Anki's own cases)", () => {
+    const japanese = { J: "test first[second] third[fourth]", R: "first[second]", S: "a[sound:x.mp3]" };
+    const show = (template: string) => renderTemplate(template, { fields: japanese, ord: 0, side: "front" });
+    expect(show("{{kana:J}}")).toBe("testsecondfourth");
+    expect(show("{{kanji:J}}")).toBe("testfirstthird");
+    expect(show("{{furigana:R}}")).toBe("<ruby><rb>first</rb><rt>second</rt></ruby>");
+    expect(show("{{furigana:S}}")).toBe("a[sound:x.mp3]");
+    expect(renderTemplate("{{furigana:F}}", { fields: { F: "日本[にほん]&nbsp;語[ご]" }, ord: 0, side: "front" })).toBe(
+      "<ruby><rb>日本</rb><rt>にほん</rt></ruby><ruby><rb>語</rb><rt>ご</rt></ruby>",
+    );
+  });
+
+  it("shows only the card's deletions with cloze-only (Anki's own cases)", () => {
+    const only = (text: string, ord: number, side: "front" | "back") =>
+      renderTemplate("{{cloze-only:T}}", { fields: { T: text }, ord: ord - 1, side });
+    expect(only("foo", 1, "front")).toBe("");
+    expect(only("foo {{c1::bar}}", 1, "front")).toBe("...");
+    expect(only("foo {{c1::bar::baz}}", 1, "front")).toBe("baz");
+    expect(only("foo {{c1::bar}}", 1, "back")).toBe("bar");
+    expect(only("foo {{c1::bar}}", 2, "back")).toBe("");
+    expect(only("{{c1::foo}} {{c1::bar}}", 1, "back")).toBe("foo, bar");
+  });
+
+  it("shows a field with no deletion for the card as nothing under cloze:", () => {
+    expect(
+      renderTemplate("{{cloze:A}}|{{cloze:B}}", { fields: { A: "{{c1::a}}", B: "{{c2::b}}" }, ord: 1, side: "front" }),
+    ).toBe('|<span class="cloze">[...]</span>');
+  });
+
+  it("speaks nothing for tts, and ignores empty filter names", () => {
+    expect(front("{{tts en_US:Word}}")).toBe("");
+    expect(front("{{tts ja_JP voices=Apple_Otoya speed=1.2:Word}}")).toBe("");
+    expect(front("{{text::Word}}")).toBe("abase");
+  });
 });
 
 describe("renderCard for custom notes", () => {
@@ -207,6 +258,33 @@ describe("renderCard for custom notes", () => {
     };
     expect(renderCard(note, 1).front).toBe('<span class="cloze">[...]</span> y');
     expect(renderCard(note, 1).back).toBe('<span class="cloze">x</span> y<br />\ne');
+  });
+
+  it("shows the card's deck, subdeck, flag and id as Anki's special fields", () => {
+    const type: NoteType = {
+      name: "Special",
+      kind: "standard",
+      fields: ["Front"],
+      templates: [
+        {
+          name: "Forward",
+          front: "{{Deck}}|{{Subdeck}}|{{CardFlag}}|{{CardID}}|{{Card}}|{{Type}}|{{Tags}}|{{Front}}",
+          back: "",
+        },
+      ],
+      css: "",
+    };
+    const note = { kind: "custom" as const, noteType: type, fields: { Front: "f" }, tags: ["a", "b"] };
+    const card = { deck: "Old Decks::Board Review 2023", cardId: "c-1", flag: 3 };
+    expect(renderCard(note, 1, { card }).front).toBe(
+      "Old Decks::Board Review 2023|Board Review 2023|flag3|c-1|Forward|Special|a b|f",
+    );
+    expect(renderCard(note, 1).front).toBe("||flag0||Forward|Special|a b|f");
+    // A field of the note type's own that is named like a special one wins.
+    const own = { ...type, fields: ["Front", "Deck"] };
+    expect(renderCard({ ...note, noteType: own, fields: { Front: "f", Deck: "mine" } }, 1, { card }).front).toMatch(
+      /^mine\|Board Review 2023\|/,
+    );
   });
 
   it("refuses a card the note does not have", () => {
