@@ -12,6 +12,18 @@ const running = stackPerFile();
 /** A JSON object of about `bytes` bytes. */
 const jsonOf = (bytes: number) => JSON.stringify({ email: "a@example.test", padding: "x".repeat(bytes) });
 
+/** `head`, then a body that never ends: a server that waits for all of it never answers. */
+function endless(head: Uint8Array = new Uint8Array()): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent) return new Promise<void>(() => {});
+      sent = true;
+      controller.enqueue(head);
+    },
+  });
+}
+
 /** The same text sent in pieces without a declared length. */
 function streamed(text: string): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -74,6 +86,38 @@ describe("request bodies", () => {
     });
     const result = await post("/realtime/v1/api/broadcast", how === "declared" ? text : streamed(text));
     expect(result).toEqual({ status: 413, body: "Request Entity Too Large" });
+  });
+
+  test("an upload RLS refuses is refused before its body is read", async () => {
+    const response = await fetch(`${running.url}/storage/v1/object/documents/someone/big.bin`, {
+      method: "POST",
+      headers: { apikey: running.anonKey, "content-type": "application/octet-stream" },
+      body: endless(new Uint8Array(64 * 1024)),
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ statusCode: "403", code: "AccessDenied" });
+  });
+
+  test("a multipart upload is read no further than the size limit", async () => {
+    // The fixture project's global limit is the CLI's 50 MiB: send past it, then never end.
+    const head = new TextEncoder().encode(
+      '--b\r\ncontent-disposition: form-data; name=""; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n',
+    );
+    const past = new Uint8Array(head.length + 51 * 1024 * 1024);
+    past.set(head);
+    const response = await fetch(`${running.url}/storage/v1/object/documents/someone/big.bin`, {
+      method: "POST",
+      headers: {
+        apikey: running.serviceRoleKey,
+        authorization: `Bearer ${running.serviceRoleKey}`,
+        "content-type": "multipart/form-data; boundary=b",
+      },
+      body: endless(past),
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ statusCode: "413", code: "EntityTooLarge" });
   });
 
   test("bodies under the caps are read as before", async () => {

@@ -5,7 +5,7 @@
  * body is refused without being held in memory; a declared length above the
  * cap is refused before any of it is read.
  */
-export async function readCappedBody(req: Request, maxBytes: number): Promise<Uint8Array | null> {
+export async function readCappedBody(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number.parseInt(req.headers.get("content-length") ?? "", 10);
   if (declared > maxBytes) return null;
   if (!req.body) return new Uint8Array();

@@ -1,6 +1,7 @@
 /** Reading an upload (raw body or multipart with the file under an empty field name) and storing it. */
 import { createHash, randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { readCappedBody } from "../gateway/capped-body.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import { type Bucket, findBucket } from "./bucket-rows.js";
@@ -39,16 +40,23 @@ function sizeLimitOf(stack: Stack, bucket: Bucket, key: string): number {
   return bucket.file_size_limit === null ? global : Math.min(bucket.file_size_limit, global);
 }
 
+const isMultipart = (c: Context<StackEnv>) =>
+  (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+
 async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> {
-  const length = Number(c.req.header("content-length") ?? "0");
   // Multipart framing adds a little; the file itself is checked exactly below.
-  if (length > limit + 64 * 1024) throw errors.entityTooLarge();
+  const framedLimit = limit + 64 * 1024;
+  const length = Number(c.req.header("content-length") ?? "0");
+  if (length > framedLimit) throw errors.entityTooLarge();
   const contentType = c.req.header("content-type") ?? "";
   let upload: Upload;
-  if (contentType.toLowerCase().startsWith("multipart/form-data")) {
+  if (isMultipart(c)) {
+    // Read no further than the limit (a chunked body declares no length), then parse.
+    const body = await readCappedBody(c.req.raw, framedLimit);
+    if (body === null) throw errors.entityTooLarge();
     let form: FormData;
     try {
-      form = await c.req.raw.formData();
+      form = await new Response(body, { headers: { "content-type": contentType } }).formData();
     } catch {
       throw errors.invalidRequest("Malformed multipart body");
     }
@@ -70,8 +78,10 @@ async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> 
       userMetadata: typeof metadata === "string" ? parseJson(metadata) : undefined,
     };
   } else {
+    const bytes = await readCappedBody(c.req.raw, limit);
+    if (bytes === null) throw errors.entityTooLarge();
     upload = {
-      bytes: await readCapped(c.req.raw, limit),
+      bytes,
       mimetype: contentType || "application/octet-stream",
       cacheControl: c.req.header("cache-control") ?? "no-cache",
       userMetadata: userMetadataHeader(c),
@@ -79,25 +89,6 @@ async function readUpload(c: Context<StackEnv>, limit: number): Promise<Upload> 
   }
   if (upload.bytes.byteLength > limit) throw errors.entityTooLarge();
   return upload;
-}
-
-/** Reads a raw body, giving up as soon as it passes the limit (chunked bodies have no Content-Length to check). */
-async function readCapped(request: Request, limit: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw errors.entityTooLarge();
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }
 
 export interface StoreOptions {
@@ -111,12 +102,14 @@ export interface StoreOptions {
 }
 
 /**
- * Checks limits, writes a new version on disk, then records it as Storage
- * does: the caller's RLS decides on a rolled-back trial row holding only what
- * the request declared (`{ mimetype, contentLength }`, the latter the request's
- * Content-Length, multipart framing included, and absent for a chunked body;
- * no `size`), then the row is written with the server's privileges and the
- * full metadata (INSERT, or INSERT … ON CONFLICT UPDATE to upsert).
+ * Checks limits, then asks the caller's RLS as Storage does (canUpload): on a
+ * rolled-back trial row holding only what the request declared (`{ mimetype,
+ * contentLength }`, the latter the request's Content-Length, multipart framing
+ * included, and absent for a chunked body; no `size`). A raw body is checked
+ * before any of it is read, a multipart one once its fields are read; either
+ * way nothing reaches the disk unless RLS allows it. Then a new version is
+ * written on disk and the row with the server's privileges and the full
+ * metadata (INSERT, or INSERT … ON CONFLICT UPDATE to upsert).
  */
 export async function storeUpload(
   stack: Stack,
@@ -125,33 +118,41 @@ export async function storeUpload(
   options: StoreOptions,
 ): Promise<{ Id: string; Key: string }> {
   const bucket = await findBucket(stack.db, options.bucket);
+  const { owner, ownerId } = ownerOf(options.owner);
+  const mayUpload = async (mimetype: string, userMetadata: unknown) => {
+    const actAs = options.actAs;
+    if (!actAs) return;
+    const metadata = { mimetype, contentLength: declaredLength(c) };
+    await transact(stack, c, actAs, async (tx, becomeCaller) => {
+      if (!options.upsert && (await existingObject(tx, options.bucket, options.key))) throw errors.keyExists();
+      await asCallerRolledBack(tx, becomeCaller, () =>
+        insertTrialObject(tx, {
+          bucket: options.bucket,
+          key: options.key,
+          owner,
+          ownerId,
+          metadata,
+          userMetadata,
+          upsert: options.upsert,
+        }),
+      );
+    });
+  };
+  const multipart = isMultipart(c);
+  if (!multipart) await mayUpload(c.req.header("content-type") || "application/octet-stream", userMetadataHeader(c));
   const upload = await readUpload(c, sizeLimitOf(stack, bucket, options.key));
   if (!isEmptyFolder(options.key)) checkMimeType(bucket.allowed_mime_types, upload.mimetype);
-  const declared = { mimetype: upload.mimetype, contentLength: declaredLength(c) };
+  if (multipart) await mayUpload(upload.mimetype, upload.userMetadata);
   // Hosted Storage stores the bytes as given under the declared type; strict mode checks them.
   const bytes = stack.strict ? checkContent(upload.bytes, upload.mimetype) : upload.bytes;
   const metadata = objectMetadata(bytes, upload.mimetype, upload.cacheControl);
   const version = await files.write(options.bucket, options.key, bytes);
-  const { owner, ownerId } = ownerOf(options.owner);
   let stored: { id: string; previous: string | null };
   try {
-    stored = await transact(stack, c, options.actAs ?? options.owner, async (tx, becomeCaller) => {
+    stored = await transact(stack, c, options.actAs ?? options.owner, async (tx) => {
       await lockObject(tx, options.bucket, options.key);
       const existing = await existingObject(tx, options.bucket, options.key);
       if (existing && !options.upsert) throw errors.keyExists();
-      if (options.actAs) {
-        await asCallerRolledBack(tx, becomeCaller, () =>
-          insertTrialObject(tx, {
-            bucket: options.bucket,
-            key: options.key,
-            owner,
-            ownerId,
-            metadata: declared,
-            userMetadata: upload.userMetadata,
-            upsert: options.upsert,
-          }),
-        );
-      }
       const id = existing?.id ?? randomUUID();
       await insertObject(tx, {
         id,
