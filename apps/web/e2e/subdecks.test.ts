@@ -10,7 +10,8 @@ import { signInWithPassword } from "./support/screens.js";
 
 // Subdecks (docs/product.md, decks): an Anki package's deck tree comes in as
 // decks under the new deck, the deck list shows the tree with each deck's
-// figures over its subdecks, and studying a parent studies its subdecks.
+// figures over its subdecks, studying a parent studies its subdecks, and
+// "Move…" puts a deck elsewhere in the tree.
 
 const browser = browserPerFile();
 let page: Page;
@@ -116,5 +117,39 @@ test("an Anki package's deck tree: imported as subdecks, listed as a tree with r
   await page.getByRole("heading", { level: 1, name: "Old Decks" }).waitFor();
   await page.getByRole("link", { name: "Study", exact: true }).click();
   // (The study screen's own accessibility is pinned by study.test.ts.)
+  await cardArea(page).locator(".card-view-front").getByText("Heart chambers", { exact: true }).waitFor();
+
+  // "Move…" on the deck list: a deck's own subdecks are not offered as its place.
+  await page.goto("/decks");
+  await deckRow("Board prep").getByRole("button", { name: "Move… Board prep", exact: true }).click();
+  let dialog = page.getByRole("dialog", { name: "Move “Board prep”" });
+  await dialog.waitFor();
+  expect(await dialog.getByRole("radio").count()).toBe(1);
+  expect(await dialog.getByRole("radio", { name: "At the top level" }).isChecked()).toBe(true);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  // Board Review 2023 goes to the top level: the tree updates, and its cards still study.
+  await deckRow("Board Review 2023").getByRole("button", { name: "Move… Board Review 2023", exact: true }).click();
+  dialog = page.getByRole("dialog", { name: "Move “Board Review 2023”" });
+  await dialog.waitFor();
+  expect(await dialog.getByRole("radio", { name: "Board prep › Old Decks", exact: true }).isChecked()).toBe(true);
+  expect(await dialog.getByRole("radio", { name: /Board Review 2023/ }).count()).toBe(0);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await screenshot(page, "subdecks-move");
+  await dialog.getByRole("radio", { name: "At the top level" }).check();
+  await dialog.getByRole("button", { name: "Move deck" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByRole("list", { name: "Subdecks of Old Decks" }).waitFor({ state: "detached" });
+  expect(await page.getByRole("list", { name: "Decks" }).getByRole("heading", { level: 2 }).allInnerTexts()).toEqual(
+    expect.arrayContaining(["Board Review 2023", "Board prep"]),
+  );
+  expect(
+    await page.getByRole("list", { name: "Subdecks of Board prep" }).getByRole("heading", { level: 2 }).allInnerTexts(),
+  ).not.toContain("Board Review 2023");
+  await expect.poll(() => newCount("Board prep")).toBe("2");
+  expect(await newCount("Board Review 2023")).toBe("2");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+  await deckRow("Board Review 2023").getByRole("link", { name: "Study Board Review 2023", exact: true }).click();
   await cardArea(page).locator(".card-view-front").getByText("Heart chambers", { exact: true }).waitFor();
 });

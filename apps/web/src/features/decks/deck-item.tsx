@@ -1,5 +1,5 @@
 import type { DeckRole, MyDeck } from "@engram/sdk";
-import { FolderPlus, LogOut, Pencil, Play, Trash2 } from "lucide-react";
+import { FolderInput, FolderPlus, LogOut, Pencil, Play, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { TreeToggle } from "../../ui/deck-tree/tree-toggle.js";
@@ -15,6 +15,7 @@ export function DeckItem({
   onToggle,
   onAddSubdeck,
   onRename,
+  onMove,
   onDelete,
   onLeave,
 }: {
@@ -27,6 +28,7 @@ export function DeckItem({
   onToggle: () => void;
   onAddSubdeck: (deck: MyDeck) => void;
   onRename: (deck: MyDeck) => void;
+  onMove: (deck: MyDeck) => void;
   onDelete: (deck: MyDeck) => void;
   onLeave: (deck: MyDeck) => void;
 }) {
@@ -54,7 +56,7 @@ export function DeckItem({
         ) : (
           <span className="deck-nothing-due">Nothing due</span>
         )}
-        {/* Only owners may rename, delete or add subdecks (docs/product.md §6); the database enforces it too. Owners cannot leave. */}
+        {/* Only owners may rename, move, delete or add subdecks (docs/product.md §6); the database enforces it too. Owners cannot leave. */}
         {deck.role === "owner" ? (
           <>
             <button type="button" className="button secondary small" onClick={() => onAddSubdeck(deck)}>
@@ -62,6 +64,9 @@ export function DeckItem({
             </button>
             <button type="button" className="button secondary small" onClick={() => onRename(deck)}>
               <Pencil aria-hidden="true" /> Rename<span className="visually-hidden"> {deck.name}</span>
+            </button>
+            <button type="button" className="button secondary small" onClick={() => onMove(deck)}>
+              <FolderInput aria-hidden="true" /> Move…<span className="visually-hidden"> {deck.name}</span>
             </button>
             <button type="button" className="button danger-outline small" onClick={() => onDelete(deck)}>
               <Trash2 aria-hidden="true" /> Delete<span className="visually-hidden"> {deck.name}</span>

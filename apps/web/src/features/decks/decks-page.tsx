@@ -12,11 +12,16 @@ import { CreateDeckForm } from "./create-deck-form.js";
 import { DeckItem } from "./deck-item.js";
 import { DeleteDeckDialog } from "./delete-deck-dialog.js";
 import { LeaveDeckDialog } from "./leave-deck-dialog.js";
+import { MoveDeckDialog } from "./move-deck-dialog.js";
 import { RenameDeckDialog } from "./rename-deck-dialog.js";
 import { useDeckStats, useDecks } from "./use-decks.js";
 import "./decks.css";
 
-type Editing = { action: "rename" | "delete" | "leave" | "add-subdeck"; deck: MyDeck; subdecks?: number } | null;
+type Editing = {
+  action: "rename" | "move" | "delete" | "leave" | "add-subdeck";
+  deck: MyDeck;
+  subdecks?: number;
+} | null;
 
 /** Where "Create a deck" on the dashboard sends the user: the name field gets focus. */
 export interface DecksPageState {
@@ -64,6 +69,9 @@ export function DecksPage() {
         </ul>
       )}
       {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
+      {editing?.action === "move" && decks.data ? (
+        <MoveDeckDialog deck={editing.deck} decks={decks.data} onClose={close} />
+      ) : null}
       {editing?.action === "delete" ? (
         <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
       ) : null}
@@ -103,6 +111,7 @@ function DeckBranch({
       onToggle={() => onToggle(deck.id)}
       onAddSubdeck={(target) => onEdit({ action: "add-subdeck", deck: target })}
       onRename={(target) => onEdit({ action: "rename", deck: target })}
+      onMove={(target) => onEdit({ action: "move", deck: target })}
       onDelete={(target) =>
         onEdit({ action: "delete", deck: target, subdecks: descendantCount({ item: deck, children }) })
       }

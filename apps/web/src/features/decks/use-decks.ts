@@ -26,3 +26,8 @@ export function useLeaveDeck() {
 export function useDeckStats() {
   return useQuery(useEngramQueries().stats.decks());
 }
+
+/** Moves a deck in the tree (owners only). */
+export function useSetDeckParent() {
+  return useMutation(useEngramMutations().decks.setParent());
+}
