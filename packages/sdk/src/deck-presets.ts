@@ -56,8 +56,10 @@ const withCount = ({ decks, ...preset }: PresetRow): DeckPreset => ({ ...preset,
 /** A name the user already gave another preset is the name field's fault. */
 function nameTaken(error: unknown): never {
   if (error instanceof EngramError && error.code === "conflict") {
-    throw new EngramError("validation", "You already have a preset with this name.", {
+    const message = "You already have a preset with this name.";
+    throw new EngramError("validation", message, {
       field: "name",
+      detail: [{ field: "name", message }],
       cause: error.cause,
     });
   }

@@ -1,15 +1,19 @@
 /** Name, description, daily limits and the public switch: a form for the owner, a summary for everyone else. */
 import type { MyDeck } from "@engram/sdk";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Globe, Lock } from "lucide-react";
 import { useRef, useState } from "react";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextAreaField, TextField } from "../../forms/text-field.js";
-import { useEngramMutations } from "../../session/factories.js";
-import { BuryFields, buryFields, buryPatch } from "./bury-fields.js";
-import { LeechFields, leechFields, leechPatch } from "./leech-fields.js";
+import { errorMessage } from "../../lib/error-messages.js";
+import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { BuryFields, buryFields } from "./bury-fields.js";
+import { LeechFields, leechFields } from "./leech-fields.js";
+import { PresetBar, type PresetStep } from "./preset-bar.js";
+import { DeletePresetDialog, NewPresetDialog, RenamePresetDialog } from "./preset-dialogs.js";
+import { presetOptionsOf } from "./preset-options.js";
 import { useProfileDefaults } from "./use-deck-settings.js";
 
 const fields = [
@@ -24,12 +28,6 @@ const fields = [
 const publicMeans =
   "Anyone can find it in Explore and copy it into their own decks. Members' study progress stays private.";
 const privateMeans = "Only its members can see it.";
-
-/** An empty box means "no limit of the deck's own"; anything else goes to the SDK to be checked as typed. */
-function limitOf(form: FormData, name: string): number | null {
-  const value = textOf(form, name).trim();
-  return value === "" ? null : Number(value);
-}
 
 export function GeneralSection({ deck }: { deck: MyDeck }) {
   const profile = useProfileDefaults();
@@ -66,9 +64,14 @@ function limitText(deckLimit: number | null, yours: number | undefined): string 
 
 function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undefined; reviews: number | undefined } }) {
   const formRef = useRef<HTMLFormElement>(null);
-  const update = useMutation(useEngramMutations().decks.update());
+  const mutations = useEngramMutations();
+  const update = useMutation(mutations.decks.update());
+  const updatePreset = useMutation(mutations.presets.update());
+  const presets = useQuery(useEngramQueries().presets.list());
+  const preset = presets.data?.find((candidate) => candidate.id === deck.preset_id) ?? null;
   const [status, setStatus] = useState("");
-  const errors = formErrors(update.error, fields);
+  const [step, setStep] = useState<PresetStep | null>(null);
+  const errors = formErrors(update.error ?? updatePreset.error, fields);
   const defaultHint = (yours: number | undefined) =>
     `Leave empty to use each member's own limit${yours === undefined ? "" : ` (yours is ${yours})`}. 0 to 9,999.`;
 
@@ -84,21 +87,27 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
           event.preventDefault();
           const form = new FormData(event.currentTarget);
           setStatus("");
-          update.mutate(
-            {
-              deckId: deck.id,
-              patch: {
-                name: textOf(form, "name"),
-                description: textOf(form, "description"),
-                new_per_day: limitOf(form, "new_per_day"),
-                reviews_per_day: limitOf(form, "reviews_per_day"),
-                is_public: form.get("is_public") === "on",
-                ...leechPatch(form),
-                ...buryPatch(form),
-              },
-            },
-            { onSuccess: () => setStatus("Settings saved.") },
-          );
+          updatePreset.reset();
+          const general = {
+            name: textOf(form, "name"),
+            description: textOf(form, "description"),
+            is_public: form.get("is_public") === "on",
+          };
+          if (!preset) {
+            update.mutate(
+              { deckId: deck.id, patch: { ...general, ...presetOptionsOf(form) } },
+              { onSuccess: () => setStatus("Settings saved.") },
+            );
+            return;
+          }
+          // The study options are the preset's, so they go to it and reach every deck using it.
+          update
+            .mutateAsync({ deckId: deck.id, patch: general })
+            .then(() => updatePreset.mutateAsync({ presetId: preset.id, patch: presetOptionsOf(form) }))
+            .then(
+              () => setStatus(`Settings saved, for every deck using “${preset.name}”.`),
+              () => {},
+            );
         }}
       >
         <ErrorSummary errors={errors} formRef={formRef} />
@@ -118,6 +127,11 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
           rows={3}
           error={errors.fields.description}
         />
+        {presets.data ? (
+          <PresetBar deck={deck} presets={presets.data} onStep={setStep} onStatus={setStatus} />
+        ) : presets.isError ? (
+          <p className="field-error">{errorMessage(presets.error)}</p>
+        ) : null}
         <fieldset className="settings-limits">
           <legend>Daily limits</legend>
           <TextField
@@ -168,7 +182,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
           </div>
         </div>
         <div className="form-actions">
-          <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+          <SubmitButton pending={update.isPending || updatePreset.isPending} pendingLabel="Saving…">
             Save changes
           </SubmitButton>
         </div>
@@ -176,6 +190,38 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
       <p role="status" className="settings-status">
         {status}
       </p>
+      {/* Beside the form, not in it: a dialog's own form must not submit this one. */}
+      {step === "new" ? (
+        <NewPresetDialog
+          deckId={deck.id}
+          options={() => presetOptionsOf(new FormData(formRef.current ?? undefined))}
+          onClose={() => setStep(null)}
+          onCreated={(created) => {
+            setStep(null);
+            setStatus(`This deck now uses the new preset “${created.name}”.`);
+          }}
+        />
+      ) : null}
+      {step === "rename" && preset ? (
+        <RenamePresetDialog
+          preset={preset}
+          onClose={() => setStep(null)}
+          onRenamed={(renamed) => {
+            setStep(null);
+            setStatus(`The preset is now called “${renamed.name}”.`);
+          }}
+        />
+      ) : null}
+      {step === "delete" && preset ? (
+        <DeletePresetDialog
+          preset={preset}
+          onClose={() => setStep(null)}
+          onDeleted={() => {
+            setStep(null);
+            setStatus(`The preset “${preset.name}” was deleted. This deck keeps its options.`);
+          }}
+        />
+      ) : null}
     </>
   );
 }
