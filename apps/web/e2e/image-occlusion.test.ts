@@ -230,6 +230,18 @@ test("polygons, labels and turned masks are drawn in the editor, saved as Anki w
   await expect.poll(() => polygonPoints(surface)).not.toBe(drawn);
   await page.keyboard.press("Control+z");
   await expect.poll(() => polygonPoints(surface)).toBe(drawn);
+  // From the keyboard: Space shows the cursor, arrows move it, Space adds corners, Enter closes; Delete removes it.
+  for (const key of ["Space", "Space", "Shift+ArrowRight", "Shift+ArrowRight", "Space", "Shift+ArrowDown"]) {
+    await page.keyboard.press(key);
+  }
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Enter");
+  await status.filter({ hasText: "2 masks in 2 groups: 2 cards." }).waitFor();
+  const corners = (await surface.locator("polygon.occlusion-mask").nth(1).getAttribute("points")) ?? "";
+  expect(corners.split(/[ ,]/).map((value) => Math.round(Number(value)))).toEqual([200, 150, 240, 150, 240, 180]);
+  await page.keyboard.press("Delete");
+  await status.filter({ hasText: "1 mask in 1 group: 1 card." }).waitFor();
 
   // A label placed with a click; its text field takes the typing.
   await editor.getByRole("radio", { name: "Place labels" }).check();
@@ -239,6 +251,11 @@ test("polygons, labels and turned masks are drawn in the editor, saved as Anki w
   await page.keyboard.type("Heart");
   await surface.locator("text", { hasText: "Heart" }).waitFor();
   await status.filter({ hasText: "1 mask in 1 group: 1 card. 1 label on every card." }).waitFor();
+  // Placed, the label is selected with the Select tool: dragging it moves it down 0.1 of the image (30 px).
+  const labelY = () => surface.locator("g.occlusion-mask text").getAttribute("y").then(Number);
+  const placed = await labelY();
+  await drag(surface, [0.65, 0.12], [0.65, 0.22]);
+  await expect.poll(async () => (await labelY()) - placed).toBeCloseTo(30, 0);
 
   // A rectangle drawn, then turned 30° from its settings.
   await editor.getByRole("radio", { name: "Draw rectangles" }).check();

@@ -78,6 +78,13 @@ export function OcclusionEditor({
   const [selected, setSelected] = useState<number[]>([]);
   const [tool, setTool] = useState<Tool>("rect");
   const [drawing, setDrawing] = useState<{ start: Point; end: Point } | null>(null);
+  // Selected shapes being dragged: where the pointer went down, and the shapes as they were then.
+  const [moving, setMoving] = useState<{
+    start: Point;
+    original: OcclusionShape[];
+    indexes: number[];
+    moved: boolean;
+  } | null>(null);
   const [size, setSize] = useState<Size | null>(null);
   // Bumped when shapes change other than through the settings panel, so its number fields show the new values.
   const [revision, setRevision] = useState(0);
@@ -174,11 +181,41 @@ export function OcclusionEditor({
         setDrawing({ start: point, end: point });
     }
   };
+  /** In the Select tool a shape is selected where it is pressed, and dragging moves the selection. */
+  const grab = (index: number, event: PointerEvent<SVGElement>) => {
+    if (tool !== "select" || event.button !== 0) return;
+    event.stopPropagation();
+    event.preventDefault();
+    surface.current?.focus({ preventScroll: true });
+    if (event.shiftKey) return select(index, true);
+    const indexes = selected.includes(index) ? selected : [index];
+    setSelected(indexes);
+    surface.current?.setPointerCapture(event.pointerId);
+    setMoving({ start: pointAt(event), original: shapes, indexes, moved: false });
+  };
+  const drag = (to: Point) => {
+    if (!moving) return;
+    const [dx, dy] = [to.x - moving.start.x, to.y - moving.start.y];
+    if (!moving.moved) {
+      history.record(moving.original);
+      setMoving({ ...moving, moved: true });
+    }
+    commit(
+      moving.original.map((shape, index) => (moving.indexes.includes(index) ? moveShape(shape, dx, dy) : shape)),
+      hideAll,
+    );
+  };
+
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (drawing) setDrawing({ ...drawing, end: pointAt(event) });
+    else if (moving) drag(pointAt(event));
     else polygon.follow(pointAt(event));
   };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    if (moving) {
+      if (moving.moved) setRevision((value) => value + 1);
+      setMoving(null);
+    }
     if (!drawing) return;
     const end = pointAt(event);
     setDrawing(null);
@@ -362,12 +399,7 @@ export function OcclusionEditor({
                     shape={shape}
                     size={size}
                     selected={selected.includes(index)}
-                    onPointerDown={(event) => {
-                      if (tool !== "select") return;
-                      event.stopPropagation();
-                      surface.current?.focus({ preventScroll: true });
-                      select(index, event.shiftKey);
-                    }}
+                    onPointerDown={(event) => grab(index, event)}
                   />
                 ))}
                 {preview}
@@ -386,8 +418,8 @@ export function OcclusionEditor({
             Drag over the image to draw a rectangle or ellipse. To draw a polygon, click its corners, then click the
             first one, double-click or press Enter; Escape cancels it. From the keyboard, with Draw polygons chosen,
             Space shows a cursor, arrow keys move it and Space adds a corner. Place labels puts a label where you click.
-            Choose Select, then click a shape (Shift+click for more) to select it; arrow keys move the selected shapes,
-            Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes.
+            Choose Select, then click a shape (Shift+click for more) to select it and drag to move it; arrow keys move
+            the selected shapes, Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes.
           </p>
 
           {chosen && only !== undefined && (
