@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { addedField, changesFields, controlName, draftOf, noteTypeOf, previewFields } from "./note-type-draft.js";
+import {
+  addedField,
+  addedTemplate,
+  changesFields,
+  controlName,
+  draftOf,
+  followFieldName,
+  mapsOf,
+  noteTypeOf,
+  previewFields,
+} from "./note-type-draft.js";
 
 const vocabulary = {
   name: "Vocabulary",
@@ -49,5 +59,34 @@ describe("a note type being edited", () => {
     expect(controlName("css", draft)).toBe("css");
     expect(controlName("templates", draft)).toBe("");
     expect(controlName("kind", draft)).toBe("");
+  });
+
+  it("says where each field and template came from: its stored index, or null for a new one", () => {
+    const draft = draftOf({
+      ...vocabulary,
+      templates: [...vocabulary.templates, { name: "B", front: "{{Meaning}}", back: "" }],
+    });
+    const [word, meaning, example] = draft.fields;
+    const [recognise, b] = draft.templates;
+    const edited = {
+      ...draft,
+      fields: [meaning, addedField("Gender"), { ...word, name: "Term" }].filter((f) => f !== undefined),
+      templates: [b, addedTemplate(recognise ?? vocabulary.templates[0], draft.templates)].filter(
+        (t) => t !== undefined,
+      ),
+    };
+    expect(example).toBeDefined();
+    expect(mapsOf(edited, vocabulary)).toEqual({ fieldMap: [1, null, 0], templateMap: [1, null] });
+    expect(edited.templates[1]).toMatchObject({ name: "Card 3", front: "{{Word}}", stored: null });
+  });
+
+  it("has the templates follow a renamed or removed field, unless the new name is blank or taken", () => {
+    const draft = draftOf(vocabulary);
+    const renamed = { ...draft, fields: draft.fields.map((f) => (f.name === "Word" ? { ...f, name: "Term" } : f)) };
+    expect(followFieldName(renamed, "Word", "Term")[0]?.front).toBe("{{Term}}");
+    expect(followFieldName(renamed, "Word", " ")).toBe(renamed.templates);
+    const taken = { ...draft, fields: draft.fields.map((f) => (f.name === "Word" ? { ...f, name: "Meaning" } : f)) };
+    expect(followFieldName(taken, "Word", "Meaning")).toBe(taken.templates);
+    expect(followFieldName(draft, "Meaning", null)[0]?.back).toBe("{{FrontSide}}<hr id=answer>");
   });
 });

@@ -1,11 +1,14 @@
 /**
  * One note type opened from the settings screen: its name, fields, card
- * templates and CSS beside a live preview. Owners and editors change it and
- * save it with the version they opened; viewers read the same form, locked.
+ * templates and CSS beside a live preview, as Anki's Fields and Cards
+ * dialogs. Owners and editors rename, add, move and remove fields and
+ * templates and save with the version they opened (notes keep their text,
+ * cards their schedules; losing either is confirmed first), or delete a type
+ * no note uses; viewers read the same form, locked.
  */
 import { type NoteType, validateNoteType } from "@engram/core";
 import { useMutation } from "@tanstack/react-query";
-import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, Copy, Plus, Trash2 } from "lucide-react";
 import { type FormEvent, lazy, Suspense, useId, useMemo, useRef, useState } from "react";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../../forms/form-errors.js";
@@ -13,11 +16,15 @@ import { SubmitButton } from "../../forms/submit-button.js";
 import { errorCode, errorMessage, fieldErrors } from "../../lib/error-messages.js";
 import { useEngramMutations } from "../../session/factories.js";
 import { Dialog } from "../../ui/dialog.js";
+import { ConfirmDialog } from "./confirm-dialog.js";
 import {
   addedField,
+  addedTemplate,
   changesFields,
   controlName,
   draftOf,
+  followFieldName,
+  mapsOf,
   type NoteTypeDraft,
   noteTypeOf,
   previewFields,
@@ -33,7 +40,7 @@ const HtmlView = lazy(() => import("../../note-editor/html-view.js"));
 interface Props {
   deckId: string;
   stored: DeckNoteType;
-  /** How many of the deck's notes use it; fields stay as they are while any do. */
+  /** How many of the deck's notes use it; it can be deleted when none do. */
   noteCount: number | undefined;
   /** A note of this type to preview with, when the deck has one. */
   sampleNote: Record<string, unknown> | undefined;
@@ -43,17 +50,24 @@ interface Props {
 
 export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly, onClose }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
-  const update = useMutation(useEngramMutations().noteTypes.update());
+  const deleteHintId = useId();
+  const mutations = useEngramMutations();
+  const update = useMutation(mutations.noteTypes.update());
+  const remove = useMutation(mutations.noteTypes.remove());
   const [draft, setDraft] = useState(() => draftOf(stored));
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [status, setStatus] = useState("");
   const [stale, setStale] = useState(false);
-  // Cards the last save would have deleted, which it did not: saving again deletes them only when asked.
-  const [doomedCards, setDoomedCards] = useState<number | null>(null);
+  // What the last save would have lost, which it did not: saving again loses it only when asked.
+  const [doomed, setDoomed] = useState<{ cards: number; schedules: number } | null>(null);
+  // What the user agreed to lose so far, kept while a second refusal asks about the other.
+  const [consent, setConsent] = useState<{ deleteCards?: boolean; discardText?: boolean }>({});
+  const [lostText, setLostText] = useState<{ field: string; notes: number } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  // Bumped when templates change from outside their editors (a field renamed or removed), which then start anew.
+  const [revision, setRevision] = useState(0);
   // The version this form started from: saving states it, so someone else's save is never overwritten.
   const [version, setVersion] = useState(stored.version);
-  // Fields are keyed by name in every note: a stored field keeps its name while notes use the type.
-  const namesFixed = readOnly || noteCount === undefined || noteCount > 0;
 
   const change = (patch: Partial<NoteTypeDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
@@ -62,11 +76,19 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
   const preview = useMemo(() => noteTypeOf(draft, stored.kind), [draft, stored.kind]);
   const sample = useMemo(() => previewFields(draft, sampleNote), [draft, sampleNote]);
 
-  const save = (deleteCards: boolean) => {
+  /** Templates follow a field renamed or removed, as in Anki; their editors show the new text. */
+  const fieldChanged = (fields: NoteTypeDraft["fields"], from: string, to: string | null) => {
+    const templates = followFieldName({ ...draft, fields }, from, to);
+    change({ fields, templates });
+    if (templates !== draft.templates) setRevision((n) => n + 1);
+  };
+
+  const save = (consent: { deleteCards?: boolean; discardText?: boolean } = {}) => {
     if (readOnly || update.isPending) return;
     const next = noteTypeOf(draft, stored.kind);
     setStatus("");
-    setDoomedCards(null);
+    setDoomed(null);
+    setLostText(null);
     // Anki's rules checked here first, each message beside what it is about.
     const checked = validateNoteType(next);
     if (!checked.ok) {
@@ -81,27 +103,38 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
     const patch: Partial<NoteType> = { name: next.name, templates: next.templates, css: next.css };
     if (changesFields(draft, stored)) patch.fields = next.fields;
     update.mutate(
-      { noteTypeId: stored.id, version, patch, deleteCards },
+      { noteTypeId: stored.id, version, patch, ...consent, ...mapsOf(draft, stored) },
       {
         onSuccess: (saved) => {
           setVersion(saved.version);
           setErrors(noErrors);
           setStale(false);
           setDraft(draftOf(saved));
+          setRevision((n) => n + 1);
           setStatus(`Note type saved (version ${saved.version}).`);
         },
         onError: (error) => {
-          setErrors(refusal(error, draft));
           setStale(errorCode(error) === "note-type/conflict");
-          const cards = inUse(error).cards;
-          setDoomedCards(typeof cards === "number" ? cards : null);
+          const { cards, schedules, field, notes } = inUse(error);
+          if (typeof cards === "number") {
+            setErrors(noErrors);
+            setDoomed({ cards, schedules: typeof schedules === "number" ? schedules : 0 });
+          } else if (typeof field === "string" && typeof notes === "number") {
+            setErrors(noErrors);
+            setLostText({ field, notes });
+          } else {
+            setErrors(refusal(error, draft));
+          }
+          // A second refusal after one was agreed to keeps that agreement.
+          if (consent.deleteCards || consent.discardText) setConsent(consent);
         },
       },
     );
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save(false);
+    setConsent({});
+    save();
   };
   // The form again from the type as stored now (the list reloads after a refused stale save).
   const reload = () => {
@@ -109,7 +142,9 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
     setVersion(stored.version);
     setErrors(noErrors);
     setStale(false);
-    setDoomedCards(null);
+    setDoomed(null);
+    setLostText(null);
+    setRevision((n) => n + 1);
   };
 
   const title = readOnly ? `Note type: ${stored.name}` : `Edit note type: ${stored.name}`;
@@ -127,15 +162,39 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
                 Reload the note type
               </button>
             ) : null}
-            {doomedCards !== null ? (
+            {lostText ? (
               <div className="notice">
                 <p>
-                  {doomedCards === 1 ? "1 card" : `${doomedCards} cards`} would no longer be made by these templates.
-                  Saving anyway deletes {doomedCards === 1 ? "it" : "them"} with everyone's study history of{" "}
-                  {doomedCards === 1 ? "it" : "them"}.
+                  {lostText.notes === 1 ? "1 note loses" : `${lostText.notes} notes lose`} the text of its{" "}
+                  {lostText.field} field, which this change removes.
                 </p>
-                <button type="button" className="button danger" onClick={() => save(true)} disabled={update.isPending}>
-                  Save and delete {doomedCards === 1 ? "1 card" : `${doomedCards} cards`}
+                <button
+                  type="button"
+                  className="button danger"
+                  onClick={() => save({ ...consent, discardText: true })}
+                  disabled={update.isPending}
+                >
+                  Save and discard the text of {lostText.field}
+                </button>
+              </div>
+            ) : null}
+            {doomed ? (
+              <div className="notice">
+                <p>
+                  {count(doomed.cards, "card", "cards")} would no longer be made by these templates. Saving anyway
+                  deletes {doomed.cards === 1 ? "it" : "them"}
+                  {doomed.schedules > 0
+                    ? `, and ${count(doomed.schedules, "study schedule", "study schedules")} with ${doomed.cards === 1 ? "it" : "them"}`
+                    : ""}
+                  .
+                </p>
+                <button
+                  type="button"
+                  className="button danger"
+                  onClick={() => save({ ...consent, deleteCards: true })}
+                  disabled={update.isPending}
+                >
+                  Save and delete {count(doomed.cards, "card", "cards")}
                 </button>
               </div>
             ) : null}
@@ -149,42 +208,20 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
             />
             <FieldList
               draft={draft}
-              namesFixed={namesFixed}
               readOnly={readOnly}
               noteCount={noteCount}
               errors={errors}
-              onChange={change}
+              onMove={(fields) => change({ fields })}
+              onFieldsChange={fieldChanged}
             />
-            {draft.templates.map((template, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a template's place is its card ordinal, and templates are not reordered here.
-              <fieldset key={`template-${index}`} className="note-type-template">
-                <legend>
-                  {stored.kind === "cloze" ? "Cloze template" : `Card ${index + 1}`}: {template.name}
-                </legend>
-                <TextInput
-                  name={`template-${index}-name`}
-                  label={`Card ${index + 1} name`}
-                  value={template.name}
-                  readOnly={readOnly}
-                  error={errors.fields[`template-${index}-name`]}
-                  onChange={(name) => change({ templates: replaced(draft.templates, index, { ...template, name }) })}
-                />
-                {(["front", "back"] as const).map((side) => (
-                  <CodeInput
-                    key={side}
-                    html
-                    name={`template-${index}-${side}`}
-                    label={`${template.name || `Card ${index + 1}`} ${side} template`}
-                    value={template[side]}
-                    readOnly={readOnly}
-                    error={errors.fields[`template-${index}-${side}`]}
-                    onChange={(text) =>
-                      change({ templates: replaced(draft.templates, index, { ...template, [side]: text }) })
-                    }
-                  />
-                ))}
-              </fieldset>
-            ))}
+            <TemplateList
+              draft={draft}
+              kind={stored.kind}
+              readOnly={readOnly}
+              errors={errors}
+              revision={revision}
+              onChange={(templates) => change({ templates })}
+            />
             <CodeInput
               name="css"
               label="Styling (CSS)"
@@ -201,6 +238,22 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
             {status}
           </p>
           <div className="dialog-actions">
+            {readOnly ? null : (
+              <button
+                type="button"
+                className="button danger-outline"
+                disabled={noteCount !== 0}
+                aria-describedby={noteCount ? deleteHintId : undefined}
+                onClick={() => setConfirmDelete(true)}
+              >
+                Delete note type
+              </button>
+            )}
+            {!readOnly && noteCount ? (
+              <span id={deleteHintId} className="settings-muted note-type-delete-hint">
+                {count(noteCount, "note uses", "notes use")} it, so it stays.
+              </span>
+            ) : null}
             <button type="button" className="button secondary" onClick={onClose}>
               {readOnly ? "Close" : "Cancel"}
             </button>
@@ -212,9 +265,24 @@ export function NoteTypeEditor({ deckId, stored, noteCount, sampleNote, readOnly
           </div>
         </div>
       </form>
+      {confirmDelete ? (
+        <ConfirmDialog
+          title={`Delete ${stored.name}?`}
+          confirmLabel="Delete note type"
+          pendingLabel="Deleting…"
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() => remove.mutate({ deckId: stored.deck_id, noteTypeId: stored.id }, { onSuccess: onClose })}
+        >
+          <p>No note uses {stored.name}. Deleting it cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
     </Dialog>
   );
 }
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function replaced<T>(items: T[], index: number, item: T): T[] {
   return items.map((current, at) => (at === index ? item : current));
@@ -229,28 +297,31 @@ function moved<T>(items: T[], from: number, to: number): T[] {
 
 function FieldList({
   draft,
-  namesFixed,
   readOnly,
   noteCount,
   errors,
-  onChange,
+  onMove,
+  onFieldsChange,
 }: {
   draft: NoteTypeDraft;
-  /** Stored fields keep their names (notes use the type); fields added here may still be named. */
-  namesFixed: boolean;
   readOnly: boolean;
   noteCount: number | undefined;
   errors: FormErrors;
-  onChange: (patch: Partial<NoteTypeDraft>) => void;
+  /** Fields typed into or moved: the templates stay as they are. */
+  onMove: (fields: NoteTypeDraft["fields"]) => void;
+  /** A field renamed (once its input is left) or removed: its references in the templates follow. */
+  onFieldsChange: (fields: NoteTypeDraft["fields"], from: string, to: string | null) => void;
 }) {
   const [adding, setAdding] = useState("");
+  // A field's name when its input was entered, to rename its references from when it is left.
+  const named = useRef<string | null>(null);
   const addId = useId();
   const hintId = useId();
   const fields = draft.fields;
   const add = () => {
     const name = adding.trim();
     if (name === "") return;
-    onChange({ fields: [...fields, addedField(name)] });
+    onMove([...fields, addedField(name)]);
     setAdding("");
   };
   return (
@@ -261,8 +332,8 @@ function FieldList({
           {noteCount === undefined
             ? "Counting the notes of this type…"
             : noteCount > 0
-              ? `${noteCount === 1 ? "1 note uses" : `${noteCount} notes use`} this type, so its fields keep their names: renaming one would lose what those notes hold in it. Fields can be added (empty in every note), moved, or removed while empty in every note.`
-              : "No note uses this type yet: add, rename, move or remove fields freely."}
+              ? `${noteCount === 1 ? "1 note uses" : `${noteCount} notes use`} this type: a renamed or moved field keeps its text in each of them, and the templates follow a new name. A new field starts empty; removing a field that holds text asks first.`
+              : "No note uses this type yet: add, rename, move or remove fields freely; the templates follow a new name."}
         </p>
       )}
       {errors.fields.fields ? <p className="field-error">{errors.fields.fields}</p> : null}
@@ -273,9 +344,17 @@ function FieldList({
               name={field.key}
               label={`Field ${index + 1}`}
               value={field.name}
-              readOnly={readOnly || (namesFixed && field.stored !== null)}
+              readOnly={readOnly}
               error={errors.fields[field.key]}
-              onChange={(name) => onChange({ fields: replaced(fields, index, { ...field, name }) })}
+              onChange={(name) => onMove(replaced(fields, index, { ...field, name }))}
+              onFocus={() => {
+                named.current = field.name.trim();
+              }}
+              onBlur={() => {
+                const from = named.current;
+                named.current = null;
+                if (from !== null && from !== field.name.trim()) onFieldsChange(fields, from, field.name);
+              }}
             />
             {readOnly ? null : (
               <span className="note-type-field-actions">
@@ -284,7 +363,7 @@ function FieldList({
                   className="icon-button"
                   aria-label={`Move ${field.name || `field ${index + 1}`} up`}
                   disabled={index === 0}
-                  onClick={() => onChange({ fields: moved(fields, index, index - 1) })}
+                  onClick={() => onMove(moved(fields, index, index - 1))}
                 >
                   <ArrowUp aria-hidden="true" />
                 </button>
@@ -293,7 +372,7 @@ function FieldList({
                   className="icon-button"
                   aria-label={`Move ${field.name || `field ${index + 1}`} down`}
                   disabled={index === fields.length - 1}
-                  onClick={() => onChange({ fields: moved(fields, index, index + 1) })}
+                  onClick={() => onMove(moved(fields, index, index + 1))}
                 >
                   <ArrowDown aria-hidden="true" />
                 </button>
@@ -302,7 +381,13 @@ function FieldList({
                   className="icon-button"
                   aria-label={`Remove ${field.name || `field ${index + 1}`}`}
                   disabled={fields.length === 1}
-                  onClick={() => onChange({ fields: fields.filter((_, at) => at !== index) })}
+                  onClick={() =>
+                    onFieldsChange(
+                      fields.filter((_, at) => at !== index),
+                      field.name.trim(),
+                      null,
+                    )
+                  }
                 >
                   <Trash2 aria-hidden="true" />
                 </button>
@@ -334,6 +419,106 @@ function FieldList({
   );
 }
 
+/**
+ * The card templates, as Anki's Cards dialog: each named, with its front and
+ * back; a standard type's may be copied into a new one, moved (its cards move
+ * with it) and removed (its cards go, after asking). A cloze type has one.
+ */
+function TemplateList({
+  draft,
+  kind,
+  readOnly,
+  errors,
+  revision,
+  onChange,
+}: {
+  draft: NoteTypeDraft;
+  kind: NoteType["kind"];
+  readOnly: boolean;
+  errors: FormErrors;
+  /** Changes when the templates were rewritten from outside their editors. */
+  revision: number;
+  onChange: (templates: NoteTypeDraft["templates"]) => void;
+}) {
+  const templates = draft.templates;
+  const editable = !readOnly && kind === "standard";
+  return (
+    <>
+      {templates.map((template, index) => {
+        const label = template.name || `Card ${index + 1}`;
+        return (
+          <fieldset key={template.key} className="note-type-template">
+            <legend>
+              {kind === "cloze" ? "Cloze template" : `Card ${index + 1}`}: {template.name}
+            </legend>
+            {editable ? (
+              <span className="note-type-field-actions note-type-template-actions">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move card template ${label} up`}
+                  disabled={index === 0}
+                  onClick={() => onChange(moved(templates, index, index - 1))}
+                >
+                  <ArrowUp aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move card template ${label} down`}
+                  disabled={index === templates.length - 1}
+                  onClick={() => onChange(moved(templates, index, index + 1))}
+                >
+                  <ArrowDown aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Copy card template ${label} into a new one`}
+                  disabled={templates.length >= 100}
+                  onClick={() => onChange([...templates, addedTemplate(template, templates)])}
+                >
+                  <Copy aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove card template ${label}`}
+                  disabled={templates.length === 1}
+                  onClick={() => onChange(templates.filter((_, at) => at !== index))}
+                >
+                  <Trash2 aria-hidden="true" />
+                </button>
+              </span>
+            ) : null}
+            <TextInput
+              name={`template-${index}-name`}
+              label={`Card ${index + 1} name`}
+              value={template.name}
+              readOnly={readOnly}
+              error={errors.fields[`template-${index}-name`]}
+              onChange={(name) => onChange(replaced(templates, index, { ...template, name }))}
+            />
+            {(["front", "back"] as const).map((side) => (
+              <CodeInput
+                // A new editor when the text changed from outside it: it holds its own text while typed into.
+                key={`${side}-${revision}`}
+                html
+                name={`template-${index}-${side}`}
+                label={`${label} ${side} template`}
+                value={template[side]}
+                readOnly={readOnly}
+                error={errors.fields[`template-${index}-${side}`]}
+                onChange={(text) => onChange(replaced(templates, index, { ...template, [side]: text }))}
+              />
+            ))}
+          </fieldset>
+        );
+      })}
+    </>
+  );
+}
+
 interface InputProps {
   name: string;
   label: string;
@@ -341,9 +526,11 @@ interface InputProps {
   readOnly: boolean;
   error: string | undefined;
   onChange: (value: string) => void;
+  onFocus?: () => void;
+  onBlur?: () => void;
 }
 
-function TextInput({ name, label, value, readOnly, error, onChange }: InputProps) {
+function TextInput({ name, label, value, readOnly, error, onChange, onFocus, onBlur }: InputProps) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -358,6 +545,8 @@ function TextInput({ name, label, value, readOnly, error, onChange }: InputProps
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         onChange={(event) => onChange(event.target.value)}
+        onFocus={onFocus}
+        onBlur={onBlur}
       />
       {error ? (
         <p id={errorId} className="field-error">
@@ -428,26 +617,21 @@ function CodeInput({ name, label, value, readOnly, error, onChange, html = false
   );
 }
 
-/** What a refused save says: Anki's rules by path, a field that still holds text beside it, anything else on top. */
+/** What a refused save says: Anki's rules by path beside what they are about, anything else on top. */
 function refusal(error: unknown, draft: NoteTypeDraft): FormErrors {
-  const { field, notes } = inUse(error);
-  if (typeof field === "string") {
-    const at = draft.fields.findIndex((candidate) => candidate.stored === field);
-    const message = `${field} holds text in ${notes === 1 ? "1 note" : `${notes ?? "some"} notes`}: empty it there before removing it.`;
-    return at < 0 ? { fields: {}, summary: [{ message }] } : placedErrors([[`fields.${at}`, message]], draft);
-  }
-  if (typeof inUse(error).cards === "number") return noErrors;
   const messages = Object.entries(fieldErrors(error));
   return messages.length > 0
     ? placedErrors(messages, draft)
     : { fields: {}, summary: [{ message: errorMessage(error) }] };
 }
 
-/** The detail of a `note-type/in-use` refusal: the cards a change would delete, or a field that holds text. */
-function inUse(error: unknown): { cards?: unknown; field?: unknown; notes?: unknown } {
+type InUse = { cards?: unknown; schedules?: unknown; field?: unknown; notes?: unknown };
+
+/** The detail of a `note-type/in-use` refusal: the cards (and schedules) a change would delete, or a field that holds text. */
+function inUse(error: unknown): InUse {
   if (errorCode(error) !== "note-type/in-use") return {};
   const detail = (error as { detail?: unknown }).detail;
-  return detail && typeof detail === "object" ? (detail as { cards?: unknown; field?: unknown; notes?: unknown }) : {};
+  return detail && typeof detail === "object" ? (detail as InUse) : {};
 }
 
 /** Each message beside the control its path ("templates.0.front") names, all of them in the summary. */

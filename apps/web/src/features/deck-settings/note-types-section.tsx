@@ -1,10 +1,12 @@
 /**
  * The deck's note types: each with its fields and how many cards it can make.
- * Owners and editors open one to change it; viewers open it to read it.
+ * Owners and editors add one and open one to change or delete it; viewers
+ * open it to read it.
  */
 import type { MyDeck } from "@engram/sdk";
 import { useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
+import { NewNoteTypeDialog } from "./note-type-create.js";
 import { NoteTypeEditor } from "./note-type-editor.js";
 import { type DeckNoteType, useNotesOfType, useNoteTypes } from "./use-note-types.js";
 import "./note-types.css";
@@ -14,6 +16,7 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 export function NoteTypesSection({ deck }: { deck: MyDeck }) {
   const types = useNoteTypes(deck.id);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
   const canEdit = deck.role === "owner" || deck.role === "editor";
   const open = types.data?.find((type) => type.id === openId);
 
@@ -24,6 +27,11 @@ export function NoteTypesSection({ deck }: { deck: MyDeck }) {
         A note type names a note's fields and lays out the cards made from them, as in Anki. Notes of the built-in types
         (Basic, Basic and reversed, Cloze) need none here; importing an Anki deck brings its own.
       </p>
+      {canEdit ? (
+        <button type="button" className="button secondary" onClick={() => setAdding(true)}>
+          New note type
+        </button>
+      ) : null}
       {types.isPending ? (
         <p className="settings-muted">Loading note types…</p>
       ) : types.isError ? (
@@ -53,6 +61,17 @@ export function NoteTypesSection({ deck }: { deck: MyDeck }) {
           ))}
         </ul>
       )}
+      {adding ? (
+        <NewNoteTypeDialog
+          deckId={deck.id}
+          types={types.data ?? []}
+          onClose={() => setAdding(false)}
+          onCreated={(type) => {
+            setAdding(false);
+            setOpenId(type.id);
+          }}
+        />
+      ) : null}
       {open ? (
         <OpenNoteType
           // A save elsewhere does not replace what is being typed; reopening starts from what is stored.
