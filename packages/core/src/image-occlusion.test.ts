@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { canonicalHtml } from "./html-test-support";
 import {
   type ImageOcclusionFields,
+  type OcclusionShape,
   occlusionMasks,
   occlusionNumber,
   occlusionOrdinals,
@@ -120,6 +121,50 @@ describe("serializeOcclusions", () => {
       "{{c1::image-occlusion:rect:left=.1:top=.2:width=.3:height=.25}}<br>{{c2::image-occlusion:ellipse:left=.5:top=.5:rx=.1:ry=.2}}<br>",
     );
     expect(serializeOcclusions(parseOcclusions(text))).toBe(text);
+  });
+});
+
+describe("polygons, labels and turned shapes as the editor makes them", () => {
+  test("are written in Anki's order (left, top, angle, then the shape's own) and read back the same", () => {
+    const shapes: OcclusionShape[] = [
+      {
+        ordinal: 1,
+        occludeInactive: true,
+        angle: 0,
+        shape: "polygon",
+        left: 0.1,
+        top: 0.1,
+        points: [
+          { x: 0.1, y: 0.1 },
+          { x: 0.4, y: 0.15 },
+          { x: 0.2, y: 0.5 },
+        ],
+      },
+      {
+        ordinal: 0,
+        occludeInactive: true,
+        angle: 45,
+        shape: "text",
+        left: 0.6,
+        top: 0.08,
+        text: "Left: atrium",
+        scale: 1.5,
+        fontSize: 40 / 300,
+      },
+      { ordinal: 2, occludeInactive: true, angle: 30, shape: "rect", left: 0.5, top: 0.4, width: 0.3, height: 0.2 },
+    ];
+    const text = serializeOcclusions(shapes);
+    expect(text).toBe(
+      "{{c1::image-occlusion:polygon:left=.1:top=.1:points=.1,.1 .4,.15 .2,.5:oi=1}}<br>" +
+        "{{c0::image-occlusion:text:left=.6:top=.08:angle=1250:text=Left\\: atrium:scale=1.5:fs=.1333:oi=1}}<br>" +
+        "{{c2::image-occlusion:rect:left=.5:top=.4:angle=833:width=.3:height=.2:oi=1}}<br>",
+    );
+    const read = parseOcclusions(text);
+    expect(read[1]).toMatchObject({ shape: "text", text: "Left: atrium", scale: 1.5, fontSize: 0.1333, angle: 45 });
+    // 1/10000 turns: 30° is kept as 833, which reads as 29.988°.
+    expect(read[2]?.angle).toBeCloseTo(29.988, 3);
+    expect(serializeOcclusions(read)).toBe(text);
+    expect(occlusionOrdinals(text)).toEqual([1, 2]);
   });
 });
 
