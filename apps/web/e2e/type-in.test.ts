@@ -3,11 +3,12 @@
  * "Basic (type in the answer)" note added in the editor; a type-in card
  * studied by typing a partly wrong answer and pressing Enter, then Anki's
  * comparison; a cloze card's back shows its text once, the gap filled, then
- * the extra.
+ * the extra; a custom type's template showing the card's deck path, a hint
+ * opened by keyboard, and a `{{type:nc:…}}` box that takes "e" for "é".
  */
 import type { Page } from "playwright-core";
 import { beforeEach, expect, test } from "vitest";
-import { answerButton, cardArea, openStudy } from "./study-fixtures.js";
+import { answerButton, cardArea, engramFor, openStudy } from "./study-fixtures.js";
 import { type Account, adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
@@ -111,5 +112,62 @@ test("a cloze card's answer side shows the sentence once, the gap filled, then t
   expect(text).toContain("Chosen in 1908");
   expect(text.indexOf("Canberra")).toBeLessThan(text.indexOf("Chosen in 1908"));
   expect(await front.count()).toBe(0);
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+});
+
+test("a custom card shows its deck path, a hint opened by keyboard, and a type:nc: box that takes e for é", async () => {
+  const engram = await engramFor(account);
+  const parent = await engram.decks.create({ name: "Old Decks" });
+  const deck = await engram.decks.create({ name: "Board Review 2023", parentId: parent.id });
+  const noteType = await engram.noteTypes.create(deck.id, {
+    name: "Spelling",
+    kind: "standard",
+    fields: ["Word", "Notes", "Answer"],
+    templates: [
+      {
+        name: "Spell",
+        front: '<p class="where">{{Deck}} | {{Subdeck}}</p><p>{{Word}}</p>{{hint:Notes}}{{type:nc:Answer}}',
+        back: '<p class="where">{{Deck}}</p><p>{{Word}}</p><hr id=answer>{{type:nc:Answer}}',
+      },
+    ],
+    css: "",
+  });
+  await engram.notes.create(deck.id, {
+    kind: "custom",
+    noteTypeId: noteType.id,
+    fields: { Word: "Coffee, in French?", Notes: "A drink", Answer: "café" },
+  });
+  // Studying the parent deck studies its subdeck's card, which names its own deck.
+  await openStudy(page, account, parent.id);
+  const front = cardArea(page).locator(".card-view-front");
+  await expect.poll(() => front.locator(".where").innerText()).toBe("Old Decks::Board Review 2023 | Board Review 2023");
+
+  // The hint is a link named after the field; its text shows only once it is opened, here by keyboard.
+  const hintLink = front.locator("summary.hint");
+  const hintText = front.getByText("A drink");
+  expect(await hintLink.innerText()).toBe("Notes");
+  expect(await hintText.isVisible()).toBe(false);
+  await expect.poll(focusedInCard).toBe("input#typeans");
+  await page.keyboard.press("Shift+Tab");
+  await expect.poll(focusedInCard).toBe("summary#");
+  await page.keyboard.press("Enter");
+  await hintText.waitFor();
+  expect(await hintLink.isVisible()).toBe(false);
+  // Enter opened the hint and did nothing else: the question still shows.
+  expect(await cardArea(page).locator(".card-view-back").count()).toBe(0);
+  await screenshot(page, "custom-card-hint");
+  expect(await axeViolationsInBothThemes(page)).toEqual([]);
+
+  await answerBox().click();
+  await page.keyboard.type("cafe");
+  await page.keyboard.press("Enter");
+  const comparison = cardArea(page).locator(".card-view-back code#typeans");
+  await comparison.waitFor();
+  // Without combining marks "cafe" is right, and the expected line keeps its accent.
+  expect(await marks("typeGood")).toEqual(["café"]);
+  expect(await marks("typeBad")).toEqual([]);
+  expect(await marks("typeMissed")).toEqual([]);
+  expect(await cardArea(page).locator(".card-view-back .where").innerText()).toBe("Old Decks::Board Review 2023");
+  await screenshot(page, "custom-card-nc-back");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
 });

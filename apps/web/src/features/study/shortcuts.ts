@@ -46,9 +46,13 @@ export function shortcutFor(event: KeyboardEvent): StudyAction | null {
   return shortcuts.find((shortcut) => shortcut.keys.includes(event.key))?.action ?? null;
 }
 
-/** Space and Enter on a focused button or link press it; the key handler must not act twice. */
+/**
+ * Space and Enter on a focused button or link press it; the key handler must
+ * not act twice. A card's own (a link, a hint's summary) is inside its shadow
+ * root, where only the event's path reaches.
+ */
 export function isActivationOfFocused(event: KeyboardEvent): boolean {
   if (event.key !== " " && event.key !== "Enter") return false;
-  const target = event.target;
+  const target = event.composedPath()[0] ?? event.target;
   return target instanceof HTMLElement && target.closest("button, a, summary, [role='button']") !== null;
 }

@@ -136,6 +136,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
           <section className="study-card" aria-label={revealed ? "Card, answer shown" : "Card"} ref={cardArea}>
             <CardView
               deckId={current.card.deck_id}
+              cardId={current.card.card_id}
               note={current.card.note}
               ordinal={current.card.ordinal}
               revealed={revealed}

@@ -5,7 +5,8 @@
  * from the deck's storage through signed links. The faces live in a shadow
  * root with the note type's sanitised CSS, under Anki's classes (`card
  * cardN`, and `nightMode night_mode` when the app is dark), so that CSS styles
- * the card and nothing else.
+ * the card and nothing else. A template's `{{Deck}}` and `{{Subdeck}}` show
+ * the deck's path.
  */
 import { hasMath, type Note, renderCard } from "@engram/core";
 import { useQueries, useQuery } from "@tanstack/react-query";
@@ -18,6 +19,7 @@ import { mediaNames, withMediaUrls } from "./media-html.js";
 import { OcclusionMasks } from "./occlusion.js";
 import { type TypeAnswerInput, TypeAnswerMarks } from "./type-answer.js";
 import { useAutoplay } from "./use-autoplay.js";
+import { useDeckPath } from "./use-deck-path.js";
 import { useNightMode } from "./use-night-mode.js";
 import { useNoteSheet } from "./use-note-sheet.js";
 import "./card-view.css";
@@ -55,10 +57,13 @@ export function CardView(props: {
   css?: string;
   /** A type-in card's answer box, for studying; without it the box shows disabled. */
   typeAnswer?: TypeAnswerInput;
+  /** The card shown, when it exists (studying): a template's `{{CardID}}`. */
+  cardId?: string;
 }) {
-  const { deckId, note, ordinal, revealed, autoplay = false, css, typeAnswer } = props;
+  const { deckId, note, ordinal, revealed, autoplay = false, css, typeAnswer, cardId } = props;
   const queries = useEngramQueries();
-  const faces = useMemo(() => renderCard(note, ordinal), [note, ordinal]);
+  const deck = useDeckPath(deckId);
+  const faces = useMemo(() => renderCard(note, ordinal, { card: { deck, cardId } }), [note, ordinal, deck, cardId]);
   const names = useMemo(
     () => [...new Set([...mediaNames(faces.front), ...(revealed ? mediaNames(faces.back) : [])])],
     [faces, revealed],

@@ -3,7 +3,8 @@
  * the comparison goes on the back (`<engram-type-answer>`, see core's
  * type-answer.ts). These fill the marks of a face already on the page: a text
  * box (disabled where nobody answers, as in a preview) or Anki's comparison
- * of what was typed with the field's content.
+ * of what was typed with the field's content (without combining marks for a
+ * mark with `data-nc`, Anki's `{{type:nc:F}}`).
  */
 import { compareTypedAnswer, type Note, typeAnswerExpected, typeAnswerTag } from "@engram/core";
 import { type RefObject, useLayoutEffect, useMemo, useState } from "react";
@@ -31,7 +32,7 @@ export function findAnswerBox(container: ParentNode | null): HTMLInputElement | 
   return null;
 }
 
-type Mark = { element: Element; field: string; reveal: boolean };
+type Mark = { element: Element; field: string; reveal: boolean; combining: boolean };
 
 /** The marks in the face, found again whenever its HTML is set anew. */
 function useMarks(face: RefObject<HTMLElement | null>, html: string): Mark[] {
@@ -42,6 +43,7 @@ function useMarks(face: RefObject<HTMLElement | null>, html: string): Mark[] {
       element,
       field: element.getAttribute("data-field") ?? "",
       reveal: element.hasAttribute("data-reveal"),
+      combining: !element.hasAttribute("data-nc"),
     }));
     setMarks((old) =>
       old.length === found.length && old.every((mark, i) => mark.element === found[i]?.element) ? old : found,
@@ -67,7 +69,13 @@ export function TypeAnswerMarks(props: {
       {marks.map((mark, index) =>
         createPortal(
           mark.reveal ? (
-            <Comparison note={note} ordinal={ordinal} field={mark.field} typed={input?.typed ?? ""} />
+            <Comparison
+              note={note}
+              ordinal={ordinal}
+              field={mark.field}
+              combining={mark.combining}
+              typed={input?.typed ?? ""}
+            />
           ) : (
             <AnswerBox input={input} />
           ),
@@ -102,12 +110,12 @@ function AnswerBox({ input }: { input?: TypeAnswerInput }) {
   );
 }
 
-function Comparison(props: { note: Note; ordinal: number; field: string; typed: string }) {
-  const { note, ordinal, field, typed } = props;
+function Comparison(props: { note: Note; ordinal: number; field: string; combining: boolean; typed: string }) {
+  const { note, ordinal, field, combining, typed } = props;
   const html = useMemo(() => {
     const expected = typeAnswerExpected(note, field, ordinal);
-    return expected === null ? null : compareTypedAnswer(typed, expected);
-  }, [note, ordinal, field, typed]);
+    return expected === null ? null : compareTypedAnswer(typed, expected, { combining });
+  }, [note, ordinal, field, combining, typed]);
   if (html === null) return <span>(the note has no field {field})</span>;
   // biome-ignore lint/security/noDangerouslySetInnerHtml: compareTypedAnswer escapes every piece of text it puts in.
   return <span dangerouslySetInnerHTML={{ __html: html }} />;
