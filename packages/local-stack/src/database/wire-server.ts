@@ -12,6 +12,7 @@ import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-
 import { BackendMessages, type Notification } from "./backend-messages.js";
 import type { SharedSession } from "./shared-session.js";
 import { wireCredentials } from "./wire-credentials.js";
+import { refuseProgramCopy } from "./wire-guard.js";
 import { WireLogin } from "./wire-login.js";
 
 export interface WireServer {
@@ -55,7 +56,7 @@ class ClientTurns {
       this.login = null;
       next = step.startup;
     }
-    const run = this.run(next, onData);
+    const run = this.run(refuseProgramCopy(next), onData);
     this.running = run.catch(() => undefined);
     return run;
   }

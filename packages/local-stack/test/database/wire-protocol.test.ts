@@ -156,4 +156,27 @@ describe("sharing the database with the API", () => {
     expect(notified).toEqual([]);
     await realtime.removeAllChannels();
   });
+
+  it("refuses COPY to or from a program for postgres, as the platform does, and keeps serving", async () => {
+    const client = await connect();
+    // postgres is not a superuser on the platform (on PGlite it is the one user, and the stack refuses for it).
+    await client.query("set role postgres");
+    for (const sql of ["copy (select 1) to program 'cat'", "select 1; copy public.events from program 'true'"]) {
+      const refused = await client.query(sql).then(
+        () => null,
+        (error: pg.DatabaseError) => error,
+      );
+      expect(refused).toMatchObject({
+        code: "42501",
+        message: expect.stringMatching(/COPY to or from an external program/),
+      });
+    }
+    const viaParse = await client.query({ text: "copy (select $1::int) to program 'cat'", values: [1] }).then(
+      () => null,
+      (error: pg.DatabaseError) => error,
+    );
+    expect(viaParse).toMatchObject({ code: expect.stringMatching(/^(42501|42P02|08P01)$/) });
+    expect((await client.query("select 2 as n")).rows).toEqual([{ n: 2 }]);
+    expect((await api.from("events").select("name").limit(1)).error).toBeNull();
+  });
 });
