@@ -58,7 +58,9 @@ describe("renderTemplate", () => {
   });
 
   it("folds a hint field into a details element, and nothing when empty", () => {
-    expect(front("{{hint:Definition}}")).toBe("<details><summary>Definition</summary>lower</details>");
+    expect(front("{{hint:Definition}}")).toBe(
+      '<details><summary class="hint">Definition</summary><div class="hint">lower</div></details>',
+    );
     expect(front("{{hint:Empty}}")).toBe("");
   });
 
