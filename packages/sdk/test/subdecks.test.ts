@@ -137,6 +137,35 @@ describe("moving and copying a tree", () => {
     expect((await cloner.engram.noteTypes.list(copyId)).map((t) => t.name)).toEqual(["Words"]);
     expect(await cloner.engram.study.queue({ deckId: copyId })).toHaveLength(1);
   });
+
+  test("a copy whose subdeck's file fails to copy leaves no deck and no file behind", async () => {
+    const owner = await signedIn();
+    const top = await owner.engram.decks.create({ name: "Trees", is_public: true });
+    const sub = await owner.engram.decks.create({ name: "Oaks", is_public: true, parentId: top.id });
+    await owner.engram.storage.uploadMedia(top.id, png, { name: "tree.png" });
+    const acorn = await owner.engram.storage.uploadMedia(sub.id, png, { name: "acorn.png" });
+    // A real failure: the owner deletes the subdeck's file just before the cloner's copy of it is sent.
+    const copies: string[] = [];
+    const orderedFetch: typeof fetch = async (input, init) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith("/storage/v1/object/copy")) {
+        const body = JSON.parse(String(init?.body)) as { sourceKey: string; destinationKey: string };
+        copies.push(body.destinationKey);
+        if (body.sourceKey === acorn) await owner.engram.storage.removeMedia(acorn);
+      }
+      return fetch(input, init);
+    };
+    const cloner = await signedIn("cloner", { global: { fetch: orderedFetch } });
+
+    await expect(cloner.engram.decks.clone(top.id)).rejects.toMatchObject({ code: "not-found" });
+    // The top deck's file was copied first: the cleanup had it to remove.
+    expect(copies).toHaveLength(2);
+    const [topCopy, subCopy] = copies.map((key) => key.split("/")[0] ?? "");
+    expect(await filesIn(topCopy ?? "")).toEqual([]);
+    expect(await filesIn(subCopy ?? "")).toEqual([]);
+    expect(await cloner.engram.decks.list()).toEqual([]);
+    expect(await filesIn(top.id)).toEqual(["tree.png"]);
+  });
 });
 
 describe("importing an Anki package's deck tree", () => {
