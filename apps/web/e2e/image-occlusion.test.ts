@@ -256,6 +256,21 @@ test("polygons, labels and turned masks are drawn in the editor, saved as Anki w
   const placed = await labelY();
   await drag(surface, [0.65, 0.12], [0.65, 0.22]);
   await expect.poll(async () => (await labelY()) - placed).toBeCloseTo(30, 0);
+  // Its turning handle dragged to 20° clockwise of straight up (with the pointer 100 px from the label's corner).
+  const handle = surface.locator(".occlusion-rotate-handle circle");
+  const arm = surface.locator(".occlusion-rotate-handle line");
+  const grip = await handle.boundingBox();
+  const frame = await surface.boundingBox();
+  if (!grip || !frame) throw new Error("no turning handle");
+  const [pivotX, pivotY] = [Number(await arm.getAttribute("x1")), Number(await arm.getAttribute("y1"))];
+  const pivot = { x: frame.x + (pivotX * frame.width) / 400, y: frame.y + (pivotY * frame.height) / 300 };
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  const toward = (-70 * Math.PI) / 180;
+  await page.mouse.move(pivot.x + 60 * Math.cos(toward), pivot.y + 60 * Math.sin(toward));
+  await page.mouse.move(pivot.x + 100 * Math.cos(toward), pivot.y + 100 * Math.sin(toward));
+  await page.mouse.up();
+  await expect.poll(() => editor.getByRole("spinbutton", { name: "Rotation (degrees)" }).inputValue()).toBe("20");
 
   // A rectangle drawn, then turned 30° from its settings.
   await editor.getByRole("radio", { name: "Draw rectangles" }).check();
@@ -283,7 +298,7 @@ test("polygons, labels and turned masks are drawn in the editor, saved as Anki w
     /^\{\{c1::image-occlusion:polygon:left=\.\d+:top=\.\d+:points=(\.\d+,\.\d+ ){2}\.\d+,\.\d+:oi=1\}\}<br>/,
   );
   expect(occlusions).toMatch(
-    /\{\{c0::image-occlusion:text:left=\.\d+:top=\.\d+:text=Heart:scale=1\.:fs=\.1333:oi=1\}\}<br>/,
+    /\{\{c0::image-occlusion:text:left=\.\d+:top=\.\d+:angle=556:text=Heart:scale=1\.:fs=\.1333:oi=1\}\}<br>/,
   );
   expect(occlusions).toMatch(
     /\{\{c2::image-occlusion:rect:left=[.\d]+:top=[.\d]+:angle=833:width=[.\d]+:height=[.\d]+:oi=1\}\}<br>$/,

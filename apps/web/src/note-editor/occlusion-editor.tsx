@@ -13,6 +13,7 @@ import { useMediaUrl } from "../ui/card-view/card-view.js";
 import { labelDefaults } from "../ui/card-view/occlusion-label.js";
 import { EditorMask } from "./occlusion-tools/editor-mask.js";
 import {
+  angleTowards,
   type Box,
   clamp,
   editableShapes,
@@ -29,6 +30,7 @@ import {
 } from "./occlusion-tools/geometry.js";
 import { ImageChooser, imageName } from "./occlusion-tools/image-chooser.js";
 import { PolygonDraft } from "./occlusion-tools/polygon-draft.js";
+import { RotateHandle } from "./occlusion-tools/rotate-handle.js";
 import { ModeChoice, ShapeList, shapeName } from "./occlusion-tools/shape-list.js";
 import { ShapePanel } from "./occlusion-tools/shape-panel.js";
 import { OcclusionToolbar, type Tool } from "./occlusion-tools/toolbar.js";
@@ -85,6 +87,8 @@ export function OcclusionEditor({
     indexes: number[];
     moved: boolean;
   } | null>(null);
+  // The shape whose turning handle is held, as it was when the handle was taken.
+  const [turning, setTurning] = useState<{ index: number; original: OcclusionShape[]; moved: boolean } | null>(null);
   const [size, setSize] = useState<Size | null>(null);
   // Bumped when shapes change other than through the settings panel, so its number fields show the new values.
   const [revision, setRevision] = useState(0);
@@ -134,10 +138,12 @@ export function OcclusionEditor({
   const undo = () => restore(history.undo(shapes));
   const redo = () => restore(history.redo(shapes));
 
-  const pointAt = (event: PointerEvent): Point => {
+  /** The pointer in 0..1 of the image; kept on it unless `anywhere` (a turning handle may be dragged off it). */
+  const pointAt = (event: PointerEvent, anywhere = false): Point => {
     const rect = surface.current?.getBoundingClientRect();
     if (!rect || rect.width === 0 || rect.height === 0) return { x: 0, y: 0 };
-    return { x: clamp((event.clientX - rect.left) / rect.width), y: clamp((event.clientY - rect.top) / rect.height) };
+    const point = { x: (event.clientX - rect.left) / rect.width, y: (event.clientY - rect.top) / rect.height };
+    return anywhere ? point : { x: clamp(point.x), y: clamp(point.y) };
   };
 
   const addBox = (kind: "rect" | "ellipse", box: Box = { left: 0.1, top: 0.1, width: 0.2, height: 0.1 }) => {
@@ -206,12 +212,41 @@ export function OcclusionEditor({
     );
   };
 
+  const takeHandle = (index: number, event: PointerEvent<SVGElement>) => {
+    if (event.button !== 0) return;
+    event.stopPropagation();
+    event.preventDefault();
+    surface.current?.focus({ preventScroll: true });
+    surface.current?.setPointerCapture(event.pointerId);
+    setTurning({ index, original: shapes, moved: false });
+  };
+  /** The held handle points at the pointer; with Shift the angle goes in steps of 15°. */
+  const turnTowards = (event: PointerEvent, to: Point) => {
+    const shape = turning && size ? turning.original[turning.index] : undefined;
+    if (!turning || !size || !shape) return;
+    const angle = angleTowards(shape, size, to.x * size.width, to.y * size.height);
+    if (!turning.moved) {
+      history.record(turning.original);
+      setTurning({ ...turning, moved: true });
+    }
+    const turned = rotateShape(shape, event.shiftKey ? Math.round(angle / 15) * 15 : angle, size);
+    commit(
+      turning.original.map((original, index) => (index === turning.index ? turned : original)),
+      hideAll,
+    );
+  };
+
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (drawing) setDrawing({ ...drawing, end: pointAt(event) });
+    else if (turning) turnTowards(event, pointAt(event, true));
     else if (moving) drag(pointAt(event));
     else polygon.follow(pointAt(event));
   };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    if (turning) {
+      if (turning.moved) setRevision((value) => value + 1);
+      setTurning(null);
+    }
     if (moving) {
       if (moving.moved) setRevision((value) => value + 1);
       setMoving(null);
@@ -402,6 +437,14 @@ export function OcclusionEditor({
                     onPointerDown={(event) => grab(index, event)}
                   />
                 ))}
+                {chosen && only !== undefined && tool === "select" && (
+                  <RotateHandle
+                    shape={chosen}
+                    size={size}
+                    scale={displayScale}
+                    onPointerDown={(event) => takeHandle(only, event)}
+                  />
+                )}
                 {preview}
                 {polygon.draft && (
                   <PolygonDraft
@@ -419,7 +462,8 @@ export function OcclusionEditor({
             first one, double-click or press Enter; Escape cancels it. From the keyboard, with Draw polygons chosen,
             Space shows a cursor, arrow keys move it and Space adds a corner. Place labels puts a label where you click.
             Choose Select, then click a shape (Shift+click for more) to select it and drag to move it; arrow keys move
-            the selected shapes, Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes.
+            the selected shapes, Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes. Drag the handle above a
+            selected shape (with Shift, in steps of 15°) or type its rotation to turn it.
           </p>
 
           {chosen && only !== undefined && (

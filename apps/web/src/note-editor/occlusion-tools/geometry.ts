@@ -131,6 +131,46 @@ function turn(x: number, y: number, degrees: number): { x: number; y: number } {
 }
 
 /**
+ * The point a shape turns about, in the image's pixels: a rectangle's or
+ * ellipse's centre, a polygon's centroid, a label's anchor; and how far above
+ * that point the shape reaches when upright (where a turning handle goes).
+ */
+export function turnCentre(shape: OcclusionShape, size: Size): { x: number; y: number; reach: number } {
+  const { width: w, height: h } = size;
+  switch (shape.shape) {
+    case "rect":
+    case "ellipse": {
+      const box = boxOf(shape);
+      const half = { x: (box.width * w) / 2, y: (box.height * h) / 2 };
+      const from = turn(half.x, half.y, shape.angle);
+      return { x: box.left * w + from.x, y: box.top * h + from.y, reach: half.y };
+    }
+    case "polygon": {
+      const x = (shape.points.reduce((sum, point) => sum + point.x, 0) / shape.points.length) * w;
+      const y = (shape.points.reduce((sum, point) => sum + point.y, 0) / shape.points.length) * h;
+      const reach = Math.max(0, ...shape.points.map((point) => Math.hypot(point.x * w - x, point.y * h - y)));
+      return { x, y, reach };
+    }
+    case "text":
+      return { x: shape.left * w, y: shape.top * h, reach: 0 };
+  }
+}
+
+/** Where a handle at `offset` pixels straight above the turning point is once the shape is turned. */
+export function handlePoint(shape: OcclusionShape, size: Size, offset: number): { x: number; y: number } {
+  const centre = turnCentre(shape, size);
+  const arm = turn(0, -(centre.reach + offset), shape.angle);
+  return { x: centre.x + arm.x, y: centre.y + arm.y };
+}
+
+/** The angle that points a handle from the turning point at (x, y), in whole degrees. */
+export function angleTowards(shape: OcclusionShape, size: Size, x: number, y: number): number {
+  const centre = turnCentre(shape, size);
+  const degrees = (Math.atan2(y - centre.y, x - centre.x) * 180) / Math.PI + 90;
+  return Math.round(normalAngle(degrees));
+}
+
+/**
  * The shape turned to `degrees`. A rectangle or ellipse turns about its centre
  * (its stored corner moves to match); a label about the point it is anchored
  * at. Anki's reviewer ignores a polygon's angle, so a polygon's points are
@@ -144,18 +184,13 @@ export function rotateShape(shape: OcclusionShape, degrees: number, size: Size):
     case "rect":
     case "ellipse": {
       const box = boxOf(shape);
-      const half = { x: (box.width * w) / 2, y: (box.height * h) / 2 };
-      const from = turn(half.x, half.y, shape.angle);
-      const centre = { x: box.left * w + from.x, y: box.top * h + from.y };
-      const to = turn(half.x, half.y, angle);
+      const centre = turnCentre(shape, size);
+      const to = turn((box.width * w) / 2, (box.height * h) / 2, angle);
       return { ...shape, angle, left: (centre.x - to.x) / w, top: (centre.y - to.y) / h };
     }
     case "polygon": {
       if (shape.points.length === 0) return shape;
-      const centre = {
-        x: (shape.points.reduce((sum, point) => sum + point.x, 0) / shape.points.length) * w,
-        y: (shape.points.reduce((sum, point) => sum + point.y, 0) / shape.points.length) * h,
-      };
+      const centre = turnCentre(shape, size);
       const by = angle - shape.angle;
       const points = shape.points.map((point) => {
         const turned = turn(point.x * w - centre.x, point.y * h - centre.y, by);
