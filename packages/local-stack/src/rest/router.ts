@@ -7,6 +7,7 @@ import { authenticate, type Caller, requestSchema } from "./context.js";
 import { ApiError, toApiError } from "./errors.js";
 import { headerRecord } from "./headers.js";
 import { isPlan, negotiate, parsePrefer, planOptions, stripsNulls } from "./preferences.js";
+import { checkRegexFilters } from "./regex-cost.js";
 import { errorResponse } from "./respond.js";
 import { rpc } from "./rpc-handler.js";
 import { type SchemaCache, SchemaCacheLoader } from "./schema-cache.js";
@@ -82,6 +83,8 @@ export function restRouter(stack: Stack): Hono<StackEnv> {
     const name = c.req.param("name") ?? "";
     try {
       let req = apiRequest(stack, c, caller, rawBytes, await loader.get());
+      // PostgreSQL cancels a runaway regex at the statement timeout; the embedded database cannot.
+      if (stack.db.kind === "pglite") checkRegexFilters(req.query);
       // The plan media types exist only while the in-database config turns them on.
       if (isPlan(req.media) && !req.cache.config.planEnabled) {
         req = { ...req, cache: await loader.reload() };

@@ -22,6 +22,9 @@ beforeAll(async () => {
       language sql stable set statement_timeout = '45s' as $$ select current_setting('statement_timeout') $$;
     grant execute on function public.request_statement_timeout(), public.sleep_seconds(float8),
       public.long_statement_timeout() to anon, authenticated;
+    create table public.words (word text not null);
+    insert into public.words values ('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'), ('mitochondria');
+    grant select on public.words to anon;
   `);
   token = (await newUser(running)).token;
 });
@@ -62,6 +65,25 @@ describe("statement_timeout per role", () => {
       const { data, error } = await clientFor(running).rpc("request_statement_timeout");
       expect(error).toBeNull();
       expect(data).toBe("3s");
+    },
+  );
+
+  it(
+    onPostgres
+      ? "cancels a regex filter that would compile for a minute at 3 s"
+      : "refuses a regex filter PGlite would compile for a minute, as PostgreSQL's own 'too complex'",
+    async () => {
+      const anon = clientFor(running);
+      const { status, error } = await anon.from("words").select("word").filter("word", "match", "^((a|a?){40}){40}$");
+      expect({ status, code: error?.code }).toEqual(
+        onPostgres ? { status: 500, code: "57014" } : { status: 400, code: "2201B" },
+      );
+      // Nested in a logic tree too, and an ordinary pattern still runs.
+      const nested = await anon.from("words").select("word").or("word.eq.x,word.imatch.^((a|a?){40}){40}$");
+      expect(nested.error?.code).toBe(onPostgres ? "57014" : "2201B");
+      expect((await anon.from("words").select("word").filter("word", "match", "^mito")).data).toEqual([
+        { word: "mitochondria" },
+      ]);
     },
   );
 });
