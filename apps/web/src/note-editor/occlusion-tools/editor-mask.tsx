@@ -1,5 +1,5 @@
 /** One shape on the editor's image, drawn in the image's pixels as study draws it, marked when selected. */
-import { type OcclusionPoint, type OcclusionShape, occlusionColours } from "@engram/core";
+import { type OcclusionPoint, type OcclusionShape, occlusionColours, safeMaskColour } from "@engram/core";
 import type { PointerEvent } from "react";
 import { labelDefaults, OcclusionLabel } from "../../ui/card-view/occlusion-label.js";
 import { boxOf, type Size } from "./geometry.js";
@@ -33,6 +33,7 @@ export function EditorMask({
         fontSize={shape.fontSize ? shape.fontSize * h : labelDefaults.fontSize}
         scale={shape.scale}
         angle={shape.angle}
+        fill={safeMaskColour(shape.fill)}
         outline={selected ? { colour: selectionColour, width: 3 } : { colour: occlusionColours.border, width: 1 }}
         onPointerDown={onPointerDown}
       />

@@ -1,7 +1,15 @@
 import type { OcclusionShape } from "@engram/core";
 import { parseOcclusions, serializeOcclusions } from "@engram/core";
 import { describe, expect, it } from "vitest";
-import { editableShapes, moveShape, resizeShape, rotateShape, storedShape } from "./geometry.js";
+import {
+  angleTowards,
+  editableShapes,
+  handlePoint,
+  moveShape,
+  resizeShape,
+  rotateShape,
+  storedShape,
+} from "./geometry.js";
 
 const base = { ordinal: 1, occludeInactive: false, angle: 0 };
 const rect: OcclusionShape = { ...base, shape: "rect", left: 0.1, top: 0.2, width: 0.4, height: 0.2 };
@@ -67,6 +75,21 @@ describe("turning shapes", () => {
     expect(serializeOcclusions([turned])).toBe(
       "{{c0::image-occlusion:text:left=.5:top=.5:angle=1250:text=Aorta:scale=1.}}<br>",
     );
+  });
+});
+
+describe("the turning handle", () => {
+  it("stands above the shape as turned, and pointing it somewhere gives that angle", () => {
+    for (const shape of [rect, triangle, label]) {
+      for (const degrees of [0, 20, 135, 300]) {
+        const turned = rotateShape(shape, degrees, size);
+        const handle = handlePoint(turned, size, 24);
+        expect(angleTowards(turned, size, handle.x, handle.y)).toBe(degrees);
+      }
+    }
+    const upright = handlePoint(rect, size, 24);
+    expect(upright.x).toBeCloseTo((0.1 + 0.2) * 400, 9);
+    expect(upright.y).toBeCloseTo(0.2 * 300 - 24, 9);
   });
 });
 
