@@ -431,6 +431,126 @@ revoke execute on function private.import_note_types(uuid, uuid),
   private.import_note_ordinals(public.note_kind, jsonb, text[], uuid)
   from public, anon, authenticated;
 
+-- The presets (Anki's deck option groups) of the decks an import makes: each
+-- staged preset (the batches' "presets", first of each key counts) is the
+-- user's preset of the same Anki id, else one of the same name and options,
+-- else a new one (named "Name (2)", or the next number free, when the name is
+-- taken), so importing a package again makes no preset twice. Each deck the
+-- import made (import_decks.created) takes the preset its staged entry
+-- ("deck_presets": {deck: path, preset: key}) names; decks already there
+-- keep theirs. A malformed entry fails the call (22023 naming the preset,
+-- field 'presets' or 'deck_presets').
+create function private.import_presets(p_job_id uuid, p_user_id uuid) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  staged record;
+  problem text;
+  found_id uuid;
+  free_name text;
+  suffix integer;
+  source bigint;
+begin
+  drop table if exists pg_temp.import_presets;
+  create temp table import_presets (key text primary key, preset_id uuid not null) on commit drop;
+  for staged in
+    select distinct on (p.def ->> 'key') p.def ->> 'key' as key, p.def
+    from private.import_batches b
+    cross join lateral jsonb_array_elements(
+      case when jsonb_typeof(b.payload -> 'presets') = 'array' then b.payload -> 'presets' else '[]' end) as p(def)
+    where b.job_id = p_job_id
+    order by p.def ->> 'key', b.batch
+  loop
+    problem := case
+      when jsonb_typeof(staged.def) <> 'object' or jsonb_typeof(staged.def -> 'key') is distinct from 'string'
+        or char_length(staged.key) not between 1 and 200 then 'needs a key of 1 to 200 characters'
+      when jsonb_typeof(staged.def -> 'name') is distinct from 'string'
+        or char_length(private.trim_space(staged.def ->> 'name')) not between 1 and 120 then 'names are 1 to 120 characters'
+      when exists (
+        select 1 from unnest(array['new_per_day', 'reviews_per_day']) as f
+        where coalesce(jsonb_typeof(staged.def -> f), 'null') not in ('null', 'number')
+          or (jsonb_typeof(staged.def -> f) = 'number' and (staged.def ->> f) !~ '^[0-9]{1,4}$')
+      ) then 'daily limits are whole numbers from 0 to 9999, or null'
+      when jsonb_typeof(staged.def -> 'leech_threshold') is distinct from 'number'
+        or (staged.def ->> 'leech_threshold') !~ '^[1-9][0-9]?$' then 'the leech threshold is a whole number from 1 to 99'
+      when coalesce(staged.def ->> 'leech_action', '') not in ('suspend', 'tag_only') then 'the leech action is suspend or tag_only'
+      when exists (
+        select 1 from unnest(array['bury_new', 'bury_reviews', 'bury_interday_learning']) as f
+        where jsonb_typeof(staged.def -> f) is distinct from 'boolean'
+      ) then 'bury options are true or false'
+      when coalesce(jsonb_typeof(staged.def -> 'source_id'), 'null') not in ('number', 'null')
+        or (staged.def ->> 'source_id') !~ '^[0-9]{1,18}$' then 'source_id must be a whole number'
+    end;
+    if problem is not null then
+      perform private.fail('22023', format('preset %s: %s', coalesce(staged.def ->> 'name', staged.key), problem),
+        'presets');
+    end if;
+    source := (staged.def ->> 'source_id')::bigint;
+    select p.id into found_id
+    from public.deck_presets p
+    where p.owner_id = p_user_id
+      and (p.source_id = source
+        or (p.name = private.trim_space(staged.def ->> 'name')
+          and (p.new_per_day, p.reviews_per_day, p.leech_threshold, p.leech_action, p.bury_new, p.bury_reviews,
+            p.bury_interday_learning)
+          is not distinct from ((staged.def ->> 'new_per_day')::integer, (staged.def ->> 'reviews_per_day')::integer,
+            (staged.def ->> 'leech_threshold')::integer, (staged.def ->> 'leech_action')::public.leech_action,
+            (staged.def ->> 'bury_new')::boolean, (staged.def ->> 'bury_reviews')::boolean,
+            (staged.def ->> 'bury_interday_learning')::boolean)))
+    order by p.source_id is not distinct from source desc, p.created_at, p.id
+    limit 1;
+    if found_id is null then
+      free_name := private.trim_space(staged.def ->> 'name');
+      suffix := 1;
+      while exists (select 1 from public.deck_presets p where p.owner_id = p_user_id and p.name = free_name) loop
+        suffix := suffix + 1;
+        free_name := format('%s (%s)',
+          private.trim_space(left(private.trim_space(staged.def ->> 'name'), 120 - char_length(format(' (%s)', suffix)))),
+          suffix);
+      end loop;
+      insert into public.deck_presets (owner_id, name, new_per_day, reviews_per_day, leech_threshold, leech_action,
+        bury_new, bury_reviews, bury_interday_learning, source_id)
+      values (p_user_id, free_name, (staged.def ->> 'new_per_day')::integer, (staged.def ->> 'reviews_per_day')::integer,
+        (staged.def ->> 'leech_threshold')::integer, (staged.def ->> 'leech_action')::public.leech_action,
+        (staged.def ->> 'bury_new')::boolean, (staged.def ->> 'bury_reviews')::boolean,
+        (staged.def ->> 'bury_interday_learning')::boolean, source)
+      returning id into found_id;
+    end if;
+    insert into pg_temp.import_presets values (staged.key, found_id);
+  end loop;
+
+  drop table if exists pg_temp.import_deck_presets;
+  create temp table import_deck_presets on commit drop as
+  select distinct on (path) path, e.entry ->> 'preset' as key, e.entry
+  from private.import_batches b
+  cross join lateral jsonb_array_elements(
+    case when jsonb_typeof(b.payload -> 'deck_presets') = 'array' then b.payload -> 'deck_presets' else '[]' end) as e(entry)
+  cross join lateral (
+    select case when jsonb_typeof(e.entry -> 'deck') = 'array'
+      then array(select private.trim_space(c) from jsonb_array_elements_text(e.entry -> 'deck') as c) end as path
+  ) as p
+  where b.job_id = p_job_id
+  order by path, b.batch;
+  if exists (
+    select 1 from pg_temp.import_deck_presets s
+    where s.path is null or jsonb_typeof(s.entry -> 'preset') is distinct from 'string'
+      or not exists (select 1 from pg_temp.import_presets p where p.key = s.key)
+  ) then
+    perform private.fail('22023', 'each deck''s preset is a list of deck names and the key of a staged preset',
+      'deck_presets');
+  end if;
+  update public.decks d
+  set preset_id = p.preset_id
+  from pg_temp.import_deck_presets s
+  join pg_temp.import_decks i on i.path = s.path
+  join pg_temp.import_presets p on p.key = s.key
+  where d.id = i.deck_id and i.created and d.owner_id = p_user_id;
+end
+$$;
+
+revoke execute on function private.import_presets(uuid, uuid) from public, anon, authenticated;
+
 -- Commits a staged import in one transaction: finds or creates the note types
 -- its custom notes use (import_note_types), adds the new notes (and so
 -- their cards and every member's 'new' schedule), updates or skips notes
@@ -458,6 +578,7 @@ declare
   deck_tree boolean;
   deck_path text[];
   tree_deck uuid;
+  tree_created boolean;
 begin
   job := private.lock_own_import(p_job_id);
   perform private.refuse_expired_import(job);
@@ -487,8 +608,9 @@ begin
   -- the import's deck. import_decks maps each path ('{}' for the import's
   -- deck itself) to its deck; existing notes are looked for in all of them.
   drop table if exists pg_temp.import_decks;
-  create temp table import_decks (path text[] primary key, deck_id uuid not null) on commit drop;
-  insert into pg_temp.import_decks values ('{}', job.deck_id);
+  create temp table import_decks (path text[] primary key, deck_id uuid not null, created boolean not null)
+    on commit drop;
+  insert into pg_temp.import_decks values ('{}', job.deck_id, job.created_deck);
   if deck_tree then
     if exists (
       select 1
@@ -520,16 +642,19 @@ begin
       where parent.path = deck_path[1:cardinality(deck_path) - 1] and d.name = deck_path[cardinality(deck_path)]
       order by d.created_at, d.id
       limit 1;
-      if tree_deck is null then
+      tree_created := tree_deck is null;
+      if tree_created then
         insert into public.decks (owner_id, name, parent_id)
         select uid, deck_path[cardinality(deck_path)], parent.deck_id
         from pg_temp.import_decks parent
         where parent.path = deck_path[1:cardinality(deck_path) - 1]
         returning id into tree_deck;
       end if;
-      insert into pg_temp.import_decks values (deck_path, tree_deck);
+      insert into pg_temp.import_decks values (deck_path, tree_deck, tree_created);
     end loop;
   end if;
+  -- The presets of the decks it made, found or created among the user's.
+  perform private.import_presets(p_job_id, uid);
   -- The note types the custom notes use, found or created in the import's deck.
   perform private.import_note_types(p_job_id, job.deck_id);
 

@@ -290,3 +290,93 @@ describe("leaving a preset", () => {
     expect(await deckOptions(copy)).toMatchObject({ preset_id: null, new_per_day: 7, reviews_per_day: 70 });
   });
 });
+
+describe("presets an import brings", () => {
+  const examStaged = {
+    key: "1736000000451",
+    name: "Exam",
+    new_per_day: 7,
+    reviews_per_day: 150,
+    leech_threshold: 5,
+    leech_action: "tag_only",
+    bury_new: true,
+    bury_reviews: false,
+    bury_interday_learning: true,
+    source_id: 1736000000451,
+  };
+  const note = (guid: string, deck: string[]) => ({
+    guid,
+    kind: "basic",
+    fields: { front: guid, back: "back" },
+    tags: [],
+    cards: [{ ordinal: 1 }],
+    deck,
+  });
+
+  /** Imports two notes into two subdecks of "Medicine" sharing `preset`, under a new deck; the finished job's deck. */
+  async function importTree(user: User, preset: Record<string, unknown>) {
+    return actAs(db, user, async (tx) => {
+      const [job] = await tx.query<{ id: string; deck_id: string }>(
+        `select id, deck_id from start_import(p_job_id => gen_random_uuid(), p_source => 'apkg', p_total => 2,
+           p_deck_name => 'Imported', p_options => '{"deck_tree": true}')`,
+      );
+      const id = only([job]).id;
+      await tx.query("select stage_import($1, 0, $2, 2)", [
+        id,
+        JSON.stringify({
+          notes: [note("heart", ["Medicine", "Heart"]), note("lungs", ["Medicine", "Lungs"])],
+          presets: [preset],
+          deck_presets: [
+            { deck: ["Medicine", "Heart"], preset: preset.key },
+            { deck: ["Medicine", "Lungs"], preset: preset.key },
+          ],
+        }),
+      ]);
+      await tx.query("select finish_import($1)", [id]);
+      return only([job]).deck_id;
+    });
+  }
+
+  const presetsOf = (user: User) =>
+    db.query<{ id: string; name: string; source_id: string }>(
+      "select id, name, source_id::text from deck_presets where owner_id = $1 order by name",
+      [user.id],
+    );
+  const decksUnder = (parentName: string, owner: User) =>
+    db.query<Options & { name: string; preset_id: string | null }>(
+      `select d.name, d.preset_id, d.new_per_day, d.leech_action from decks d join decks p on p.id = d.parent_id
+       where p.name = $1 and d.owner_id = $2 order by d.name`,
+      [parentName, owner.id],
+    );
+
+  test("decks the import makes take the preset their staged entry names, found again by Anki's id", async () => {
+    const ana = await createUser(db);
+    await importTree(ana, examStaged);
+    await importTree(ana, examStaged);
+
+    const presets = await presetsOf(ana);
+    expect(presets).toEqual([{ id: expect.any(String), name: "Exam", source_id: "1736000000451" }]);
+    const decks = await decksUnder("Medicine", ana);
+    expect(decks).toHaveLength(4);
+    for (const deck of decks) {
+      expect(deck).toMatchObject({ preset_id: presets[0]?.id, new_per_day: 7, leech_action: "tag_only" });
+    }
+  });
+
+  test("a preset of the same name with other options is kept, and the import's gets the next free name", async () => {
+    const ana = await createUser(db);
+    await createPreset(ana, "Exam", { new_per_day: 40 });
+    await importTree(ana, examStaged);
+    expect((await presetsOf(ana)).map((preset) => preset.name)).toEqual(["Exam", "Exam (2)"]);
+    expect((await decksUnder("Medicine", ana)).map((deck) => deck.new_per_day)).toEqual([7, 7]);
+  });
+
+  test("a malformed staged preset fails the import with 22023 naming it, and makes no preset", async () => {
+    const ana = await createUser(db);
+    const error = await failure(importTree(ana, { ...examStaged, leech_threshold: 0 }));
+    expect(error.code).toBe("22023");
+    expect(error.detail).toBe("presets");
+    expect(error.message).toBe("preset Exam: the leech threshold is a whole number from 1 to 99");
+    expect(await presetsOf(ana)).toEqual([]);
+  });
+});

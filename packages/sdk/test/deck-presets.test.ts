@@ -1,5 +1,8 @@
+import { writeApkg } from "@engram/core/export";
+import { readAnkiPackage } from "@engram/core/import";
 import { describe, expect, test } from "vitest";
 import type { EngramError } from "../src/errors.js";
+import { exportDeck, importDeck } from "../src/transfer/index.js";
 import { signedIn } from "./support/engram.js";
 
 const refusal = (call: Promise<unknown>) => call.then(() => null).catch((error: unknown) => error as EngramError);
@@ -80,5 +83,89 @@ describe("deck presets", () => {
     });
     expect(await ana.engram.decks.get(deck.id)).toMatchObject({ preset_id: null, new_per_day: 3 });
     expect(await ben.engram.presets.list()).toEqual([expect.objectContaining({ new_per_day: 50 })]);
+  });
+});
+
+describe("presets in Anki packages", () => {
+  const exam = {
+    id: "exam",
+    name: "Exam",
+    newPerDay: 7,
+    reviewsPerDay: 150,
+    leechThreshold: 5,
+    leechAction: "tag_only" as const,
+    buryNew: true,
+    buryReviews: false,
+    buryInterdayLearning: true,
+  };
+  const note = (id: number, deckName: string, front: string) => ({
+    id,
+    kind: "basic" as const,
+    fields: { front, back: "back" },
+    tags: [],
+    cards: [{ id: `${id}-1`, ordinal: 1 }],
+    deckName,
+  });
+  const medicine = async () => ({
+    name: "medicine.apkg",
+    data: await writeApkg({
+      name: "Medicine",
+      notes: [note(1, "Medicine::Heart", "Aorta"), note(2, "Medicine::Lungs", "Alveoli")],
+      media: [],
+      presets: [exam],
+      deckPresets: { "Medicine::Heart": "exam", "Medicine::Lungs": "exam" },
+    }),
+  });
+
+  test("two subdecks sharing an option group share one preset with its options, and importing again makes no other", async () => {
+    const { engram } = await signedIn();
+    const file = await medicine();
+    const first = await importDeck(engram, file, { target: { newDeckName: "Imported" } });
+    const decks = await engram.decks.list();
+    const deck = (name: string) => decks.find((candidate) => candidate.name === name);
+    const presets = await engram.presets.list();
+    const imported = presets.find((preset) => preset.name === "Exam");
+    expect(imported).toMatchObject({
+      new_per_day: 7,
+      reviews_per_day: 150,
+      leech_threshold: 5,
+      leech_action: "tag_only",
+      bury_new: true,
+      bury_reviews: false,
+      bury_interday_learning: true,
+      deck_count: 2,
+    });
+    expect(deck("Heart")).toMatchObject({ preset_id: imported?.id, new_per_day: 7, leech_action: "tag_only" });
+    expect(deck("Lungs")).toMatchObject({ preset_id: imported?.id, new_per_day: 7 });
+    // The package's own top deck studies with Anki's Default group; the import's deck keeps its own options.
+    expect(presets.map((preset) => preset.name).sort()).toEqual(["Default", "Exam"]);
+    expect(deck("Medicine")?.preset_id).toBe(presets.find((preset) => preset.name === "Default")?.id);
+    expect(deck("Imported")?.preset_id).toBeNull();
+
+    // Into the same deck (its decks are there already) and into a new one: the same presets.
+    await importDeck(engram, file, { target: { deckId: first.deckId } });
+    await importDeck(engram, file, { target: { newDeckName: "Again" } });
+    const after = await engram.presets.list();
+    expect(after.map(({ id, name }) => ({ id, name }))).toEqual(presets.map(({ id, name }) => ({ id, name })));
+    expect(after.find((preset) => preset.id === imported?.id)?.deck_count).toBe(4);
+  });
+
+  test("an exported deck carries its preset as the package's option group", async () => {
+    const { engram } = await signedIn();
+    const deck = await engram.decks.create({ name: "Cardiology" });
+    await engram.notes.create(deck.id, { kind: "basic", fields: { front: "Q", back: "A" }, tags: [] });
+    const preset = await engram.presets.create({
+      name: "Boards",
+      new_per_day: 12,
+      leech_threshold: 6,
+      bury_new: false,
+    });
+    await engram.decks.setPreset(deck.id, preset.id);
+
+    const exported = await exportDeck(engram, deck.id, { format: "apkg" });
+    const pkg = await readAnkiPackage(exported.data);
+    const group = pkg.deckConfigs.find((config) => config.name === "Boards");
+    expect(group).toMatchObject({ newPerDay: 12, reviewsPerDay: 200, leechThreshold: 6, buryNew: false });
+    expect(pkg.decks.find((d) => d.name === "Cardiology")?.configId).toBe(group?.id);
   });
 });

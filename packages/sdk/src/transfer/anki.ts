@@ -16,7 +16,7 @@ import {
 } from "@engram/core";
 import { type AnkiNote, type AnkiPackage, type AnkiReview, scheduleFromAnki } from "@engram/core/import";
 import { stableUuids } from "./ids.js";
-import type { SkipTally, StagedCard, StagedNote, StagedNoteType } from "./staged.js";
+import type { SkipTally, StagedCard, StagedDeckPreset, StagedNote, StagedNoteType, StagedPreset } from "./staged.js";
 
 export type AnkiStagingOptions = {
   includeSchedule: boolean;
@@ -58,6 +58,58 @@ export function deckPathOf(deckName: string): string[] {
     .map((name) => [...name.replace(/\s+/gu, " ").trim()].slice(0, 120).join("").trim())
     .filter((name) => name.length > 0)
     .slice(0, 9);
+}
+
+/**
+ * The option groups of the decks an import makes, as staged presets, and the
+ * deck each goes to: with a deck tree, every deck on a path with notes; into
+ * one deck, that deck when all the notes' Anki decks share one group. Groups
+ * no such deck uses are left out. finish_import gives them only to decks it
+ * (or start_import) made, so an import into an existing deck changes no
+ * deck's options.
+ */
+export function stageAnkiPresets(
+  pkg: AnkiPackage,
+  deckTree: boolean,
+): { presets: StagedPreset[]; deckPresets: StagedDeckPreset[] } {
+  const configs = new Map(pkg.deckConfigs.map((config) => [config.id, config]));
+  const configOf = new Map(
+    pkg.decks.map((deck) => [deck.name, configs.get(deck.configId ?? 1) ?? configs.get(1) ?? null]),
+  );
+  const byPath = new Map<string, { deck: string[]; preset: string }>();
+  const noteDecks = ankiDeckNames(pkg);
+  if (deckTree) {
+    for (const name of noteDecks) {
+      const parts = name.split("::");
+      for (let depth = 1; depth <= parts.length; depth += 1) {
+        const ankiName = parts.slice(0, depth).join("::");
+        const path = deckPathOf(ankiName);
+        const config = configOf.get(ankiName);
+        if (config && path.length > 0) byPath.set(JSON.stringify(path), { deck: path, preset: String(config.id) });
+      }
+    }
+  } else {
+    const used = new Set(noteDecks.map((name) => configOf.get(name)));
+    const [only] = used;
+    if (used.size === 1 && only) byPath.set("[]", { deck: [], preset: String(only.id) });
+  }
+  const deckPresets = [...byPath.values()];
+  const keys = new Set(deckPresets.map((entry) => entry.preset));
+  const presets = pkg.deckConfigs
+    .filter((config) => keys.has(String(config.id)))
+    .map((config) => ({
+      key: String(config.id),
+      name: [...(config.name.trim() || "Default")].slice(0, 120).join("").trim(),
+      new_per_day: config.newPerDay,
+      reviews_per_day: config.reviewsPerDay,
+      leech_threshold: config.leechThreshold,
+      leech_action: config.leechAction,
+      bury_new: config.buryNew,
+      bury_reviews: config.buryReviews,
+      bury_interday_learning: config.buryInterdayLearning,
+      source_id: config.id,
+    }));
+  return { presets, deckPresets };
 }
 
 function sanitizeFields(fields: Record<string, string>): Record<string, string> {

@@ -2,8 +2,8 @@
  * Exporting a deck on the device: its notes, cards and media (and, when asked,
  * the caller's own schedule and history) as an Anki package Anki opens, or as CSV.
  */
-import type { CardState, NoteFields } from "@engram/core";
-import { type ExportNote, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
+import { type CardState, defaults, type NoteFields } from "@engram/core";
+import { type ExportNote, type ExportPreset, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
 import { z } from "zod";
 import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
@@ -152,6 +152,28 @@ function exportNote(note: NoteRow, cards: ExportNote["cards"]): ExportNote | nul
   return { ...base, kind: note.kind, fields: note.fields as NoteFields };
 }
 
+/**
+ * The deck's preset as an Anki option group, when the user may read it (its
+ * owner): null when the deck has none. A daily limit left to each member's
+ * profile is written as Engram's default, as Anki needs a number.
+ */
+async function readPreset(supabase: EngramClient, presetId: string | null): Promise<ExportPreset | null> {
+  if (!presetId) return null;
+  const [preset] = await run(supabase.from("deck_presets").select("*").eq("id", presetId));
+  if (!preset) return null;
+  return {
+    id: preset.id,
+    name: preset.name,
+    newPerDay: preset.new_per_day ?? defaults.newPerDay,
+    reviewsPerDay: preset.reviews_per_day ?? defaults.reviewsPerDay,
+    leechThreshold: preset.leech_threshold,
+    leechAction: preset.leech_action,
+    buryNew: preset.bury_new,
+    buryReviews: preset.bury_reviews,
+    buryInterdayLearning: preset.bury_interday_learning,
+  };
+}
+
 function fileName(deckName: string, extension: string): string {
   const safe = deckName.replace(/[\\/:*?"<>|\p{Cc}]+/gu, " ").trim() || "deck";
   return `${safe}.${extension}`;
@@ -160,7 +182,7 @@ function fileName(deckName: string, extension: string): string {
 export async function exportDeck(engram: Engram, deckId: string, options: ExportOptions): Promise<ExportedFile> {
   const id = validate(deckIdSchema, deckId);
   const supabase = engram.supabase;
-  const decks = await run(supabase.from("decks").select("id, name").eq("id", id));
+  const decks = await run(supabase.from("decks").select("id, name, preset_id").eq("id", id));
   const deck = decks[0];
   if (!deck) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
   const notes = await readNotes(supabase, id);
@@ -175,6 +197,7 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
   const cardIds = notes.flatMap((note) => note.cards.map((card) => card.id));
   const reviews = includeSchedule ? await readReviews(supabase, cardIds) : [];
   const media = await readMedia(supabase, id, notes);
+  const preset = await readPreset(supabase, deck.preset_id);
   const data = await writeApkg(
     {
       name: deck.name,
@@ -195,6 +218,7 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
       }),
       media,
       reviews,
+      ...(preset ? { presets: [preset], deckPresets: { [deck.name]: preset.id } } : {}),
     },
     { includeSchedule, ...(options.wasm?.sqlJs ?? {}) },
   );

@@ -9,10 +9,17 @@ import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
-import { ankiDeckNames, stageAnkiNotes, stageAnkiNoteTypes } from "./anki.js";
+import { ankiDeckNames, stageAnkiNotes, stageAnkiNoteTypes, stageAnkiPresets } from "./anki.js";
 import { stageCsvNotes } from "./csv.js";
 import { newJobId } from "./ids.js";
-import { type ImportNotices, type ImportProgress, type ImportSummary, type ImportTarget, runImportJob } from "./job.js";
+import {
+  type ImportNotices,
+  type ImportProgress,
+  type ImportSummary,
+  type ImportTarget,
+  type JobInput,
+  runImportJob,
+} from "./job.js";
 import { type CsvReadOptions, formatOf, type ImportFile, readDelimited, readPackage, type Wasm } from "./read.js";
 import { SkipTally, type StagedNote, type StagedNoteType } from "./staged.js";
 
@@ -144,6 +151,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
   let notes: StagedNote[];
   let media: { name: string; data: Uint8Array }[] = [];
   let noteTypes: StagedNoteType[] = [];
+  let presets: JobInput["presets"];
   let notices: ImportNotices = { missingMedia: [], droppedMarkup: [] };
   let deckTree = false;
   if (format === "csv" || format === "tsv") {
@@ -157,6 +165,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     const deckKey = "deckId" in checked.target ? checked.target.deckId : jobId;
     deckTree = checked.deckTree ?? ankiDeckNames(pkg).length > 1;
     noteTypes = stageAnkiNoteTypes(pkg, skipped);
+    presets = stageAnkiPresets(pkg, deckTree);
     notes = await stageAnkiNotes(
       pkg,
       { includeSchedule: checked.includeSchedule, deckKey, deckTree },
@@ -185,6 +194,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     deckTree,
     notes,
     noteTypes,
+    ...(presets ? { presets } : {}),
     notices,
     media,
     skipped,

@@ -13,7 +13,14 @@ import { run } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
 import type { EngramClient } from "../supabase-client.js";
 import { type PackageMedia, removeUploaded, spreadMedia, uploadMedia } from "./media.js";
-import { batches, type SkipTally, type StagedNote, type StagedNoteType } from "./staged.js";
+import {
+  batches,
+  type SkipTally,
+  type StagedDeckPreset,
+  type StagedNote,
+  type StagedNoteType,
+  type StagedPreset,
+} from "./staged.js";
 
 export type ImportPhase = "reading" | "media" | "staging" | "finishing";
 export type ImportProgress = { phase: ImportPhase; done: number; total: number };
@@ -54,6 +61,8 @@ export type JobInput = {
   notes: StagedNote[];
   /** The note types the custom notes name, staged with the first batch. */
   noteTypes?: readonly StagedNoteType[];
+  /** The decks' option groups, and the decks the import makes that take them, staged with the first batch. */
+  presets?: { presets: readonly StagedPreset[]; deckPresets: readonly StagedDeckPreset[] };
   notices?: ImportNotices;
   media: readonly PackageMedia[];
   skipped: SkipTally;
@@ -141,6 +150,9 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
           p_payload: {
             notes: part,
             ...(index === 0 && input.noteTypes?.length ? { note_types: input.noteTypes } : {}),
+            ...(index === 0 && input.presets?.presets.length
+              ? { presets: input.presets.presets, deck_presets: input.presets.deckPresets }
+              : {}),
           } as unknown as Json,
           p_processed: staged,
         }),

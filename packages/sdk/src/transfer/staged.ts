@@ -44,6 +44,28 @@ export type StagedNoteType = {
   source_id: number | null;
 };
 
+/**
+ * A package's deck option group, staged in the first batch (`presets`):
+ * finish_import finds the user's preset of the same Anki id (or name and
+ * options) or creates it, and each deck it makes takes the preset its
+ * `deck_presets` entry names by `key`.
+ */
+export type StagedPreset = {
+  key: string;
+  name: string;
+  new_per_day: number | null;
+  reviews_per_day: number | null;
+  leech_threshold: number;
+  leech_action: "suspend" | "tag_only";
+  bury_new: boolean;
+  bury_reviews: boolean;
+  bury_interday_learning: boolean;
+  source_id: number | null;
+};
+
+/** The preset of the deck at `deck` (a path under the import's deck; empty: the import's deck itself). */
+export type StagedDeckPreset = { deck: string[]; preset: string };
+
 export type StagedNote = {
   /**
    * Where the note came from, so a second import of it updates or skips instead of
