@@ -162,9 +162,9 @@ test("the note types screen changes a type's CSS, shown at once in the preview, 
   const dialog = await openSettingsType(owner, "Edit");
   const css = dialog.getByLabel("Styling (CSS)");
   await css.waitFor();
-  // Three notes use the type, so its fields keep their names, and the screen says why.
-  await dialog.getByText(/^3 notes use this type, so its fields keep their names/).waitFor();
-  expect(await dialog.getByLabel("Field 1", { exact: true }).getAttribute("readonly")).not.toBeNull();
+  // Three notes use the type: its fields may still be renamed, and the screen says they keep their text.
+  await dialog.getByText(/^3 notes use this type: a renamed or moved field keeps its text/).waitFor();
+  expect(await dialog.getByLabel("Field 1", { exact: true }).getAttribute("readonly")).toBeNull();
 
   // The type's newest note is the one previewed.
   const front = dialog.getByRole("figure", { name: "Front" });
@@ -199,7 +199,7 @@ test("a template that breaks Anki's rules is refused beside it, and nothing is s
   expect((await engram.noteTypes.get(noteTypeId)).templates).toEqual(vocabulary.templates);
 });
 
-test("a change that would delete cards asks first, and removing a field that holds text is refused", async () => {
+test("a change that would delete cards asks first, and so does removing a field that holds text", async () => {
   const dialog = await openSettingsType(owner, "Edit");
   // A new field, empty in every note, shown alone on card 2's front: no note makes that card any more.
   await dialog.getByLabel("New field").fill("Hint");
@@ -216,11 +216,14 @@ test("a change that would delete cards asks first, and removing a field that hol
   expect(cards.data?.map((card) => card.ordinal)).toEqual([1, 1, 1]);
   expect((await engram.notes.get(noteIds[0] ?? "")).fields).toEqual({ ...words[0], Hint: "" });
 
-  // Every note holds text in Source: removing it is refused and nothing changes.
+  // Every note holds text in Source: removing it asks first, and nothing changes until asked.
   await dialog.getByRole("button", { name: "Remove Source" }).click();
   await dialog.getByRole("button", { name: "Save note type" }).click();
-  await dialog.getByText("Source holds text in 3 notes: empty it there before removing it.").first().waitFor();
+  await dialog.getByText("3 notes lose the text of its Source field, which this change removes.").waitFor();
   expect((await engram.noteTypes.get(noteTypeId)).fields).toEqual([...fields, "Hint"]);
+  await dialog.getByRole("button", { name: "Save and discard the text of Source" }).click();
+  await dialog.getByRole("status").filter({ hasText: "version 3" }).waitFor();
+  expect((await engram.notes.get(noteIds[0] ?? "")).fields).not.toHaveProperty("Source");
 });
 
 test("a viewer reads the note types screen without changing anything", async () => {

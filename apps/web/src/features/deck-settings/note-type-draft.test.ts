@@ -7,6 +7,7 @@ import {
   draftOf,
   followFieldName,
   mapsOf,
+  type NoteTypeDraft,
   noteTypeOf,
   previewFields,
 } from "./note-type-draft.js";
@@ -66,16 +67,14 @@ describe("a note type being edited", () => {
       ...vocabulary,
       templates: [...vocabulary.templates, { name: "B", front: "{{Meaning}}", back: "" }],
     });
-    const [word, meaning, example] = draft.fields;
+    const [word, meaning] = draft.fields;
     const [recognise, b] = draft.templates;
-    const edited = {
+    if (!word || !meaning || !recognise || !b) throw new Error("the draft has the stored fields and templates");
+    const edited: NoteTypeDraft = {
       ...draft,
-      fields: [meaning, addedField("Gender"), { ...word, name: "Term" }].filter((f) => f !== undefined),
-      templates: [b, addedTemplate(recognise ?? vocabulary.templates[0], draft.templates)].filter(
-        (t) => t !== undefined,
-      ),
+      fields: [meaning, addedField("Gender"), { ...word, name: "Term" }],
+      templates: [b, addedTemplate(recognise, draft.templates)],
     };
-    expect(example).toBeDefined();
     expect(mapsOf(edited, vocabulary)).toEqual({ fieldMap: [1, null, 0], templateMap: [1, null] });
     expect(edited.templates[1]).toMatchObject({ name: "Card 3", front: "{{Word}}", stored: null });
   });
