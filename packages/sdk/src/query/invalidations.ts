@@ -16,14 +16,16 @@ export function invalidateKeys(queryClient: QueryClient, keys: readonly Key[]): 
 
 export const engramChanges = {
   /**
-   * An import (`importDeck`): it may create a deck and adds or updates notes,
-   * their cards, schedules and review history, so the deck list and its counts,
+   * An import (`importDeck`): it may create decks (with the presets of the
+   * package's option groups) and adds or updates notes, their cards,
+   * schedules and review history, so the deck list and its counts, presets,
    * notes, cards, what is due and every statistic change. It records an import
    * job, and media it uploads may replace files of the same name, whose links
    * are signed again.
    */
   imported: () => [
     engramKeys.decks.all,
+    engramKeys.presets.all,
     engramKeys.notes.all,
     engramKeys.cards.all,
     engramKeys.study.all,
