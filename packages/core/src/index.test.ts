@@ -59,6 +59,8 @@ test("the public API is exactly the documented list", () => {
       "profileSettingsSchema",
       "ratingSchema",
       "ratings",
+      "renameFieldInTemplates",
+      "renameFieldsInTemplate",
       "renderCard",
       "renderTemplate",
       "replaceMath",
