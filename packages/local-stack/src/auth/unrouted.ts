@@ -10,7 +10,7 @@ import type { Auth } from "./context.js";
 import { AuthError } from "./errors.js";
 import { authenticate } from "./sessions.js";
 
-type Guard = "user" | "admin" | "saml" | "linking";
+type Guard = "user" | "admin" | "saml" | "linking" | "passkey" | "oauthServer" | "customOAuth";
 
 interface Route {
   path: RegExp;
@@ -31,6 +31,7 @@ const routes: Route[] = [
   route("/health", ["GET"]),
   route("/\\.well-known/jwks\\.json", ["GET"]),
   route("/\\.well-known/openid-configuration", ["GET"]),
+  route("/\\.well-known/oauth-authorization-server", ["GET"], ["oauthServer"]),
   route("/callback", ["GET", "POST"]),
   route("/settings", ["GET"]),
   route("/authorize", ["GET"]),
@@ -47,10 +48,23 @@ const routes: Route[] = [
   route("/user", ["GET", "PUT"], ["user"]),
   route("/user/identities/authorize", ["GET"], ["user", "linking"]),
   route("/user/identities/:id", ["DELETE"], ["user", "linking"]),
+  route("/user/oauth/grants", ["GET", "DELETE"], ["user", "oauthServer"]),
   route("/factors", ["POST"], ["user"]),
   route("/factors/:id", ["DELETE"], ["user"]),
   route("/factors/:id/verify", ["POST"], ["user"]),
   route("/factors/:id/challenge", ["POST"], ["user"]),
+  route("/passkeys", ["GET"], ["passkey", "user"]),
+  route("/passkeys/authentication/options", ["POST"], ["passkey"]),
+  route("/passkeys/authentication/verify", ["POST"], ["passkey"]),
+  route("/passkeys/registration/options", ["POST"], ["passkey", "user"]),
+  route("/passkeys/registration/verify", ["POST"], ["passkey", "user"]),
+  route("/passkeys/:id", ["PATCH", "DELETE"], ["passkey", "user"]),
+  route("/oauth/clients/register", ["POST"], ["oauthServer"]),
+  route("/oauth/token", ["POST"], ["oauthServer"]),
+  route("/oauth/userinfo", ["GET"], ["oauthServer", "user"]),
+  route("/oauth/authorize", ["GET"], ["oauthServer"]),
+  route("/oauth/authorizations/:id", ["GET"], ["oauthServer", "user"]),
+  route("/oauth/authorizations/:id/consent", ["POST"], ["oauthServer", "user"]),
   route("/sso", ["POST"], ["saml"]),
   route("/sso/saml/metadata", ["GET"], ["saml"]),
   route("/sso/saml/acs", ["POST"], ["saml"]),
@@ -59,7 +73,14 @@ const routes: Route[] = [
   route("/admin/users/:id", ["GET", "PUT", "DELETE"], ["admin"]),
   route("/admin/users/:id/factors", ["GET"], ["admin"]),
   route("/admin/users/:id/factors/:id", ["PUT", "DELETE"], ["admin"]),
+  route("/admin/users/:id/passkeys", ["GET"], ["admin"]),
+  route("/admin/users/:id/passkeys/:id", ["DELETE"], ["admin"]),
   route("/admin/generate_link", ["POST"], ["admin"]),
+  route("/admin/oauth/clients", ["GET", "POST"], ["admin", "oauthServer"]),
+  route("/admin/oauth/clients/:id", ["GET", "PUT", "DELETE"], ["admin", "oauthServer"]),
+  route("/admin/oauth/clients/:id/regenerate_secret", ["POST"], ["admin", "oauthServer"]),
+  route("/admin/custom-providers", ["GET", "POST"], ["admin", "customOAuth"]),
+  route("/admin/custom-providers/:id", ["GET", "PUT", "DELETE"], ["admin", "customOAuth"]),
   route("/admin/sso/providers", ["GET", "POST"], ["admin"]),
   route("/admin/sso/providers/:id", ["GET", "PUT", "DELETE"], ["admin"]),
 ];
@@ -94,6 +115,10 @@ export function unroutedRoutes(auth: Auth): Hono<StackEnv> {
       if (guard === "user") await authenticate(auth.stack, c.get("bearer"));
       if (guard === "saml") throw new AuthError(404, "saml_provider_disabled", "SAML 2.0 is disabled");
       if (guard === "linking") throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
+      // The stack serves none of these, so it answers as GoTrue with them off (config.toml's are named at start).
+      if (guard === "passkey") throw new AuthError(404, "passkey_disabled", "Passkeys are disabled");
+      if (guard === "oauthServer") throw new AuthError(404, "feature_disabled", "OAuth server is disabled");
+      if (guard === "customOAuth") throw new AuthError(404, "feature_disabled", "Custom OAuth providers are disabled");
       // "admin": the admin router's middleware has already checked the caller.
     }
     if (known.methods.includes(c.req.method)) {

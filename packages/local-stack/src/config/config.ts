@@ -100,6 +100,7 @@ const unservedSettings: { path: string; isSet: (file: ConfigFile) => boolean }[]
   { path: "db.ssl_enforcement", isSet: (file) => file.db?.ssl_enforcement?.enabled === true },
   { path: "db.pooler", isSet: (file) => file.db?.pooler?.enabled === true },
   { path: "experimental.pgdelta", isSet: (file) => file.experimental?.pgdelta?.enabled === true },
+  { path: "auth.oauth_server", isSet: (file) => file.auth?.oauth_server?.enabled === true },
 ];
 
 /** What the CLI checks beyond the keys' types when it loads the file (pkg/config's Validate). */

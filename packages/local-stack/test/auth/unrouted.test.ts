@@ -27,6 +27,32 @@ describe("what GoTrue's router answers outside this server's handlers", () => {
     expect(link.error).toMatchObject({ status: 404, code: "manual_linking_disabled" });
   });
 
+  it("passkeys, the OAuth server and custom providers answer as GoTrue does with them off", async () => {
+    const client = clientFor(stack);
+    const admin = clientFor(stack, stack.serviceRoleKey).auth.admin;
+    const email = uniqueEmail("passkey");
+    await admin.createUser({ email, password, email_confirm: true });
+    await client.auth.signInWithPassword({ email, password });
+    const passkeysOff = { status: 404, code: "passkey_disabled", message: "Passkeys are disabled" };
+    expect((await client.auth.passkey.list()).error).toMatchObject(passkeysOff);
+    const options = await call("/passkeys/authentication/options", { method: "POST", body: "{}" });
+    expect({ status: options.status, body: await options.json() }).toEqual({
+      status: 404,
+      body: { code: "passkey_disabled", message: "Passkeys are disabled" },
+    });
+
+    const serverOff = { status: 404, code: "feature_disabled", message: "OAuth server is disabled" };
+    expect((await admin.oauth.listClients()).error).toMatchObject(serverOff);
+    expect((await admin.oauth.getClient("9d4f3c2e-1b2a-4c5d-8e7f-0a1b2c3d4e5f")).error).toMatchObject(serverOff);
+    const metadata = await call("/.well-known/oauth-authorization-server");
+    expect(metadata.status).toBe(404);
+    expect((await admin.customProviders.listProviders()).error).toMatchObject({
+      status: 404,
+      code: "feature_disabled",
+      message: "Custom OAuth providers are disabled",
+    });
+  });
+
   it("linking a provider checks the session first, as GoTrue's requireAuthentication runs before it", async () => {
     // Without a session the gateway passes the anon key on, which names no user.
     const response = await call("/user/identities/authorize?provider=github");
