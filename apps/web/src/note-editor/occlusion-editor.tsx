@@ -8,9 +8,10 @@
  * serializeOcclusions), so a note goes to Anki and back unchanged.
  */
 import { type OcclusionPoint, type OcclusionShape, parseOcclusions, serializeOcclusions } from "@engram/core";
-import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type PointerEvent, useEffect, useId, useRef, useState } from "react";
 import { useMediaUrl } from "../ui/card-view/card-view.js";
 import { labelDefaults } from "../ui/card-view/occlusion-label.js";
+import { DrawingPreview } from "./occlusion-tools/drawing-preview.js";
 import { EditorMask } from "./occlusion-tools/editor-mask.js";
 import {
   angleTowards,
@@ -33,8 +34,9 @@ import { PolygonDraft } from "./occlusion-tools/polygon-draft.js";
 import { RotateHandle } from "./occlusion-tools/rotate-handle.js";
 import { ModeChoice, ShapeList, shapeName } from "./occlusion-tools/shape-list.js";
 import { ShapePanel } from "./occlusion-tools/shape-panel.js";
-import { OcclusionToolbar, type Tool } from "./occlusion-tools/toolbar.js";
+import { OcclusionHelp, OcclusionToolbar, type Tool } from "./occlusion-tools/toolbar.js";
 import { arrowMoves, bigStep, step, usePolygonTool } from "./occlusion-tools/use-polygon-tool.js";
+import { useShapeDrag } from "./occlusion-tools/use-shape-drag.js";
 import { useShapeHistory } from "./occlusion-tools/use-shape-history.js";
 import { RichField } from "./rich-field.js";
 import "./occlusion-editor.css";
@@ -80,15 +82,6 @@ export function OcclusionEditor({
   const [selected, setSelected] = useState<number[]>([]);
   const [tool, setTool] = useState<Tool>("rect");
   const [drawing, setDrawing] = useState<{ start: Point; end: Point } | null>(null);
-  // Selected shapes being dragged: where the pointer went down, and the shapes as they were then.
-  const [moving, setMoving] = useState<{
-    start: Point;
-    original: OcclusionShape[];
-    indexes: number[];
-    moved: boolean;
-  } | null>(null);
-  // The shape whose turning handle is held, as it was when the handle was taken.
-  const [turning, setTurning] = useState<{ index: number; original: OcclusionShape[]; moved: boolean } | null>(null);
   const [size, setSize] = useState<Size | null>(null);
   // Bumped when shapes change other than through the settings panel, so its number fields show the new values.
   const [revision, setRevision] = useState(0);
@@ -121,6 +114,12 @@ export function OcclusionEditor({
     setSelected([shapes.length]);
   };
   const base = (ordinal = nextOrdinal(shapes)) => ({ ordinal, occludeInactive: hideAll, angle: 0 });
+
+  const held = useShapeDrag({
+    record: (before) => history.record(before),
+    apply: (next) => commit(next, hideAll),
+    onEnd: () => setRevision((value) => value + 1),
+  });
 
   const polygon = usePolygonTool(surface, (points) =>
     add(polygonFrom({ ...base(), shape: "polygon", left: 0, top: 0, points: [] }, points)),
@@ -187,70 +186,47 @@ export function OcclusionEditor({
         setDrawing({ start: point, end: point });
     }
   };
+  const hold = (event: PointerEvent<SVGElement>) => {
+    event.stopPropagation();
+    event.preventDefault();
+    surface.current?.focus({ preventScroll: true });
+    surface.current?.setPointerCapture(event.pointerId);
+  };
   /** In the Select tool a shape is selected where it is pressed, and dragging moves the selection. */
   const grab = (index: number, event: PointerEvent<SVGElement>) => {
     if (tool !== "select" || event.button !== 0) return;
-    event.stopPropagation();
-    event.preventDefault();
-    surface.current?.focus({ preventScroll: true });
+    hold(event);
     if (event.shiftKey) return select(index, true);
     const indexes = selected.includes(index) ? selected : [index];
     setSelected(indexes);
-    surface.current?.setPointerCapture(event.pointerId);
-    setMoving({ start: pointAt(event), original: shapes, indexes, moved: false });
-  };
-  const drag = (to: Point) => {
-    if (!moving) return;
-    const [dx, dy] = [to.x - moving.start.x, to.y - moving.start.y];
-    if (!moving.moved) {
-      history.record(moving.original);
-      setMoving({ ...moving, moved: true });
-    }
-    commit(
-      moving.original.map((shape, index) => (moving.indexes.includes(index) ? moveShape(shape, dx, dy) : shape)),
-      hideAll,
+    const start = pointAt(event);
+    held.take(shapes, (original, to) =>
+      original.map((shape, i) => (indexes.includes(i) ? moveShape(shape, to.x - start.x, to.y - start.y) : shape)),
     );
   };
-
-  const takeHandle = (index: number, event: PointerEvent<SVGElement>) => {
-    if (event.button !== 0) return;
-    event.stopPropagation();
-    event.preventDefault();
-    surface.current?.focus({ preventScroll: true });
-    surface.current?.setPointerCapture(event.pointerId);
-    setTurning({ index, original: shapes, moved: false });
-  };
   /** The held handle points at the pointer; with Shift the angle goes in steps of 15°. */
-  const turnTowards = (event: PointerEvent, to: Point) => {
-    const shape = turning && size ? turning.original[turning.index] : undefined;
-    if (!turning || !size || !shape) return;
-    const angle = angleTowards(shape, size, to.x * size.width, to.y * size.height);
-    if (!turning.moved) {
-      history.record(turning.original);
-      setTurning({ ...turning, moved: true });
-    }
-    const turned = rotateShape(shape, event.shiftKey ? Math.round(angle / 15) * 15 : angle, size);
-    commit(
-      turning.original.map((original, index) => (index === turning.index ? turned : original)),
-      hideAll,
+  const takeHandle = (index: number, event: PointerEvent<SVGElement>) => {
+    if (event.button !== 0 || !size) return;
+    hold(event);
+    held.take(
+      shapes,
+      (original, to, move) =>
+        original.map((shape, i) => {
+          if (i !== index) return shape;
+          const angle = angleTowards(shape, size, to.x * size.width, to.y * size.height);
+          return rotateShape(shape, move.shiftKey ? Math.round(angle / 15) * 15 : angle, size);
+        }),
+      { anywhere: true },
     );
   };
 
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (drawing) setDrawing({ ...drawing, end: pointAt(event) });
-    else if (turning) turnTowards(event, pointAt(event, true));
-    else if (moving) drag(pointAt(event));
+    else if (held.holding) held.follow(event, pointAt(event, held.anywhere));
     else polygon.follow(pointAt(event));
   };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
-    if (turning) {
-      if (turning.moved) setRevision((value) => value + 1);
-      setTurning(null);
-    }
-    if (moving) {
-      if (moving.moved) setRevision((value) => value + 1);
-      setMoving(null);
-    }
+    held.release();
     if (!drawing) return;
     const end = pointAt(event);
     setDrawing(null);
@@ -331,29 +307,6 @@ export function OcclusionEditor({
         : moveShape(shape, move.x * amount, move.y * amount),
     );
   };
-
-  const preview = useMemo(() => {
-    if (!drawing || !size) return null;
-    const { start, end } = drawing;
-    const box = {
-      x: Math.min(start.x, end.x) * size.width,
-      y: Math.min(start.y, end.y) * size.height,
-      width: Math.abs(end.x - start.x) * size.width,
-      height: Math.abs(end.y - start.y) * size.height,
-    };
-    return tool === "ellipse" ? (
-      <ellipse
-        className="occlusion-drawing"
-        cx={box.x + box.width / 2}
-        cy={box.y + box.height / 2}
-        rx={box.width / 2}
-        ry={box.height / 2}
-        vectorEffect="non-scaling-stroke"
-      />
-    ) : (
-      <rect className="occlusion-drawing" {...box} vectorEffect="non-scaling-stroke" />
-    );
-  }, [drawing, size, tool]);
 
   const [only] = selected.length === 1 ? selected : [];
   const chosen = only === undefined ? undefined : shapes[only];
@@ -445,7 +398,9 @@ export function OcclusionEditor({
                     onPointerDown={(event) => takeHandle(only, event)}
                   />
                 )}
-                {preview}
+                {drawing && (
+                  <DrawingPreview start={drawing.start} end={drawing.end} ellipse={tool === "ellipse"} size={size} />
+                )}
                 {polygon.draft && (
                   <PolygonDraft
                     points={polygon.draft.points}
@@ -457,14 +412,7 @@ export function OcclusionEditor({
               </svg>
             )}
           </div>
-          <p id={help} className="field-hint">
-            Drag over the image to draw a rectangle or ellipse. To draw a polygon, click its corners, then click the
-            first one, double-click or press Enter; Escape cancels it. From the keyboard, with Draw polygons chosen,
-            Space shows a cursor, arrow keys move it and Space adds a corner. Place labels puts a label where you click.
-            Choose Select, then click a shape (Shift+click for more) to select it and drag to move it; arrow keys move
-            the selected shapes, Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes. Drag the handle above a
-            selected shape (with Shift, in steps of 15°) or type its rotation to turn it.
-          </p>
+          <OcclusionHelp id={help} />
 
           {chosen && only !== undefined && (
             <ShapePanel

@@ -69,3 +69,17 @@ export function OcclusionToolbar({
     </div>
   );
 }
+
+/** How to draw and change shapes with the pointer and the keyboard; the drawing surface points at it. */
+export function OcclusionHelp({ id }: { id: string }) {
+  return (
+    <p id={id} className="field-hint">
+      Drag over the image to draw a rectangle or ellipse. To draw a polygon, click its corners, then click the first
+      one, double-click or press Enter; Escape cancels it. From the keyboard, with Draw polygons chosen, Space shows a
+      cursor, arrow keys move it and Space adds a corner. Place labels puts a label where you click. Choose Select, then
+      click a shape (Shift+click for more) to select it and drag to move it; arrow keys move the selected shapes,
+      Alt+arrow keys resize them, Delete removes them, Ctrl+Z undoes. Drag the handle above a selected shape (with
+      Shift, in steps of 15°) or type its rotation to turn it.
+    </p>
+  );
+}
