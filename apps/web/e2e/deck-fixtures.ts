@@ -12,10 +12,11 @@ export async function setDisplayName(userId: string, name: string) {
   if (error) throw error;
 }
 
-export const noteList = (page: Page) => page.getByRole("list", { name: "Notes" });
+export const noteList = (page: Page) => page.getByRole("table", { name: "Notes" });
+/** A note's row group: its row and, when open, its fields and cards. */
 export const noteRow = (page: Page, text: string) =>
   noteList(page)
-    .getByRole("listitem")
+    .locator("tbody.note-row")
     .filter({ has: page.getByRole("button", { name: text, exact: true }) });
 /** The first fields of the rows in the DOM, top to bottom. */
 export async function visibleFronts(page: Page): Promise<string[]> {

@@ -2,10 +2,10 @@
  * What the note browser shows lives in the URL (search, tag, kind or note type, order), so
  * a filtered view can be bookmarked, shared and restored with Back.
  */
-import { type NoteSort, noteSorts } from "@engram/sdk";
+import { type NoteSort, type NoteSortColumn, noteSortColumns, noteSorts, type SortDirection } from "@engram/sdk";
 import type { NotePagesParams } from "@engram/sdk/query";
 import { useCallback } from "react";
-import { choiceField, textField, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
+import { choiceField, textField, type UrlField, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
 
 export type NoteKindFilter = "basic" | "basic_reversed" | "cloze" | "type_in" | "image_occlusion";
 const kinds: readonly NoteKindFilter[] = ["basic", "basic_reversed", "cloze", "type_in", "image_occlusion"];
@@ -25,22 +25,84 @@ export const kindLabels: Record<NoteKindFilter, string> = {
   image_occlusion: "Image occlusion",
 };
 
+/**
+ * A list's order in the URL: a named order ("newest", the default, "oldest",
+ * "edited", "alphabetical"), or a column a header sorts by ("sort_field",
+ * "created", "modified", or "field:<name>" for one field), with `dir`.
+ */
+export type BrowserSort = NoteSort | (typeof noteSortColumns)[number] | `field:${string}`;
+
+/** The column and direction an order sorts by, which the table's headers show. */
+export interface SortState {
+  /** "sort_field", "created", "modified" or "field:<name>". */
+  column: string;
+  dir: SortDirection;
+}
+
+const namedOrders: Record<NoteSort, SortState> = {
+  newest: { column: "created", dir: "desc" },
+  oldest: { column: "created", dir: "asc" },
+  edited: { column: "modified", dir: "desc" },
+  alphabetical: { column: "sort_field", dir: "asc" },
+};
+
 export interface BrowserParams {
   search: string;
   tag: string;
   kind: NoteKindFilter | "";
   /** One of the deck's note types, by id; set only when `kind` is not. */
   noteType: string;
-  sort: NoteSort;
+  sort: BrowserSort;
+  /** The direction of a column's order (a named order has its own). */
+  dir: SortDirection;
 }
+
+const fieldPrefix = "field:";
+
+function isBrowserSort(raw: string): raw is BrowserSort {
+  return (
+    (noteSorts as readonly string[]).includes(raw) ||
+    (noteSortColumns as readonly string[]).includes(raw) ||
+    // Field names are 1 to 100 characters without a double quote.
+    (raw.startsWith(fieldPrefix) && /^[^"]{1,100}$/.test(raw.slice(fieldPrefix.length)))
+  );
+}
+
+const sortField: UrlField<BrowserSort> = {
+  param: "sort",
+  parse: (raw) => (raw !== null && isBrowserSort(raw) ? raw : "newest"),
+  format: (value) => (value === "newest" ? null : value),
+};
 
 const schema: UrlSchema<BrowserParams> = {
   search: textField("q"),
   tag: textField("tag"),
   kind: choiceField<NoteKindFilter | "">("kind", kinds, ""),
   noteType: textField("type"),
-  sort: choiceField("sort", noteSorts, "newest"),
+  sort: sortField,
+  dir: choiceField<SortDirection>("dir", ["asc", "desc"], "asc"),
 };
+
+/** The column and direction the params' order sorts by. */
+export function sortState(params: Pick<BrowserParams, "sort" | "dir">): SortState {
+  const named = namedOrders[params.sort as NoteSort];
+  return named ?? { column: params.sort, dir: params.dir };
+}
+
+/** The params a click on a column's header sets: that column ascending, or the other way when it is the order already. */
+export function sortByColumn(current: SortState, column: string): Pick<BrowserParams, "sort" | "dir"> {
+  const dir = current.column === column && current.dir === "asc" ? "desc" : "asc";
+  return { sort: column as BrowserSort, dir };
+}
+
+/** The column key of one field's column. */
+export const fieldColumn = (name: string) => `${fieldPrefix}${name}`;
+
+/** The SDK's order for a column key and direction. */
+function noteOrder({ column, dir }: SortState): { by: NoteSortColumn; dir: SortDirection } {
+  if (column.startsWith(fieldPrefix)) return { by: { field: column.slice(fieldPrefix.length) }, dir };
+  return { by: column as Exclude<NoteSortColumn, { field: string }>, dir };
+}
 
 export function useBrowserParams() {
   const [params, update] = useUrlState(schema);
@@ -64,6 +126,9 @@ export function listOptions(params: BrowserParams): NotePagesParams {
     ...(params.kind ? { kind: params.kind } : {}),
     // A hand-edited link naming no note type lists every note rather than fail.
     ...(!params.kind && uuidPattern.test(params.noteType) ? { noteTypeId: params.noteType } : {}),
-    sort: params.sort,
+    // A named order goes as its name, so the views it names share cache entries with other screens.
+    sort: (noteSorts as readonly string[]).includes(params.sort)
+      ? (params.sort as NoteSort)
+      : noteOrder(sortState(params)),
   };
 }

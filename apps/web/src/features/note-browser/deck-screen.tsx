@@ -11,9 +11,10 @@ import { useEngramQueries } from "../../session/factories.js";
 import { isTypingTarget } from "../../ui/keys.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
-import { listOptions, useBrowserParams } from "./browser-params.js";
+import { listOptions, sortByColumn, sortState, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
 import { DeleteNotesDialog } from "./bulk-dialogs.js";
+import { browserColumns } from "./columns.js";
 import { DeckHeader } from "./deck-header.js";
 import { NoteEditorSlot } from "./note-editor-slot.js";
 import { NoteFilters } from "./note-filters.js";
@@ -38,6 +39,13 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const pages = useNotePages(deck.id, options);
   const filtered = Boolean(options.search || options.tags || options.kind || options.noteTypeId);
   const noteTypes = useDeckNoteTypes(deck.id);
+  const columns = useMemo(
+    () => browserColumns({ kind: params.kind, noteType: options.noteTypeId ?? "" }, noteTypes.byId),
+    [params.kind, options.noteTypeId, noteTypes.byId],
+  );
+  const sort = sortState(params);
+  // Rows wait for the note types too: they name custom notes' types and give a type's columns.
+  const loadingRows = pages.isPending || noteTypes.isPending;
   // Unfiltered, the list's own total is the deck's; a filtered view asks for the count apart.
   const countAll = useQuery({ ...queries.notes.list(deck.id, { limit: 1 }), enabled: filtered });
   const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.notes) ?? [], [pages.data]);
@@ -191,7 +199,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
               Try again
             </button>
           </div>
-        ) : pages.isPending ? null : notes.length === 0 ? (
+        ) : loadingRows ? null : notes.length === 0 ? (
           <p className="empty">
             {filtered
               ? "No notes match. Try other words or clear the filters."
@@ -202,6 +210,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         ) : (
           <NoteList
             notes={notes}
+            columns={columns}
+            sort={sort}
+            onSort={(column) => setParams(sortByColumn(sort, column))}
             noteTypes={noteTypes.byId}
             total={total}
             hasMore={pages.hasNextPage}

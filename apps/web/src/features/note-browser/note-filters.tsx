@@ -4,6 +4,13 @@ import { Search } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { type BrowserParams, kindLabels, type NoteKindFilter, sortLabels } from "./browser-params.js";
 
+/** How the Order box names a column's order that a header set. */
+function columnSortLabel({ sort, dir }: Pick<BrowserParams, "sort" | "dir">): string {
+  const names: Record<string, string> = { sort_field: "Sort field", created: "Created", modified: "Modified" };
+  const name = names[sort] ?? sort.replace(/^field:/, "");
+  return `${name}, ${dir === "asc" ? "ascending" : "descending"}`;
+}
+
 interface Props {
   params: BrowserParams;
   /** The deck's own note types, offered beside the built-in kinds when there are any. */
@@ -100,13 +107,16 @@ export function NoteFilters({ params, noteTypes, onChange, searchRef }: Props) {
         <select
           id="note-sort"
           value={params.sort}
-          onChange={(event) => onChange({ sort: event.target.value as BrowserParams["sort"] })}
+          onChange={(event) => onChange({ sort: event.target.value as BrowserParams["sort"], dir: "asc" })}
         >
           {noteSorts.map((sort) => (
             <option key={sort} value={sort}>
               {sortLabels[sort]}
             </option>
           ))}
+          {(noteSorts as readonly string[]).includes(params.sort) ? null : (
+            <option value={params.sort}>{columnSortLabel(params)}</option>
+          )}
         </select>
       </div>
     </search>

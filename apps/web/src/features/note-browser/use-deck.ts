@@ -42,7 +42,7 @@ export function useDeckNoteTypes(deckId: string) {
   const types = useQuery(useEngramQueries().noteTypes.usable(deckId));
   const list = types.data ?? noNoteTypes;
   const byId = useMemo(() => new Map(list.map((type) => [type.id, type])), [list]);
-  return { list, byId };
+  return { list, byId, isPending: types.isPending };
 }
 
 export function useNoteCards(noteId: string) {
