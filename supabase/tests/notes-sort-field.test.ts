@@ -19,7 +19,7 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
-// Every note's sort field (docs/product.md §5): its first field as one line of
+// Every note's sort field (docs/product.md §3): its first field as one line of
 // plain text, kept by the database and sorted by, ignoring case, in the browser.
 
 let db: Database;
