@@ -316,11 +316,13 @@ describe("presets an import brings", () => {
   /** Imports two notes into two subdecks of "Medicine" sharing `preset`, under a new deck; the finished job's deck. */
   async function importTree(user: User, preset: Record<string, unknown>) {
     return actAs(db, user, async (tx) => {
-      const [job] = await tx.query<{ id: string; deck_id: string }>(
-        `select id, deck_id from start_import(p_job_id => gen_random_uuid(), p_source => 'apkg', p_total => 2,
-           p_deck_name => 'Imported', p_options => '{"deck_tree": true}')`,
+      const job = only(
+        await tx.query<{ id: string; deck_id: string }>(
+          `select id, deck_id from start_import(p_job_id => gen_random_uuid(), p_source => 'apkg', p_total => 2,
+             p_deck_name => 'Imported', p_options => '{"deck_tree": true}')`,
+        ),
       );
-      const id = only([job]).id;
+      const id = job.id;
       await tx.query("select stage_import($1, 0, $2, 2)", [
         id,
         JSON.stringify({
@@ -333,7 +335,7 @@ describe("presets an import brings", () => {
         }),
       ]);
       await tx.query("select finish_import($1)", [id]);
-      return only([job]).deck_id;
+      return job.deck_id;
     });
   }
 
