@@ -1,68 +1,13 @@
 /** A new preset made from the deck's options, a preset renamed, and a preset deleted after asking. */
 import type { DeckPreset, PresetOptions } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
-import { useRef } from "react";
-import { ErrorSummary } from "../../forms/error-summary.js";
-import { formErrors, textOf } from "../../forms/form-errors.js";
-import { SubmitButton } from "../../forms/submit-button.js";
-import { TextField } from "../../forms/text-field.js";
+import { NameDialog } from "../../forms/name-dialog.js";
 import { useEngramMutations } from "../../session/factories.js";
-import { Dialog } from "../../ui/dialog.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { decksText } from "./preset-bar.js";
 
-// The form's name field: the SDK names the name field at fault, and any option it refuses.
+// The SDK names the name field at fault, and any option it refuses.
 const fields = ["name", "new_per_day", "reviews_per_day", "leech_threshold", "leech_action"] as const;
-
-function NameForm({
-  defaultName,
-  submitLabel,
-  pendingLabel,
-  pending,
-  error,
-  onSubmit,
-  onClose,
-}: {
-  defaultName: string;
-  submitLabel: string;
-  pendingLabel: string;
-  pending: boolean;
-  error: unknown;
-  onSubmit: (name: string) => void;
-  onClose: () => void;
-}) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const errors = formErrors(error, fields);
-  return (
-    <form
-      ref={formRef}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(textOf(new FormData(event.currentTarget), "name"));
-      }}
-    >
-      <ErrorSummary errors={errors} formRef={formRef} />
-      <TextField
-        name="name"
-        label="Preset name"
-        defaultValue={defaultName}
-        autoComplete="off"
-        required
-        maxLength={120}
-        error={errors.fields.name}
-      />
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <SubmitButton pending={pending} pendingLabel={pendingLabel}>
-          {submitLabel}
-        </SubmitButton>
-      </div>
-    </form>
-  );
-}
 
 /** Makes a preset of the options as the form holds them, and has the deck use it. */
 export function NewPresetDialog({
@@ -80,26 +25,23 @@ export function NewPresetDialog({
   const create = useMutation(mutations.presets.create());
   const setPreset = useMutation(mutations.decks.setPreset());
   return (
-    <Dialog
+    <NameDialog
       title="New preset"
       description="It starts with this deck's options as the form shows them, and this deck uses it."
+      label="Preset name"
+      errorFields={fields}
+      submitLabel="Create preset"
+      pendingLabel="Creating…"
+      pending={create.isPending || setPreset.isPending}
+      error={create.error ?? setPreset.error}
       onClose={onClose}
-    >
-      <NameForm
-        defaultName=""
-        submitLabel="Create preset"
-        pendingLabel="Creating…"
-        pending={create.isPending || setPreset.isPending}
-        error={create.error ?? setPreset.error}
-        onClose={onClose}
-        onSubmit={(name) => {
-          create
-            .mutateAsync({ name, ...options() })
-            .then((preset) => setPreset.mutateAsync({ deckId, presetId: preset.id }).then(() => onCreated(preset)))
-            .catch(() => {});
-        }}
-      />
-    </Dialog>
+      onSubmit={(name) => {
+        create
+          .mutateAsync({ name, ...options() })
+          .then((preset) => setPreset.mutateAsync({ deckId, presetId: preset.id }).then(() => onCreated(preset)))
+          .catch(() => {});
+      }}
+    />
   );
 }
 
@@ -114,19 +56,20 @@ export function RenamePresetDialog({
 }) {
   const update = useMutation(useEngramMutations().presets.update());
   return (
-    <Dialog title={`Rename “${preset.name}”`} onClose={onClose}>
-      <NameForm
-        defaultName={preset.name}
-        submitLabel="Rename preset"
-        pendingLabel="Renaming…"
-        pending={update.isPending}
-        error={update.error}
-        onClose={onClose}
-        onSubmit={(name) => {
-          update.mutateAsync({ presetId: preset.id, patch: { name } }).then(onRenamed, () => {});
-        }}
-      />
-    </Dialog>
+    <NameDialog
+      title={`Rename “${preset.name}”`}
+      label="Preset name"
+      defaultValue={preset.name}
+      errorFields={fields}
+      submitLabel="Rename preset"
+      pendingLabel="Renaming…"
+      pending={update.isPending}
+      error={update.error}
+      onClose={onClose}
+      onSubmit={(name) => {
+        update.mutateAsync({ presetId: preset.id, patch: { name } }).then(onRenamed, () => {});
+      }}
+    />
   );
 }
 

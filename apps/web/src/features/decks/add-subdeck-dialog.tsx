@@ -1,12 +1,12 @@
 import type { MyDeck } from "@engram/sdk";
-import { DeckNameDialog } from "./deck-name-dialog.js";
+import { NameDialog } from "../../forms/name-dialog.js";
 import { useCreateDeck } from "./use-decks.js";
 
 /** A new deck under `parent`; it starts with the parent's members in their roles. */
 export function AddSubdeckDialog({ parent, onClose }: { parent: MyDeck; onClose: () => void }) {
   const create = useCreateDeck();
   return (
-    <DeckNameDialog
+    <NameDialog
       title={`Add a subdeck to “${parent.name}”`}
       label="Subdeck name"
       hint={`Studying “${parent.name}” studies its subdecks too. Its members can use the subdeck.`}

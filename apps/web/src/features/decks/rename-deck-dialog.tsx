@@ -1,11 +1,11 @@
 import type { MyDeck } from "@engram/sdk";
-import { DeckNameDialog } from "./deck-name-dialog.js";
+import { NameDialog } from "../../forms/name-dialog.js";
 import { useUpdateDeck } from "./use-decks.js";
 
 export function RenameDeckDialog({ deck, onClose }: { deck: MyDeck; onClose: () => void }) {
   const update = useUpdateDeck();
   return (
-    <DeckNameDialog
+    <NameDialog
       title={`Rename “${deck.name}”`}
       label="Deck name"
       defaultValue={deck.name}

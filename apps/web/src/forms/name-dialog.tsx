@@ -1,18 +1,21 @@
 import { type ReactNode, useRef } from "react";
-import { ErrorSummary } from "../../forms/error-summary.js";
-import { formErrors, textOf } from "../../forms/form-errors.js";
-import { SubmitButton } from "../../forms/submit-button.js";
-import { TextField } from "../../forms/text-field.js";
-import { Dialog } from "../../ui/dialog.js";
+import { Dialog } from "../ui/dialog.js";
+import { ErrorSummary } from "./error-summary.js";
+import { formErrors, textOf } from "./form-errors.js";
+import { SubmitButton } from "./submit-button.js";
+import { TextField } from "./text-field.js";
 
-const fields = ["name"] as const;
+const nameOnly = ["name"] as const;
 
-/** A dialog asking for one deck name: adding a subdeck and renaming a deck both use it. */
-export function DeckNameDialog({
+/** A dialog asking for one name: a deck's (new subdeck, rename) or a preset's (new, rename). */
+export function NameDialog({
   title,
+  description,
   label,
   defaultValue,
+  maxLength = 120,
   hint,
+  errorFields = nameOnly,
   submitLabel,
   pendingLabel,
   pending,
@@ -21,10 +24,14 @@ export function DeckNameDialog({
   onClose,
 }: {
   title: string;
+  description?: ReactNode;
   label: string;
   defaultValue?: string;
+  maxLength?: number;
   /** A sentence under the field. */
   hint?: ReactNode;
+  /** Fields whose errors the dialog lists (the name's shown at the field). */
+  errorFields?: readonly string[];
   submitLabel: string;
   pendingLabel: string;
   pending: boolean;
@@ -34,10 +41,10 @@ export function DeckNameDialog({
   onClose: () => void;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
-  const errors = formErrors(error, fields);
+  const errors = formErrors(error, errorFields);
 
   return (
-    <Dialog title={title} onClose={onClose}>
+    <Dialog title={title} description={description} onClose={onClose}>
       <form
         ref={formRef}
         noValidate
@@ -53,6 +60,7 @@ export function DeckNameDialog({
           defaultValue={defaultValue}
           autoComplete="off"
           required
+          maxLength={maxLength}
           error={errors.fields.name}
         />
         {hint ? <p className="field-hint">{hint}</p> : null}
