@@ -11,12 +11,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { liftAuthRateLimits, startStack } from "@engram/local-stack";
-import { createClient } from "@supabase/supabase-js";
-import WebSocket from "ws";
-import { createEngram } from "../src/client.js";
-import type { Database } from "../src/database.types.js";
 import { importDeck } from "../src/transfer/index.js";
+import { signedInOnStack } from "./support/signed-in.js";
 
 const runs = 3;
 const folders = [
@@ -31,30 +27,8 @@ async function packagesIn(folder: string): Promise<string[]> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-const databaseUrl = process.env.ENGRAM_BENCH_DATABASE_URL;
-console.log(`database ${databaseUrl ? "PostgreSQL" : "PGlite (in process)"}`);
-const stack = await startStack({
-  supabaseDir: fileURLToPath(new URL("../../../supabase/", import.meta.url)),
-  dataDir: null,
-  ...(databaseUrl ? { databaseUrl } : {}),
-  port: 0,
-  configure: liftAuthRateLimits,
-});
+const { stack, engram } = await signedInOnStack("bench-fixtures");
 try {
-  const supabase = createClient<Database>(stack.url, stack.anonKey, {
-    auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
-  });
-  const engram = createEngram(supabase);
-  const admin = createClient(stack.url, stack.serviceRoleKey, {
-    auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
-  });
-  const account = { email: `bench-fixtures-${Date.now()}@example.test`, password: "bench-password-1" };
-  const { error } = await admin.auth.admin.createUser({ ...account, email_confirm: true });
-  if (error) throw error;
-  await engram.auth.signIn(account);
-
   console.log(
     `${"package".padEnd(48)} ${"KB".padStart(7)} ${"notes".padStart(6)} ${"cards".padStart(6)} ${"media".padStart(6)} ${"median s".padStart(9)}`,
   );

@@ -8,15 +8,10 @@
  * Prints wall time per phase and this process's peak RSS, which includes the
  * database when it is PGlite (in process); ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
  */
-import { fileURLToPath } from "node:url";
 import type { ExportNote, ExportReview } from "@engram/core/export";
 import { writeApkg } from "@engram/core/export";
-import { liftAuthRateLimits, startStack } from "@engram/local-stack";
-import { createClient } from "@supabase/supabase-js";
-import WebSocket from "ws";
-import { createEngram } from "../src/client.js";
-import type { Database } from "../src/database.types.js";
 import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/index.js";
+import { signedInOnStack } from "./support/signed-in.js";
 
 const noteCount = 10_000;
 const reviewsPerCard = 10;
@@ -77,15 +72,7 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 }
 
 // ENGRAM_BENCH_DATABASE_URL runs the stack on PostgreSQL (e.g. `.ci/start-postgres`) instead of PGlite.
-const databaseUrl = process.env.ENGRAM_BENCH_DATABASE_URL;
-console.log(`database                           ${databaseUrl ? "PostgreSQL" : "PGlite (in process)"}`);
-const stack = await startStack({
-  supabaseDir: fileURLToPath(new URL("../../../supabase/", import.meta.url)),
-  dataDir: null,
-  ...(databaseUrl ? { databaseUrl } : {}),
-  port: 0,
-  configure: liftAuthRateLimits,
-});
+const { stack, engram } = await signedInOnStack("bench");
 try {
   const now = new Date();
   const deck = generatedDeck(now);
@@ -97,20 +84,6 @@ try {
     ),
   }));
   console.log(`package size                       ${(file.data.byteLength / 1024 / 1024).toFixed(1)} MB`);
-
-  const supabase = createClient<Database>(stack.url, stack.anonKey, {
-    auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
-  });
-  const engram = createEngram(supabase);
-  const admin = createClient(stack.url, stack.serviceRoleKey, {
-    auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
-  });
-  const account = { email: `bench-${Date.now()}@example.test`, password: "bench-password-1" };
-  const { error } = await admin.auth.admin.createUser({ ...account, email_confirm: true });
-  if (error) throw error;
-  await engram.auth.signIn(account);
 
   const phases = new Map<string, number>();
   const onProgress = (progress: ImportProgress) => {
