@@ -120,7 +120,7 @@ describe("presets in Anki packages", () => {
   test("two subdecks sharing an option group share one preset with its options, and importing again makes no other", async () => {
     const { engram } = await signedIn();
     const file = await medicine();
-    const first = await importDeck(engram, file, { target: { newDeckName: "Imported" } });
+    const first = await importDeck(engram, file, { target: { newDeckName: "Imported" }, includePresets: true });
     const decks = await engram.decks.list();
     const deck = (name: string) => decks.find((candidate) => candidate.name === name);
     const presets = await engram.presets.list();
@@ -143,11 +143,28 @@ describe("presets in Anki packages", () => {
     expect(deck("Imported")?.preset_id).toBeNull();
 
     // Into the same deck (its decks are there already) and into a new one: the same presets.
-    await importDeck(engram, file, { target: { deckId: first.deckId } });
-    await importDeck(engram, file, { target: { newDeckName: "Again" } });
+    await importDeck(engram, file, { target: { deckId: first.deckId }, includePresets: true });
+    await importDeck(engram, file, { target: { newDeckName: "Again" }, includePresets: true });
     const after = await engram.presets.list();
     expect(after.map(({ id, name }) => ({ id, name }))).toEqual(presets.map(({ id, name }) => ({ id, name })));
     expect(after.find((preset) => preset.id === imported?.id)?.deck_count).toBe(4);
+  });
+
+  test("without asking for presets, as Anki's default, the decks an import makes take each member's own limits", async () => {
+    const { engram } = await signedIn();
+    await importDeck(engram, await medicine(), { target: { newDeckName: "Plain" } });
+    expect(await engram.presets.list()).toEqual([]);
+    const decks = await engram.decks.list();
+    expect(
+      decks
+        .map(({ name, preset_id, new_per_day }) => ({ name, preset_id, new_per_day }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: "Heart", preset_id: null, new_per_day: null },
+      { name: "Lungs", preset_id: null, new_per_day: null },
+      { name: "Medicine", preset_id: null, new_per_day: null },
+      { name: "Plain", preset_id: null, new_per_day: null },
+    ]);
   });
 
   test("an exported deck carries its preset as the package's option group", async () => {

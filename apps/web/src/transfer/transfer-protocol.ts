@@ -20,7 +20,7 @@ export type CsvOptions = { delimiter?: string; hasHeader?: boolean };
 /** What the import screen chooses; the worker adds the wasm, the signal and the progress callback. */
 export type ImportChoices = Pick<
   ImportOptions,
-  "target" | "existing" | "includeSchedule" | "deckTree" | "csv" | "jobId"
+  "target" | "existing" | "includeSchedule" | "includePresets" | "deckTree" | "csv" | "jobId"
 >;
 
 export type ExportFormat = "apkg" | "csv";

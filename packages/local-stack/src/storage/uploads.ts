@@ -138,11 +138,20 @@ export async function storeUpload(
       );
     });
   };
+  const limit = sizeLimitOf(stack, bucket, options.key);
   const multipart = isMultipart(c);
-  if (!multipart) await mayUpload(c.req.header("content-type") || "application/octet-stream", userMetadataHeader(c));
-  const upload = await readUpload(c, sizeLimitOf(stack, bucket, options.key));
-  if (!isEmptyFolder(options.key)) checkMimeType(bucket.allowed_mime_types, upload.mimetype);
-  if (multipart) await mayUpload(upload.mimetype, upload.userMetadata);
+  if (!multipart) {
+    // As Storage takes a raw upload: its declared type and length, then RLS, then the body.
+    const mimetype = c.req.header("content-type") || "application/octet-stream";
+    if (!isEmptyFolder(options.key)) checkMimeType(bucket.allowed_mime_types, mimetype);
+    if (Number(c.req.header("content-length") ?? "0") > limit) throw errors.entityTooLarge();
+    await mayUpload(mimetype, userMetadataHeader(c));
+  }
+  const upload = await readUpload(c, limit);
+  if (multipart) {
+    if (!isEmptyFolder(options.key)) checkMimeType(bucket.allowed_mime_types, upload.mimetype);
+    await mayUpload(upload.mimetype, upload.userMetadata);
+  }
   // Hosted Storage stores the bytes as given under the declared type; strict mode checks them.
   const bytes = stack.strict ? checkContent(upload.bytes, upload.mimetype) : upload.bytes;
   const metadata = objectMetadata(bytes, upload.mimetype, upload.cacheControl);

@@ -36,6 +36,12 @@ export type ImportOptions = {
    * when the package's notes are in several decks.
    */
   deckTree?: boolean;
+  /**
+   * Anki only: bring the package's option groups as presets of the decks the
+   * import makes. Off (default, as Anki's "Import deck presets"), those decks
+   * take each member's own limits.
+   */
+  includePresets?: boolean;
   csv?: CsvReadOptions & { mapping?: ColumnMapping };
   /** The id of an earlier attempt, to retry it; it lands once. */
   jobId?: string;
@@ -91,6 +97,7 @@ const optionsSchema = z.object({
   existing: z.enum(["update", "skip"]).default("skip"),
   includeSchedule: z.boolean().default(false),
   deckTree: z.boolean().optional(),
+  includePresets: z.boolean().default(false),
   jobId: z.guid("Unknown import.").optional(),
 });
 
@@ -165,7 +172,7 @@ export async function importDeck(engram: Engram, file: ImportFile, options: Impo
     const deckKey = "deckId" in checked.target ? checked.target.deckId : jobId;
     deckTree = checked.deckTree ?? ankiDeckNames(pkg).length > 1;
     noteTypes = stageAnkiNoteTypes(pkg, skipped);
-    presets = stageAnkiPresets(pkg, deckTree);
+    if (checked.includePresets) presets = stageAnkiPresets(pkg, deckTree);
     notes = await stageAnkiNotes(
       pkg,
       { includeSchedule: checked.includeSchedule, deckKey, deckTree },

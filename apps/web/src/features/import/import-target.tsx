@@ -8,6 +8,8 @@ export type TargetChoice = {
   deckId: string;
   existing: "update" | "skip";
   includeSchedule: boolean;
+  /** The package's option groups as presets of the decks the import makes (Anki's "Import deck presets"). */
+  includePresets: boolean;
   /** An Anki package with several decks: one subdeck per Anki deck (true), or everything in one deck. */
   deckTree: boolean;
 };
@@ -170,6 +172,19 @@ export function ImportTarget({
           <p id={`${id}-schedule-hint`} className="field-hint import-indent-hint">
             Cards keep the due dates Anki gave them, and your past answers count in your statistics and the optimiser.
             Leave it off to start every card as new.
+          </p>
+          <label className="import-check">
+            <input
+              type="checkbox"
+              checked={choice.includePresets}
+              aria-describedby={`${id}-presets-hint`}
+              onChange={(event) => set({ includePresets: event.currentTarget.checked })}
+            />
+            Import deck presets
+          </label>
+          <p id={`${id}-presets-hint`} className="field-hint import-indent-hint">
+            The decks this import makes take the package's daily limits, leech rule and burying as presets. Leave it off
+            to study them with your own limits.
           </p>
         </>
       ) : null}

@@ -33,6 +33,7 @@ const startChoice: TargetChoice = {
   deckId: "",
   existing: "skip",
   includeSchedule: false,
+  includePresets: false,
   deckTree: true,
 };
 
@@ -132,6 +133,7 @@ export function useImport(writable: MyDeck[]) {
       ...(isAnki(preview)
         ? {
             includeSchedule: choice.includeSchedule,
+            includePresets: choice.includePresets,
             deckTree: choice.deckTree && canKeepTree(choice, writable, "deckNames" in preview ? preview.deckNames : []),
           }
         : {}),
