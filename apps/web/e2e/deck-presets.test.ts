@@ -60,6 +60,7 @@ describe("deck presets", () => {
 
     // Changed on Biology's screen, saved to the preset.
     await openSettings(page, biology);
+    await page.getByText("Used by 2 decks.").waitFor();
     expect(await newPerDay(page).inputValue()).toBe("7");
     await newPerDay(page).fill("9");
     await page.getByRole("button", { name: "Save changes" }).click();

@@ -93,7 +93,9 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
             description: textOf(form, "description"),
             is_public: form.get("is_public") === "on",
           };
-          if (!preset) {
+          // Whether the options go to a preset is the deck's to say, not the preset list's (it may still be loading).
+          const presetId = deck.preset_id;
+          if (!presetId) {
             update.mutate(
               { deckId: deck.id, patch: { ...general, ...presetOptionsOf(form) } },
               { onSuccess: () => setStatus("Settings saved.") },
@@ -103,9 +105,14 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
           // The study options are the preset's, so they go to it and reach every deck using it.
           update
             .mutateAsync({ deckId: deck.id, patch: general })
-            .then(() => updatePreset.mutateAsync({ presetId: preset.id, patch: presetOptionsOf(form) }))
+            .then(() => updatePreset.mutateAsync({ presetId, patch: presetOptionsOf(form) }))
             .then(
-              () => setStatus(`Settings saved, for every deck using “${preset.name}”.`),
+              () =>
+                setStatus(
+                  preset
+                    ? `Settings saved, for every deck using “${preset.name}”.`
+                    : "Settings saved, for every deck using its preset.",
+                ),
               () => {},
             );
         }}
