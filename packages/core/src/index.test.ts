@@ -39,6 +39,8 @@ test("the public API is exactly the documented list", () => {
       "mediaTypeByExtension",
       "mediaTypeOf",
       "mediaTypes",
+      "mergeNote",
+      "mergeTags",
       "newCardSchedule",
       "nextSchedule",
       "noteInputSchema",

@@ -27,6 +27,8 @@ export { imageOcclusionFieldsSchema } from "./image-occlusion-schema";
 export { avatarTypes, defaults, limits, mediaTypeByExtension, mediaTypeOf, mediaTypes, transferTypes } from "./limits";
 export type { MathKind, MathSpan } from "./math";
 export { findMath, hasMath, replaceMath } from "./math";
+export type { MergeableNote, NoteMerge } from "./note-merge";
+export { mergeNote, mergeTags } from "./note-merge";
 export type { NoteTypeIssue } from "./note-types";
 export {
   builtInNoteTypes,
