@@ -5,7 +5,8 @@
 import type { CardWithSchedule, Note } from "@engram/sdk";
 import { Pencil, Trash2 } from "lucide-react";
 import { errorMessage } from "../../lib/error-messages.js";
-import { fieldsOf, fieldText, type NoteTypeInfo } from "./plain-text.js";
+import { fieldText } from "../../lib/field-text.js";
+import { fieldsOf, type NoteTypeInfo } from "./plain-text.js";
 import { useDeckMutations, useNoteCards } from "./use-deck.js";
 
 const stateLabels: Record<string, string> = {

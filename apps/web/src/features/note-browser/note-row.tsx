@@ -5,10 +5,11 @@
 import type { ListedNote } from "@engram/sdk";
 import { ChevronRight, PenLine } from "lucide-react";
 import type { MouseEvent, Ref } from "react";
+import { fieldText } from "../../lib/field-text.js";
 import { kindLabels } from "./browser-params.js";
 import type { BrowserColumn } from "./columns.js";
 import { NoteCards } from "./note-cards.js";
-import { fieldsOf, fieldText, type NoteTypeLookup, noteTypeOf } from "./plain-text.js";
+import { fieldsOf, type NoteTypeLookup, noteTypeOf } from "./plain-text.js";
 
 export interface NoteRowProps {
   note: ListedNote;

@@ -1,5 +1,5 @@
-import { stripMarkup } from "@engram/core";
 import type { Note } from "@engram/sdk";
+import { decodeEntities, fieldText } from "../../lib/field-text.js";
 
 /** What the browser needs of a note type: its name, its fields in order (the first is the sort field), its cards' names. */
 export interface NoteTypeInfo {
@@ -11,13 +11,6 @@ export interface NoteTypeInfo {
 export type NoteTypeLookup = ReadonlyMap<string, NoteTypeInfo>;
 
 type ListedNote = Pick<Note, "kind" | "fields"> & { note_type_id?: string | null };
-
-/** One field's HTML as one line of plain text. */
-export function fieldText(html: string): string {
-  // Cloze markers read as their answer: {{c1::Madrid::capital}} → Madrid.
-  const text = stripMarkup(html.replace(/\{\{c\d+::(.*?)(?:::.*?)?\}\}/g, "$1"));
-  return decodeEntities(text).replace(/\s+/g, " ").trim();
-}
 
 /** A note's fields as stored, by name. */
 export function fieldsOf(note: Pick<Note, "fields">): Record<string, unknown> {
@@ -46,10 +39,4 @@ export function firstFieldText(note: ListedNote, types?: NoteTypeLookup): string
   const name = note.kind === "custom" ? noteTypeOf(note, types)?.fields[0] : note.kind === "cloze" ? "text" : "front";
   const value = name === undefined ? undefined : fields[name];
   return fieldText(typeof value === "string" ? value : "");
-}
-
-const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_match, name: string) => entities[name] ?? "");
 }
