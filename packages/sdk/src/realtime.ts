@@ -31,8 +31,9 @@ export type {
 
 const deckIdSchema = z.guid("Unknown deck.");
 const activitySchema = z.enum(["viewing", "editing", "studying"]);
+const fieldNameSchema = z.string().min(1).max(200).nullable();
 const joinOptionsSchema = z.object({
-  activity: activitySchema,
+  activity: activitySchema.optional(),
   displayName: z.string().trim().min(1).max(80).optional(),
   avatarPath: z.string().min(1).max(1024).optional(),
 });
@@ -54,6 +55,7 @@ export function createRealtime(supabase: EngramClient) {
         ...room,
         setActivity: (activity) => room.setActivity(validate(activitySchema, activity)),
         startEditing: (noteId) => room.startEditing(validate(z.guid("Unknown note."), noteId)),
+        focusField: (field) => room.focusField(validate(fieldNameSchema, field)),
       };
     },
   };

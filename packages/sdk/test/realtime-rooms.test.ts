@@ -79,6 +79,47 @@ describe("realtime: deck rooms", () => {
     await Promise.all([ownerRoom.leave(), editorRoom.leave()]);
   });
 
+  test("the field being edited shows in presence, only its last position is sent, and it clears with the editor", async () => {
+    const { owner, editor, deckId } = await sharedDeck();
+    const ownerRoom = owner.engram.realtime.joinDeck(deckId, { activity: "viewing", displayName: "Olga" });
+    // The editor's own handle on the same room leaves the screen's activity as it was.
+    const editorHandle = owner.engram.realtime.joinDeck(deckId, {});
+    const editorRoom = editor.engram.realtime.joinDeck(deckId, { activity: "viewing" });
+    await eventually(() => expect(editorRoom.presence()).toHaveLength(2));
+    const seen: (string | null)[] = [];
+    editorRoom.onPresence((people) => {
+      const olga = people.find((person) => person.userId === owner.account.id);
+      if (olga?.editingField) seen.push(olga.editingField);
+    });
+
+    const noteId = crypto.randomUUID();
+    editorHandle.focusField("Front"); // not editing yet: nothing to say
+    await editorHandle.startEditing(noteId);
+    editorHandle.focusField("Front");
+    editorHandle.focusField(null);
+    editorHandle.focusField("Back Extra");
+    await eventually(() =>
+      expect(editorRoom.presence()).toContainEqual(
+        expect.objectContaining({
+          userId: owner.account.id,
+          editingNoteId: noteId,
+          editingField: "Back Extra",
+          activity: "viewing",
+        }),
+      ),
+    );
+    expect(seen).toEqual(["Back Extra"]);
+    expect(() => editorHandle.focusField("")).toThrow(expect.objectContaining({ code: "validation" }));
+
+    await editorHandle.leave();
+    await eventually(() =>
+      expect(editorRoom.presence()).toContainEqual(
+        expect.objectContaining({ userId: owner.account.id, editingNoteId: null, editingField: null }),
+      ),
+    );
+    await Promise.all([ownerRoom.leave(), editorRoom.leave()]);
+  });
+
   test("a non-member cannot join the deck's private channel and is told so", async () => {
     const { deckId, owner } = await sharedDeck();
     const stranger: SignedIn = await signedIn("stranger");

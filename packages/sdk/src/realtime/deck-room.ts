@@ -21,6 +21,8 @@ export interface DeckPresence {
   activity: DeckActivity;
   /** The note they have open in the editor, if any. */
   editingNoteId: string | null;
+  /** The field of that note their cursor is in, by the note's field name, if any. */
+  editingField: string | null;
   /** When they last changed what they do (ISO time). */
   since: string;
   /** Their open connections to this deck. */
@@ -36,7 +38,8 @@ export interface EditingSignal {
 }
 
 export interface JoinDeckOptions {
-  activity: DeckActivity;
+  /** What the user does here; when another handle on this client already joined, left out keeps its activity. */
+  activity?: DeckActivity;
   /** Shown to the others; the profile's display name when left out. */
   displayName?: string;
   avatarPath?: string;
@@ -54,6 +57,12 @@ export interface DeckRoom {
   /** Tells the others that the user is editing a note (also kept in their presence). */
   startEditing(noteId: string): Promise<void>;
   stopEditing(): Promise<void>;
+  /**
+   * Tells the others which field of the note being edited the user is in
+   * (`null` when none); a no-op unless editing. Updates are throttled: at most
+   * one every quarter second, the last one always sent.
+   */
+  focusField(field: string | null): void;
   onEditing(listener: (signal: EditingSignal) => void): () => void;
   /** The room was joined again after a drop: presence is fresh, but broadcasts in between were missed. */
   onResync(listener: () => void): () => void;
@@ -67,10 +76,13 @@ interface PresenceMeta {
   avatar_path: string | null;
   activity: DeckActivity;
   editing_note_id: string | null;
+  editing_field?: string | null;
   since: string;
 }
 
 const EDITING_EVENT = "editing";
+/** Presence is tracked over the network: moving through the fields sends at most this often. */
+const FIELD_THROTTLE_MS = 250;
 
 /** The newest meta per user, as the list the UI shows. */
 export function peopleFrom(state: Record<string, PresenceMeta[]>): DeckPresence[] {
@@ -88,6 +100,7 @@ export function peopleFrom(state: Record<string, PresenceMeta[]>): DeckPresence[
       avatarPath: newest.avatar_path ?? null,
       activity: newest.activity,
       editingNoteId: newest.editing_note_id ?? null,
+      editingField: (newest.editing_note_id && newest.editing_field) || null,
       since: newest.since,
       connections: valid.length,
     });
@@ -134,7 +147,7 @@ class RoomChannel {
   ) {}
 
   /** Reads who the user is, then joins with `initial` as the tracked presence. */
-  async open(initial: Omit<PresenceMeta, "user_id" | "since" | "editing_note_id">) {
+  async open(initial: Omit<PresenceMeta, "user_id" | "since" | "editing_note_id" | "editing_field">) {
     await this.previousClosed;
     const userId = await currentUserId(this.supabase);
     let { display_name, avatar_path } = initial;
@@ -153,6 +166,7 @@ class RoomChannel {
       avatar_path,
       activity: initial.activity,
       editing_note_id: null,
+      editing_field: null,
       since: new Date().toISOString(),
     };
     if (this.closing) return;
@@ -189,7 +203,7 @@ class RoomChannel {
   }
 
   /** Changes the tracked presence; sent now when joined, else on the join. */
-  async update(patch: Partial<Pick<PresenceMeta, "activity" | "editing_note_id">>) {
+  async update(patch: Partial<Pick<PresenceMeta, "activity" | "editing_note_id" | "editing_field">>) {
     if (!this.meta) return;
     this.meta = { ...this.meta, ...patch, since: new Date().toISOString() };
     const channel = this.topic?.joined();
@@ -237,12 +251,13 @@ export function joinDeckRoom(supabase: EngramClient, deckId: string, options: Jo
       .open({
         display_name: options.displayName ?? null,
         avatar_path: options.avatarPath ?? null,
-        activity: options.activity,
+        activity: options.activity ?? "viewing",
       })
       .catch((error: unknown) => created.errors.emit(toEngramError(error)));
   } else {
     // Another handle on this client already tracks; the newest handle's activity wins.
-    void room.update({ activity: options.activity }).catch(() => undefined);
+    const { activity } = options;
+    if (activity) void room.update({ activity }).catch(() => undefined);
   }
   const shared = room;
   shared.handles += 1;
@@ -250,12 +265,21 @@ export function joinDeckRoom(supabase: EngramClient, deckId: string, options: Jo
   if (options.onError) stops.push(shared.errors.add(options.onError));
   let editingNoteId: string | null = null;
   let left = false;
+  // The field to announce next, and when the last one went out.
+  let fieldTimer: ReturnType<typeof setTimeout> | null = null;
+  let pendingField: string | null = null;
+  let fieldSentAt = 0;
+  const cancelField = () => {
+    if (fieldTimer !== null) clearTimeout(fieldTimer);
+    fieldTimer = null;
+  };
 
   const stopEditing = async () => {
     const noteId = editingNoteId;
     if (noteId === null) return;
     editingNoteId = null;
-    await shared.update({ editing_note_id: null });
+    cancelField();
+    await shared.update({ editing_note_id: null, editing_field: null });
     await shared.broadcastEditing(noteId, false);
   };
 
@@ -270,11 +294,27 @@ export function joinDeckRoom(supabase: EngramClient, deckId: string, options: Jo
     setActivity: (activity) => shared.update({ activity }),
     async startEditing(noteId) {
       if (editingNoteId !== null && editingNoteId !== noteId) await stopEditing();
+      if (editingNoteId === noteId) return;
       editingNoteId = noteId;
-      await shared.update({ editing_note_id: noteId });
+      await shared.update({ editing_note_id: noteId, editing_field: null });
       await shared.broadcastEditing(noteId, true);
     },
     stopEditing,
+    focusField(field) {
+      if (editingNoteId === null || left) return;
+      pendingField = field;
+      // A blur and the next focus arrive together: the timer sends only where the cursor ended up.
+      if (fieldTimer !== null) return;
+      fieldTimer = setTimeout(
+        () => {
+          fieldTimer = null;
+          if (editingNoteId === null) return;
+          fieldSentAt = Date.now();
+          void shared.update({ editing_field: pendingField }).catch(() => undefined);
+        },
+        Math.max(0, fieldSentAt + FIELD_THROTTLE_MS - Date.now()),
+      );
+    },
     onEditing: (listener) => {
       const stop = shared.editing.add(listener);
       stops.push(stop);
@@ -288,6 +328,7 @@ export function joinDeckRoom(supabase: EngramClient, deckId: string, options: Jo
     async leave() {
       if (left) return;
       left = true;
+      cancelField();
       for (const stop of stops) stop();
       shared.handles -= 1;
       if (shared.handles > 0) {
