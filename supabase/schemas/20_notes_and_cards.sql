@@ -187,6 +187,12 @@ create table public.notes (
   -- kept by prepare_note, never written by clients; the browser shows it and
   -- sorts by it.
   sort_field text not null default '',
+  -- Who made the current version (auth.uid() when added, then by each change
+  -- that bumps the version through the API), and a second author of it (a
+  -- suggestion's author when an editor accepts it), set only by the update
+  -- that makes the version. Kept by prepare_note, never written by clients.
+  updated_by uuid default auth.uid() references auth.users (id) on delete set null,
+  co_author_id uuid references auth.users (id) on delete set null,
   constraint notes_note_type_kind check ((kind = 'custom') = (note_type_id is not null)),
   constraint notes_fields_shape check (
     case kind
@@ -338,9 +344,11 @@ $$;
 
 grant execute on function public.sort_key(public.notes) to anon, authenticated, service_role;
 
--- Keeps updated_at, the version, the search vector (fields without markup,
--- plus tags) and the sort field (update_note_type rewrites its notes' fields,
--- so a renamed or reordered first field reaches it). The version check runs
+-- Keeps updated_at, the version and its authors (updated_by, co_author_id:
+-- a version-bumping update that does not set co_author_id has none), the
+-- search vector (fields without markup, plus tags) and the sort field
+-- (update_note_type rewrites its notes' fields, so a renamed or reordered
+-- first field reaches it). The version check runs
 -- on the row as it is when the update takes its lock, so of two concurrent
 -- saves from one version the second is refused.
 create function private.prepare_note() returns trigger
@@ -355,6 +363,12 @@ begin
     end if;
     if (new.kind, new.fields, new.tags, new.deck_id) is distinct from (old.kind, old.fields, old.tags, old.deck_id) then
       new.version := old.version + 1;
+      if auth.uid() is not null then
+        new.updated_by := auth.uid();
+      end if;
+      if new.co_author_id is not distinct from old.co_author_id then
+        new.co_author_id := null;
+      end if;
     end if;
     new.updated_at := now();
     new.created_by := old.created_by;

@@ -275,6 +275,7 @@ export type Database = {
           parent_id: string | null
           preset_id: string | null
           reviews_per_day: number | null
+          suggestions_from: Database["public"]["Enums"]["suggestions_from"]
           updated_at: string
         }
         Insert: {
@@ -297,6 +298,7 @@ export type Database = {
           parent_id?: string | null
           preset_id?: string | null
           reviews_per_day?: number | null
+          suggestions_from?: Database["public"]["Enums"]["suggestions_from"]
           updated_at?: string
         }
         Update: {
@@ -319,6 +321,7 @@ export type Database = {
           parent_id?: string | null
           preset_id?: string | null
           reviews_per_day?: number | null
+          suggestions_from?: Database["public"]["Enums"]["suggestions_from"]
           updated_at?: string
         }
         Relationships: [
@@ -400,6 +403,131 @@ export type Database = {
           },
         ]
       }
+      note_history: {
+        Row: {
+          action: string
+          author_id: string | null
+          co_author_id: string | null
+          created_at: string
+          deck_id: string
+          fields: NonNullable<Json>
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id: string | null
+          reverted_from: number | null
+          tags: string[]
+          version: number
+        }
+        Insert: {
+          action: string
+          author_id?: string | null
+          co_author_id?: string | null
+          created_at?: string
+          deck_id: string
+          fields: NonNullable<Json>
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id?: string | null
+          reverted_from?: number | null
+          tags?: string[]
+          version: number
+        }
+        Update: {
+          action?: string
+          author_id?: string | null
+          co_author_id?: string | null
+          created_at?: string
+          deck_id?: string
+          fields?: NonNullable<Json>
+          kind?: Database["public"]["Enums"]["note_kind"]
+          note_id?: string
+          note_type_id?: string | null
+          reverted_from?: number | null
+          tags?: string[]
+          version?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "note_history_deck_id_fkey"
+            columns: ["deck_id"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      note_suggestions: {
+        Row: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          base_fields: Json | null
+          base_tags: string[] | null
+          base_version: number | null
+          closed_because: string | null
+          created_at: string
+          deck_id: string
+          fields: Json | null
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string | null
+          note_type_id: string | null
+          rationale: string
+          review_reason: string | null
+          reviewed_at: string | null
+          reviewer_id: string | null
+          status: Database["public"]["Enums"]["suggestion_status"]
+          tags: string[] | null
+        }
+        Insert: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          base_fields?: Json | null
+          base_tags?: string[] | null
+          base_version?: number | null
+          closed_because?: string | null
+          created_at?: string
+          deck_id: string
+          fields?: Json | null
+          id?: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id?: string | null
+          note_type_id?: string | null
+          rationale?: string
+          review_reason?: string | null
+          reviewed_at?: string | null
+          reviewer_id?: string | null
+          status?: Database["public"]["Enums"]["suggestion_status"]
+          tags?: string[] | null
+        }
+        Update: {
+          action?: Database["public"]["Enums"]["suggestion_action"]
+          author_id?: string
+          base_fields?: Json | null
+          base_tags?: string[] | null
+          base_version?: number | null
+          closed_because?: string | null
+          created_at?: string
+          deck_id?: string
+          fields?: Json | null
+          id?: string
+          kind?: Database["public"]["Enums"]["note_kind"]
+          note_id?: string | null
+          note_type_id?: string | null
+          rationale?: string
+          review_reason?: string | null
+          reviewed_at?: string | null
+          reviewer_id?: string | null
+          status?: Database["public"]["Enums"]["suggestion_status"]
+          tags?: string[] | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "note_suggestions_deck_id_fkey"
+            columns: ["deck_id"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       note_types: {
         Row: {
           created_at: string
@@ -451,6 +579,7 @@ export type Database = {
       }
       notes: {
         Row: {
+          co_author_id: string | null
           created_at: string
           created_by: string | null
           deck_id: string
@@ -463,10 +592,12 @@ export type Database = {
           source_guid: string | null
           tags: string[]
           updated_at: string
+          updated_by: string | null
           version: number
           sort_key: string | null
         }
         Insert: {
+          co_author_id?: string | null
           created_at?: string
           created_by?: string | null
           deck_id: string
@@ -479,9 +610,11 @@ export type Database = {
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
+          updated_by?: string | null
           version?: number
         }
         Update: {
+          co_author_id?: string | null
           created_at?: string
           created_by?: string | null
           deck_id?: string
@@ -494,6 +627,7 @@ export type Database = {
           source_guid?: string | null
           tags?: string[]
           updated_at?: string
+          updated_by?: string | null
           version?: number
         }
         Relationships: [
@@ -507,6 +641,46 @@ export type Database = {
             foreignKeyName: "notes_note_type_id_fkey"
             columns: ["note_type_id"]
             referencedRelation: "note_types"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      personal_notes: {
+        Row: {
+          deck_id: string
+          note_id: string
+          tags: string[]
+          text: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          deck_id: string
+          note_id: string
+          tags?: string[]
+          text?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          deck_id?: string
+          note_id?: string
+          tags?: string[]
+          text?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "personal_notes_deck_id_fkey"
+            columns: ["deck_id"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "personal_notes_note_id_fkey"
+            columns: ["note_id"]
+            referencedRelation: "notes"
             referencedColumns: ["id"]
           },
         ]
@@ -803,6 +977,30 @@ export type Database = {
         Args: { p_deck_id: string; p_note_ids: string[]; p_versions?: number[] }
         Returns: number
       }
+      pending_suggestions: {
+        Args: { p_deck_id: string }
+        Returns: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          author_name: string
+          base_fields: Json
+          base_tags: string[]
+          base_version: number
+          changed_since: boolean
+          created_at: string
+          current_fields: Json
+          current_tags: string[]
+          current_version: number
+          deck_id: string
+          fields: Json
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id: string
+          rationale: string
+          tags: string[]
+        }[]
+      }
       purge_abandoned_imports: { Args: { p_limit?: number }; Returns: number }
       record_review: {
         Args: {
@@ -854,6 +1052,58 @@ export type Database = {
       review_stats: {
         Args: { p_days?: number; p_deck_id?: string; p_now?: string }
         Returns: Json
+      }
+      review_suggestions: {
+        Args: {
+          p_decision: string
+          p_edits?: Json
+          p_ids: string[]
+          p_reason?: string
+        }
+        Returns: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          base_fields: Json | null
+          base_tags: string[] | null
+          base_version: number | null
+          closed_because: string | null
+          created_at: string
+          deck_id: string
+          fields: Json | null
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string | null
+          note_type_id: string | null
+          rationale: string
+          review_reason: string | null
+          reviewed_at: string | null
+          reviewer_id: string | null
+          status: Database["public"]["Enums"]["suggestion_status"]
+          tags: string[] | null
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "note_suggestions"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+      save_personal_note: {
+        Args: { p_note_id: string; p_tags: string[]; p_text: string }
+        Returns: {
+          deck_id: string
+          note_id: string
+          tags: string[]
+          text: string
+          updated_at: string
+          user_id: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "personal_notes"
+          isOneToOne: false
+          isSetofReturn: true
+        }
       }
       set_deck_parent: {
         Args: { p_deck_id: string; p_parent_id: string }
@@ -958,6 +1208,45 @@ export type Database = {
           version: number
         }[]
       }
+      suggest_note_change: {
+        Args: {
+          p_action: Database["public"]["Enums"]["suggestion_action"]
+          p_deck_id?: string
+          p_fields?: Json
+          p_kind?: Database["public"]["Enums"]["note_kind"]
+          p_note_id?: string
+          p_note_type_id?: string
+          p_rationale?: string
+          p_tags?: string[]
+        }
+        Returns: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          base_fields: Json | null
+          base_tags: string[] | null
+          base_version: number | null
+          closed_because: string | null
+          created_at: string
+          deck_id: string
+          fields: Json | null
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string | null
+          note_type_id: string | null
+          rationale: string
+          review_reason: string | null
+          reviewed_at: string | null
+          reviewer_id: string | null
+          status: Database["public"]["Enums"]["suggestion_status"]
+          tags: string[] | null
+        }
+        SetofOptions: {
+          from: "*"
+          to: "note_suggestions"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       tag_notes: {
         Args: {
           p_add?: string[]
@@ -966,6 +1255,7 @@ export type Database = {
           p_versions?: number[]
         }
         Returns: {
+          co_author_id: string | null
           created_at: string
           created_by: string | null
           deck_id: string
@@ -978,6 +1268,7 @@ export type Database = {
           source_guid: string | null
           tags: string[]
           updated_at: string
+          updated_by: string | null
           version: number
         }[]
         SetofOptions: {
@@ -1058,6 +1349,36 @@ export type Database = {
         Args: { p_deck_id?: string; p_now?: string }
         Returns: Json
       }
+      withdraw_suggestion: {
+        Args: { p_id: string }
+        Returns: {
+          action: Database["public"]["Enums"]["suggestion_action"]
+          author_id: string
+          base_fields: Json | null
+          base_tags: string[] | null
+          base_version: number | null
+          closed_because: string | null
+          created_at: string
+          deck_id: string
+          fields: Json | null
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string | null
+          note_type_id: string | null
+          rationale: string
+          review_reason: string | null
+          reviewed_at: string | null
+          reviewer_id: string | null
+          status: Database["public"]["Enums"]["suggestion_status"]
+          tags: string[] | null
+        }
+        SetofOptions: {
+          from: "*"
+          to: "note_suggestions"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       workload_cards: { Args: { p_now?: string }; Returns: Json }
     }
     Enums: {
@@ -1074,6 +1395,9 @@ export type Database = {
         | "custom"
         | "image_occlusion"
       note_type_kind: "standard" | "cloze"
+      suggestion_action: "edit" | "create" | "delete"
+      suggestion_status: "pending" | "accepted" | "rejected" | "closed"
+      suggestions_from: "members" | "public" | "nobody"
     }
     CompositeTypes: {
       [_ in never]: never
@@ -1215,6 +1539,9 @@ export const Constants = {
         "image_occlusion",
       ],
       note_type_kind: ["standard", "cloze"],
+      suggestion_action: ["edit", "create", "delete"],
+      suggestion_status: ["pending", "accepted", "rejected", "closed"],
+      suggestions_from: ["members", "public", "nobody"],
     },
   },
 } as const
