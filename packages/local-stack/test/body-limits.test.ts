@@ -1,7 +1,7 @@
 /**
  * Each service reads at most as much of a request body as the real one does,
  * and refuses more with its own 413, whether the length is declared or the
- * body is streamed: GoTrue 1 MiB, Storage's JSON routes 1 MiB (Fastify's
+ * body is streamed: PostgREST 10 MiB, GoTrue 1 MiB, Storage's JSON routes 1 MiB (Fastify's
  * default), Realtime's HTTP API 8 MB (Plug's default).
  */
 import { describe, expect, test } from "vitest";
@@ -53,6 +53,15 @@ async function post(path: string, body: string | ReadableStream<Uint8Array>, hea
 }
 
 describe("request bodies", () => {
+  test.each(["declared", "streamed"] as const)("REST refuses a %s body over 10 MiB as PostgREST does", async (how) => {
+    const text = JSON.stringify({ padding: "x".repeat(10 << 20) });
+    const result = await post("/rest/v1/rpc/anything", how === "declared" ? text : streamed(text));
+    expect(result).toEqual({
+      status: 413,
+      body: { code: "PGRST102", details: null, hint: null, message: "Request body too large" },
+    });
+  });
+
   test.each(["declared", "streamed"] as const)("auth refuses a %s body over 1 MiB as GoTrue does", async (how) => {
     const text = jsonOf(1 << 20);
     const result = await post("/auth/v1/signup", how === "declared" ? text : streamed(text), {

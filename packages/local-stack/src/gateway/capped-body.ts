@@ -1,9 +1,9 @@
 /**
  * A request body read up to a cap, as each Supabase service caps what it reads
- * (GoTrue 1 MiB, Storage's JSON routes Fastify's 1 MiB, Realtime's HTTP API
- * Plug's 8 MB). Past the cap reading stops and `null` is returned, so a huge
- * body is refused without being held in memory; a declared length above the
- * cap is refused before any of it is read.
+ * (PostgREST 10 MiB, GoTrue 1 MiB, Storage's JSON routes Fastify's 1 MiB,
+ * Realtime's HTTP API Plug's 8 MB). Past the cap reading stops and `null` is
+ * returned, so a huge body is refused without being held in memory; a declared
+ * length above the cap is refused before any of it is read.
  */
 export async function readCappedBody(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number.parseInt(req.headers.get("content-length") ?? "", 10);

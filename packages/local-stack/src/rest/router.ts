@@ -1,5 +1,6 @@
 /** PostgREST-compatible `/rest/v1`: tables and views by path, functions under `/rpc`. */
 import { type Context, Hono } from "hono";
+import { readCappedBody } from "../gateway/capped-body.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import type { ApiRequest } from "./api-request.js";
@@ -71,15 +72,19 @@ function planMime(req: ApiRequest): string {
   return `application/vnd.pgrst.plan+${format}; for="${forType}"${options.length ? `; options=${options.join("|")}` : ""}`;
 }
 
+/** PostgREST's request body limit (its server's default), refused as PGRST102 413. */
+const maxBodyBytes = 10 * 1024 * 1024;
+
 export function restRouter(stack: Stack): Hono<StackEnv> {
   const app = new Hono<StackEnv>();
   const loader = new SchemaCacheLoader(stack.db, stack.config.api.schemas);
   const handle = (action: (req: ApiRequest, name: string) => Promise<Response>) => async (c: Context<StackEnv>) => {
-    const caller = await authenticate(stack, c.get("bearer")).catch((error: unknown) => error as ApiError);
-    if (caller instanceof ApiError) return errorResponse(caller);
     const method = c.req.method;
     const rawBytes =
-      method === "GET" || method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
+      method === "GET" || method === "HEAD" ? new Uint8Array() : await readCappedBody(c.req.raw, maxBodyBytes);
+    if (rawBytes === null) return errorResponse(new ApiError(413, "PGRST102", "Request body too large"));
+    const caller = await authenticate(stack, c.get("bearer")).catch((error: unknown) => error as ApiError);
+    if (caller instanceof ApiError) return errorResponse(caller);
     const name = c.req.param("name") ?? "";
     try {
       let req = apiRequest(stack, c, caller, rawBytes, await loader.get());
