@@ -181,8 +181,9 @@ revoke execute on function private.note_type_copy(uuid, uuid) from public, anon,
 -- types, each note's origin (so importing the same file into the copy
 -- matches them), and where it came from (cloned_from, which counts it). A
 -- note type that notes of the copied decks use from a deck above the one
--- copied is copied into the new top deck, as move_notes would. Returns the
--- new top deck's id.
+-- copied is copied into the new top deck, as move_notes would. The caller's
+-- own tags and My notes (personal_notes) come along on the copied notes.
+-- Returns the new top deck's id.
 create function public.clone_deck(p_deck_id uuid, p_name text default null) returns uuid
 language plpgsql security definer
 set search_path = ''
@@ -195,6 +196,7 @@ declare
   source_ids uuid[];
   type_map jsonb;
   outside_type uuid;
+  note_map jsonb;
 begin
   select * into source from public.decks where id = p_deck_id;
   if source.id is null or not private.can_read_deck(p_deck_id) then
@@ -240,12 +242,19 @@ begin
     type_map := type_map || jsonb_build_object(
       outside_type::text, private.note_type_copy(outside_type, (deck_map ->> p_deck_id::text)::uuid));
   end loop;
-  insert into public.notes (deck_id, kind, fields, tags, created_by, created_at, source_guid, note_type_id)
-  select (deck_map ->> n.deck_id::text)::uuid, n.kind, n.fields, n.tags, uid, n.created_at, n.source_guid,
-    (type_map ->> n.note_type_id::text)::uuid
+  -- Each copied note's id is chosen first, so the caller's personal layer can follow it.
+  select coalesce(jsonb_object_agg(n.id, gen_random_uuid()), '{}') into note_map
+  from public.notes n where n.deck_id = any (source_ids);
+  insert into public.notes (id, deck_id, kind, fields, tags, created_by, created_at, source_guid, note_type_id)
+  select (note_map ->> n.id::text)::uuid, (deck_map ->> n.deck_id::text)::uuid, n.kind, n.fields, n.tags, uid,
+    n.created_at, n.source_guid, (type_map ->> n.note_type_id::text)::uuid
   from public.notes n
   where n.deck_id = any (source_ids)
   order by n.created_at, n.id;
+  insert into public.personal_notes (user_id, note_id, tags, text)
+  select uid, (note_map ->> p.note_id::text)::uuid, p.tags, p.text
+  from public.personal_notes p
+  where p.user_id = uid and p.deck_id = any (source_ids);
   return (deck_map ->> p_deck_id::text)::uuid;
 end
 $$;

@@ -9,7 +9,7 @@
 --
 -- Topics: `deck:<id>` carries a deck's content (the deck, its members, note types, notes
 -- and cards) to its members; `user:<id>` carries a user's own schedule
--- (card_states), answers (review_logs), import jobs and memberships
+-- (card_states), answers (review_logs), personal notes, import jobs and memberships
 -- (deck_members, a removal included) to that user's devices. The policies
 -- further down decide who may join each.
 
@@ -181,6 +181,17 @@ create trigger import_jobs_announce_updates after update on public.import_jobs
 create trigger import_jobs_announce_deletes after delete on public.import_jobs
   referencing old table as old_rows
   for each statement execute function private.announce_changes('user', 'user_id', 'id', 'always');
+
+-- A user's personal layer on notes goes to their own devices only; ids are the notes'.
+create trigger personal_notes_announce_inserts after insert on public.personal_notes
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'note_id', 'top-level', 'public.notes', 'note_id');
+create trigger personal_notes_announce_updates after update on public.personal_notes
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'note_id', 'top-level', 'public.notes', 'note_id');
+create trigger personal_notes_announce_deletes after delete on public.personal_notes
+  referencing old table as old_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'note_id', 'top-level', 'public.notes', 'note_id');
 
 -- Who may join which topic. Realtime checks these policies when a client
 -- joins a private channel and again when it sends a refreshed access token,

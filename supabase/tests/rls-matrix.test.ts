@@ -26,6 +26,7 @@ let world: World;
 beforeAll(async () => {
   db = await openTestDatabase();
   world = await buildWorld(db);
+  await addPersonalNotes(db, world);
 });
 afterAll(() => db?.close());
 
@@ -40,7 +41,8 @@ type Table =
   | "card_states"
   | "review_logs"
   | "import_jobs"
-  | "deck_presets";
+  | "deck_presets"
+  | "personal_notes";
 type Operation = "select" | "insert" | "update" | "delete";
 type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
 /**
@@ -202,6 +204,17 @@ const matrix: Cell[] = [
   ...row("deck_presets", "delete", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
   ...row("deck_presets", "delete", "another user's",  PERM,    NOOP,      NOOP,    NOOP,    NOOP),
 
+  // Personal notes: each user's own tags and My notes on notes of decks they
+  // read, read and written only by them (§3).
+  ...row("personal_notes", "select", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("personal_notes", "select", "another user's", PERM,   EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("personal_notes", "insert", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("personal_notes", "insert", "another user's", PERM,   RLS,       RLS,     RLS,     RLS),
+  ...row("personal_notes", "update", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("personal_notes", "update", "another user's", PERM,   NOOP,      NOOP,    NOOP,    NOOP),
+  ...row("personal_notes", "delete", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("personal_notes", "delete", "another user's", PERM,   NOOP,      NOOP,    NOOP,    NOOP),
+
   // Profiles: created by the sign-up trigger, removed with the account
   // (delete-account); each user reads and edits only their own. Co-members'
   // names and avatars come from deck_member_profiles, not from this table.
@@ -240,6 +253,7 @@ function subjectOf({ w, actor, target }: Context) {
     userId: user.id,
     deckId: deck.id,
     cardId: deck.cardId,
+    noteId: deck.noteId,
     reviewLogId: must(w.reviewLogIds.get(user.id)),
     importJobId: must(w.importJobIds.get(user.id)),
     presetId: must(w.presetIds.get(user.id)),
@@ -578,6 +592,50 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
     },
   },
 
+  personal_notes: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select user_id from personal_notes where user_id = $1", [s.userId]),
+        rows: (rows) => expect(rows).toEqual([{ user_id: s.userId }]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      const noteId = s.noteId;
+      return {
+        // The row is made anew: removed first, as far as the caller may remove it.
+        act: async (tx) => {
+          await tx.query("delete from personal_notes where user_id = $1 and note_id = $2", [s.userId, noteId]);
+          return tx.query(
+            "insert into personal_notes (user_id, note_id, tags) values ($1, $2, '{probe}') returning note_id",
+            [s.userId, noteId],
+          );
+        },
+        state: (q) =>
+          q.query("select tags from personal_notes where user_id = $1 and note_id = $2", [s.userId, noteId]),
+        effect: (after) => expect(after).toEqual([{ tags: ["probe"] }]),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query("update personal_notes set text = 'Probe' where user_id = $1 returning note_id", [s.userId]),
+        state: (q) => q.query("select text from personal_notes where user_id = $1", [s.userId]),
+        effect: (after) => expect(after).toEqual([{ text: "Probe" }]),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from personal_notes where user_id = $1 returning note_id", [s.userId]),
+        state: (q) => q.query("select note_id from personal_notes where user_id = $1", [s.userId]),
+        effect: (after) => expect(after).toEqual([]),
+      };
+    },
+  },
+
   profiles: {
     select: (c) => {
       const s = subjectOf(c);
@@ -618,6 +676,23 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
     },
   },
 };
+
+/** Gives every user a personal note on the note of the deck they study. */
+async function addPersonalNotes(db: Database, w: World): Promise<void> {
+  const studied = [
+    [w.owner, w.privateDeck],
+    [w.editor, w.privateDeck],
+    [w.viewer, w.privateDeck],
+    [w.classmate, w.privateDeck],
+    [w.stranger, w.strangersClone],
+  ] as const;
+  for (const [user, deck] of studied) {
+    await db.query("insert into personal_notes (user_id, note_id, tags, text) values ($1, $2, '{mine}', 'My note')", [
+      user.id,
+      deck.noteId,
+    ]);
+  }
+}
 
 function userIdOf(c: Context): string {
   const actor = actorOf(c.w, c.actor);
@@ -673,6 +748,7 @@ describe("private rows stay private, even from the owner of a shared deck", () =
     ["review_logs", "select distinct user_id from review_logs"],
     ["import_jobs", "select distinct user_id from import_jobs"],
     ["profiles", "select id as user_id from profiles"],
+    ["personal_notes", "select distinct user_id from personal_notes"],
   ])("the owner reading all %s gets only their own", async (_table, sql) => {
     const rows = await actAs(db, world.owner, (tx) => tx.query(sql));
     expect(rows).toEqual([{ user_id: world.owner.id }]);
@@ -952,6 +1028,31 @@ describe("invites are created through create_invite", () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.code).toBe("42501");
     expect(!result.ok && result.error.message).toMatch(/^permission denied for function create_invite/);
+  });
+});
+
+describe("personal notes are saved through save_personal_note", () => {
+  const saveOn = (noteId: string) => (tx: Queryable) =>
+    tx.query<{ tags: string[] }>("select tags from save_personal_note($1, '{probe}', 'Probe')", [noteId]);
+
+  test.each([
+    ["the owner", () => world.owner, () => world.privateDeck.noteId],
+    ["an editor", () => world.editor, () => world.privateDeck.noteId],
+    ["a viewer", () => world.viewer, () => world.privateDeck.noteId],
+    ["a non-member, on a public deck's note", () => world.stranger, () => world.publicDeck.noteId],
+  ] as const)("%s can save their own", async (_who, who, note) => {
+    const result = await probeAs(db, who(), saveOn(note()));
+    expect(result).toEqual({ ok: true, value: [{ tags: ["probe"] }] });
+  });
+
+  test("a non-member cannot save one on a private deck's note, which they cannot see", async () => {
+    const result = await probeAs(db, world.stranger, saveOn(world.privateDeck.noteId));
+    expect(!result.ok && result.error.code).toBe("PT404");
+  });
+
+  test("anon cannot call save_personal_note at all", async () => {
+    const result = await probeAs(db, anon, saveOn(world.publicDeck.noteId));
+    expect(!result.ok && result.error.message).toMatch(/^permission denied for function save_personal_note/);
   });
 });
 

@@ -864,6 +864,39 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      deck_changes: {
+        Args: { p_deck_id: string; p_since?: string }
+        Returns: Json
+      }
+      deck_history: {
+        Args: {
+          p_after_at?: string
+          p_after_note_id?: string
+          p_after_version?: number
+          p_deck_id: string
+          p_limit?: number
+          p_since?: string
+          p_until?: string
+        }
+        Returns: {
+          action: string
+          author_id: string
+          author_name: string
+          co_author_id: string
+          co_author_name: string
+          created_at: string
+          deck_id: string
+          fields: Json
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id: string
+          previous_fields: Json
+          previous_tags: string[]
+          reverted_from: number
+          tags: string[]
+          version: number
+        }[]
+      }
       deck_member_profiles: {
         Args: { p_deck_id: string }
         Returns: {
@@ -908,6 +941,20 @@ export type Database = {
       delete_notes: {
         Args: { p_note_ids: string[]; p_versions: number[] }
         Returns: number
+      }
+      deleted_notes: {
+        Args: { p_deck_id: string }
+        Returns: {
+          card_count: number
+          days_left: number
+          deleted_at: string
+          deleted_by: string
+          deleted_by_name: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id: string
+          sort_field: string
+        }[]
       }
       explore_decks: {
         Args: {
@@ -976,6 +1023,27 @@ export type Database = {
       move_notes: {
         Args: { p_deck_id: string; p_note_ids: string[]; p_versions?: number[] }
         Returns: number
+      }
+      note_history_of: {
+        Args: { p_note_id: string }
+        Returns: {
+          action: string
+          author_id: string
+          author_name: string
+          co_author_id: string
+          co_author_name: string
+          created_at: string
+          deck_id: string
+          fields: Json
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_id: string
+          note_type_id: string
+          previous_fields: Json
+          previous_tags: string[]
+          reverted_from: number
+          tags: string[]
+          version: number
+        }[]
       }
       pending_suggestions: {
         Args: { p_deck_id: string }
@@ -1049,6 +1117,33 @@ export type Database = {
         }
       }
       reschedule_cards: { Args: { p_schedules: Json }; Returns: Json }
+      restore_notes: { Args: { p_note_ids: string[] }; Returns: number }
+      revert_note: {
+        Args: { p_base_version: number; p_note_id: string; p_version: number }
+        Returns: {
+          co_author_id: string | null
+          created_at: string
+          created_by: string | null
+          deck_id: string
+          fields: NonNullable<Json>
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id: string | null
+          search: unknown
+          sort_field: string
+          source_guid: string | null
+          tags: string[]
+          updated_at: string
+          updated_by: string | null
+          version: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "notes"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       review_stats: {
         Args: { p_days?: number; p_deck_id?: string; p_now?: string }
         Returns: Json
