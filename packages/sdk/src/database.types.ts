@@ -594,7 +594,9 @@ export type Database = {
           updated_at: string
           updated_by: string | null
           version: number
+          my_tags: string[] | null
           sort_key: string | null
+          tags_with_mine: string[] | null
         }
         Insert: {
           co_author_id?: string | null
@@ -1024,6 +1026,10 @@ export type Database = {
         Args: { p_deck_id: string; p_note_ids: string[]; p_versions?: number[] }
         Returns: number
       }
+      my_tags: {
+        Args: { p_note: Database["public"]["Tables"]["notes"]["Row"] }
+        Returns: string[]
+      }
       note_history_of: {
         Args: { p_note_id: string }
         Returns: {
@@ -1372,6 +1378,10 @@ export type Database = {
           isOneToOne: false
           isSetofReturn: true
         }
+      }
+      tags_with_mine: {
+        Args: { p_note: Database["public"]["Tables"]["notes"]["Row"] }
+        Returns: string[]
       }
       transfer_deck_ownership: {
         Args: { p_deck_id: string; p_user_id: string }
