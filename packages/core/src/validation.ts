@@ -66,6 +66,10 @@ export const deckInputSchema = z.object({
   bury_new: buryFlagSchema.optional(),
   bury_reviews: buryFlagSchema.optional(),
   bury_interday_learning: buryFlagSchema.optional(),
+  // Who may suggest changes to the deck's notes (docs/product.md §4, "Suggestions").
+  suggestions_from: z
+    .enum(["members", "public", "nobody"], { error: "Choose members, anyone who can read it, or nobody." })
+    .optional(),
 });
 
 const whitespace = /\s/u;

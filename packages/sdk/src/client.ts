@@ -17,6 +17,7 @@ import { createRealtime } from "./realtime.js";
 import { createStats } from "./stats.js";
 import { createStorage } from "./storage.js";
 import { createStudy } from "./study/index.js";
+import { createSuggestions } from "./suggestions.js";
 import type { EngramClient } from "./supabase-client.js";
 
 export type { EngramClient };
@@ -34,6 +35,7 @@ export function createEngram(supabase: EngramClient) {
     invites: createInvites(supabase),
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
+    suggestions: createSuggestions(supabase),
     cards: createCards(supabase),
     study: createStudy(supabase),
     stats: createStats(supabase),

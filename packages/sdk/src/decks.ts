@@ -52,7 +52,7 @@ const copyConcurrency = 4;
  * API roles read it only through `deck_sources`, for a source they may read.
  */
 const deckColumns =
-  "id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at, created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning, parent_id, preset_id";
+  "id, owner_id, name, description, is_public, cover_path, new_per_day, reviews_per_day, archived_at, created_at, updated_at, clone_count, leech_threshold, leech_action, bury_new, bury_reviews, bury_interday_learning, parent_id, preset_id, suggestions_from";
 
 /** The source of each copy among `ids` (null: the user's decks) whose source the user may read. */
 async function sourcesOf(supabase: EngramClient, ids: string[] | null): Promise<Map<string, string>> {

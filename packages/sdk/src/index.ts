@@ -79,6 +79,21 @@ export type {
 export type { FieldIssue } from "./request.js";
 export type { DeckStats, RetentionPeriod, ReviewStats, ReviewStatsOptions, UserStats } from "./stats.js";
 export {
+  type MySuggestion,
+  maxRationaleLength,
+  maxReviewedSuggestions,
+  type PendingSuggestion,
+  type ReviewInput,
+  type SuggestedFields,
+  type Suggestion,
+  type SuggestionAction,
+  type SuggestionClosedBecause,
+  type SuggestionEvent,
+  type SuggestionInput,
+  type SuggestionStatus,
+  type SuggestionsFrom,
+} from "./suggestions.js";
+export {
   avatarTypes,
   type ExportFile,
   type FileInput,

@@ -94,6 +94,14 @@ export const engramKeys = {
     all: ["exports"] as const,
     list: () => [...engramKeys.exports.all, "list"] as const,
   },
+  suggestions: {
+    all: ["suggestions"] as const,
+    /** A deck's review queue and its count. */
+    deck: (deckId: string) => [...engramKeys.suggestions.all, "deck", deckId] as const,
+    pending: (deckId: string) => [...engramKeys.suggestions.deck(deckId), "pending"] as const,
+    pendingCount: (deckId: string) => [...engramKeys.suggestions.deck(deckId), "count"] as const,
+    mine: () => [...engramKeys.suggestions.all, "mine"] as const,
+  },
   media: {
     all: ["media"] as const,
     /** A signed link to one of a deck's media files, by its name in the deck. */

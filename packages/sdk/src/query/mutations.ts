@@ -17,6 +17,7 @@ import type { NoteTypeFrom, NoteTypeInput, NoteTypeUpdateOptions } from "../note
 import type { NoteInput, NoteVersion } from "../notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
+import type { ReviewInput, SuggestionInput } from "../suggestions.js";
 import { invalidateKeys } from "./invalidations.js";
 import { engramKeys } from "./keys.js";
 
@@ -227,6 +228,31 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         mutationOptions({
           mutationFn: (presetId: string) => engram.presets.remove(presetId),
           onSuccess: () => invalidate(engramKeys.presets.all, engramKeys.decks.all),
+        }),
+    },
+    suggestions: {
+      suggest: () =>
+        mutationOptions({
+          mutationFn: (input: SuggestionInput) => engram.suggestions.suggest(input),
+          onSuccess: (suggestion) =>
+            invalidate(engramKeys.suggestions.mine(), engramKeys.suggestions.deck(suggestion.deck_id)),
+        }),
+      withdraw: () =>
+        mutationOptions({
+          mutationFn: (id: string) => engram.suggestions.withdraw(id),
+          onSuccess: (suggestion) =>
+            invalidate(engramKeys.suggestions.mine(), engramKeys.suggestions.deck(suggestion.deck_id)),
+        }),
+      /** Accepting changes the deck's notes; a refusal because some changed meanwhile reloads the queue. */
+      review: () =>
+        mutationOptions({
+          mutationFn: ({ input }: { deckId: string; input: ReviewInput }) => engram.suggestions.review(input),
+          onSuccess: (_result, { deckId }) =>
+            invalidate(engramKeys.suggestions.all, ...deckContent(deckId), engramKeys.notes.all),
+          onError: (error, { deckId }) =>
+            (error as Partial<EngramError>).code === "conflict"
+              ? invalidate(engramKeys.suggestions.deck(deckId))
+              : undefined,
         }),
     },
     members: {

@@ -85,6 +85,21 @@ export function engramQueries(engram: Engram) {
       /** The user's presets with how many decks use each. */
       list: () => queryOptions({ queryKey: engramKeys.presets.list(), queryFn: () => engram.presets.list() }),
     },
+    suggestions: {
+      /** A deck's review queue (owners and editors), oldest first, with each note as it is now. */
+      pending: (deckId: string) =>
+        queryOptions({
+          queryKey: engramKeys.suggestions.pending(deckId),
+          queryFn: () => engram.suggestions.pending(deckId),
+        }),
+      pendingCount: (deckId: string) =>
+        queryOptions({
+          queryKey: engramKeys.suggestions.pendingCount(deckId),
+          queryFn: () => engram.suggestions.pendingCount(deckId),
+        }),
+      /** The user's own suggestions with their outcomes. */
+      mine: () => queryOptions({ queryKey: engramKeys.suggestions.mine(), queryFn: () => engram.suggestions.mine() }),
+    },
     members: {
       list: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.members.list(deckId), queryFn: () => engram.members.list(deckId) }),

@@ -31,7 +31,7 @@ export function wireRealtime(
   const invalidate = (...keys: (readonly unknown[])[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
   };
-  const streams = 3 + (options.deckIds?.length ?? 0);
+  const streams = 4 + 2 * (options.deckIds?.length ?? 0);
   let ready = 0;
   const errors = {
     ...(options.onError ? { onError: options.onError } : {}),
@@ -68,6 +68,12 @@ export function wireRealtime(
       }
       for (const jobId of event.ids) importJobs.refresh(jobId);
     }, errors),
+    // The user's suggestions were reviewed or closed, on any device.
+    engram.suggestions.onOwnChanges(() => invalidate(engramKeys.suggestions.mine()), errors),
+    // A deck's suggestions were made or reviewed: its queue and count (RLS shows them to maintainers only).
+    ...(options.deckIds ?? []).map((deckId) =>
+      engram.suggestions.onDeckChanges(deckId, () => invalidate(engramKeys.suggestions.deck(deckId)), errors),
+    ),
     ...(options.deckIds ?? []).map((deckId) =>
       engram.realtime.onDeckContent(
         deckId,

@@ -21,6 +21,7 @@ export const changeTables = [
   "card_states",
   "review_logs",
   "import_jobs",
+  "note_suggestions",
 ] as const;
 export type ChangeTable = (typeof changeTables)[number];
 export type ChangeType = "insert" | "update" | "delete";
