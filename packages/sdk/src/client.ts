@@ -10,6 +10,7 @@ import { createDecks } from "./decks.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
 import { createMfa } from "./mfa.js";
+import { createNoteHistory } from "./note-history.js";
 import { createNoteTypes } from "./note-types.js";
 import { createNotes } from "./notes.js";
 import { createProfile } from "./profile.js";
@@ -35,6 +36,7 @@ export function createEngram(supabase: EngramClient) {
     invites: createInvites(supabase),
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
+    noteHistory: createNoteHistory(supabase),
     suggestions: createSuggestions(supabase),
     cards: createCards(supabase),
     study: createStudy(supabase),

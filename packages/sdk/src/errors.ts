@@ -15,6 +15,7 @@ export const engramErrorCodes = [
   "validation",
   "conflict",
   "note/conflict",
+  "note-history/type-changed",
   "note-type/in-use",
   "note-type/conflict",
   "quota-exceeded",

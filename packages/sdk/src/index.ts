@@ -35,6 +35,14 @@ export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites
 export type { DeckMember, MemberRole } from "./members.js";
 export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";
 export type {
+  DeckChanges,
+  DeckHistoryOptions,
+  DeckHistoryPage,
+  NoteHistoryAction,
+  NoteHistoryEntry,
+  RevertedNote,
+} from "./note-history.js";
+export type {
   DeckNoteType,
   NoteTypeFrom,
   NoteTypeInput,

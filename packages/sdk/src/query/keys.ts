@@ -15,6 +15,8 @@ export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0
 export type ExplorePagesParams = Omit<ExploreParams, "limit" | "offset">;
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
+/** A deck's history page without its cursor: the infinite list pages through it. */
+export type DeckHistoryParams = { since?: string; until?: string };
 export type UserStatsParams = { deckId?: string };
 export type ReviewStatsParams = { deckId?: string; days?: 30 | 90 | 365 };
 
@@ -61,6 +63,17 @@ export const engramKeys = {
     pages: (deckId: string, params: NotePagesParams) => [...engramKeys.notes.deck(deckId), "pages", params] as const,
     ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
+  },
+  /**
+   * Under the notes' keys, so whatever refreshes a note (or a deck's notes)
+   * refreshes its history (and the deck's changes) too.
+   */
+  noteHistory: {
+    note: (noteId: string) => [...engramKeys.notes.detail(noteId), "history"] as const,
+    deck: (deckId: string) => [...engramKeys.notes.deck(deckId), "history"] as const,
+    period: (deckId: string, params: DeckHistoryParams) => [...engramKeys.noteHistory.deck(deckId), params] as const,
+    changes: (deckId: string, since: string | null) =>
+      [...engramKeys.notes.deck(deckId), "changes-since", since] as const,
   },
   noteTypes: {
     all: ["note-types"] as const,

@@ -291,6 +291,19 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.study.all, engramKeys.stats.all),
         }),
     },
+    noteHistory: {
+      /** Brings back a version of a note as a new one; the note, its history and the deck's lists refresh. */
+      revert: () =>
+        mutationOptions({
+          mutationFn: ({ noteId, version, baseVersion }: { noteId: string; version: number; baseVersion: number }) =>
+            engram.noteHistory.revert(noteId, version, baseVersion),
+          onSuccess: (note) => invalidate(engramKeys.notes.detail(note.id), ...deckContent(note.deck_id)),
+          onError: (error, { noteId }) =>
+            (error as Partial<EngramError>).code === "note/conflict"
+              ? invalidate(engramKeys.notes.detail(noteId))
+              : undefined,
+        }),
+    },
     notes: {
       create: () =>
         mutationOptions({

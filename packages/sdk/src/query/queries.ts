@@ -3,6 +3,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
 import { signedUrlExpiresAt } from "../storage/signed-url-expiry.js";
 import {
+  type DeckHistoryParams,
   type ExplorePagesParams,
   type ExploreParams,
   engramKeys,
@@ -79,6 +80,26 @@ export function engramQueries(engram: Engram) {
           queryFn: ({ pageParam }) => engram.decks.explore({ ...params, limit: pageSize, offset: pageParam }),
           initialPageParam: 0,
           getNextPageParam: (last, pages) => (last.length === pageSize ? pages.length * pageSize : undefined),
+        }),
+    },
+    noteHistory: {
+      /** A note's versions, newest first, with their authors. */
+      note: (noteId: string) =>
+        queryOptions({ queryKey: engramKeys.noteHistory.note(noteId), queryFn: () => engram.noteHistory.list(noteId) }),
+      /** A deck's changes in a period, newest first, in pages of `pageSize`. */
+      deckPages: (deckId: string, params: DeckHistoryParams = {}, pageSize = 50) =>
+        infiniteQueryOptions({
+          queryKey: engramKeys.noteHistory.period(deckId, params),
+          queryFn: ({ pageParam }) =>
+            engram.noteHistory.deckHistory(deckId, { ...params, limit: pageSize, cursor: pageParam ?? undefined }),
+          initialPageParam: null as string | null,
+          getNextPageParam: (last) => last.nextCursor,
+        }),
+      /** What others changed in the deck since `since`, or since the user last studied it. */
+      changes: (deckId: string, since?: string) =>
+        queryOptions({
+          queryKey: engramKeys.noteHistory.changes(deckId, since ?? null),
+          queryFn: () => engram.noteHistory.deckChanges(deckId, since),
         }),
     },
     presets: {
