@@ -261,9 +261,11 @@ end
 $$;
 
 -- The stats screen's answer figures over the last p_days study days (30, 90
--- or 365) for all the caller's decks or one: answers per day by the card's
--- state before the answer, with their time; true retention for young and
--- mature cards per period; and the answer buttons pressed.
+-- or 365; null for all time, from the caller's first answer, so an imported
+-- history of years is seen whole) for all the caller's decks or one: answers
+-- per day by the card's state before the answer, with their time; true
+-- retention for young and mature cards per period; and the answer buttons
+-- pressed. `days` is the period's length in study days.
 create function public.review_stats(p_deck_id uuid default null, p_days integer default 30, p_now timestamptz default null)
 returns jsonb
 language plpgsql stable security definer
@@ -274,10 +276,11 @@ declare
   uid uuid := private.require_user();
   me public.profiles;
   today date;
+  days integer := p_days;
   result jsonb;
 begin
-  if p_days is null or p_days not in (30, 90, 365) then
-    perform private.fail('22023', 'days must be 30, 90 or 365', 'days');
+  if p_days not in (30, 90, 365) then
+    perform private.fail('22023', 'days must be 30, 90 or 365, or null for all time', 'days');
   end if;
   perform private.check_time(p_now, 'now');
   if p_deck_id is not null and private.deck_role(p_deck_id) is null then
@@ -285,13 +288,22 @@ begin
   end if;
   select * into me from public.profiles where id = uid;
   today := private.study_date(coalesce(p_now, now()), me.timezone, me.day_starts_at);
+  if p_days is null then
+    -- All time: from the first answer's study day.
+    days := today + 1 - coalesce(private.study_date(
+      case when p_deck_id is null
+        then (select min(r.slot) from private.review_counts r where r.user_id = uid)
+        else (select min(c.slot) from private.review_deck_counts c where c.user_id = uid and c.deck_id = p_deck_id)
+      end, me.timezone, me.day_starts_at), today);
+  end if;
 
+  -- At least the year the retention table covers is read.
   with answers as materialized (
     select a.day, a.state, a.rating, a.mature, a.reviews, a.duration_ms
-    from private.answers_by_day(uid, p_deck_id, me.timezone, me.day_starts_at, today - 364, today) a
+    from private.answers_by_day(uid, p_deck_id, me.timezone, me.day_starts_at, least(today - 364, today - days + 1), today) a
   ),
   in_period as (
-    select * from answers where day > today - p_days
+    select * from answers where day > today - days
   ),
   periods (period, first_day, ord) as (
     values ('today', today, 1), ('yesterday', today - 1, 2), ('week', today - 6, 3),
@@ -320,7 +332,7 @@ begin
   )
   select jsonb_build_object(
     'today', today,
-    'days', p_days,
+    'days', days,
     'per_day', coalesce((
       select jsonb_agg(jsonb_build_object(
         'date', day, 'new', n_new, 'learning', n_learning, 'review', n_review, 'relearning', n_relearning,

@@ -109,7 +109,7 @@ const reviewStats = (tx: Queryable, options: { deckId?: string; days?: number | 
       options.now ?? NOW,
     ])
     .then((rows) => only(rows, "review_stats").stats);
-const statsOf = (options: { deckId?: string; days?: number; now?: string } = {}) =>
+const statsOf = (options: { deckId?: string; days?: number | null; now?: string } = {}) =>
   actAs(db, rosa, (tx) => reviewStats(tx, options));
 
 const day = (date: string, counts: Partial<Record<CardState, number>>, durationMs: number) => ({
@@ -288,8 +288,24 @@ describe("review_stats", () => {
     expect((await actAs(db, olga, (tx) => reviewStats(tx))).retention[0]).toEqual(retention("today", [0, 0], [0, 1]));
   });
 
-  test("refuses a period other than 30, 90 or 365 days (22023 days)", async () => {
-    for (const days of [7, 0, null]) {
+  test("all time (null days) starts at her first answer's study day, for her decks or one", async () => {
+    const all = await statsOf({ days: null });
+    // The first answer, today − 365, is the one a year leaves out.
+    expect(all.days).toBe(366);
+    expect(all.per_day[0]).toEqual(day("2025-03-10", { review: 1 }, 5000));
+    expect(all.buttons.mature).toEqual([3, 0, 3, 1]);
+    expect(all.retention).toEqual((await statsOf({ days: 365 })).retention);
+    const botanyAll = await statsOf({ deckId: botany, days: null });
+    expect({ days: botanyAll.days, per_day: botanyAll.per_day }).toEqual({
+      days: 2,
+      per_day: [day("2026-03-09", { review: 1 }, 5000)],
+    });
+    const newcomer = await createUser(db, { displayName: "Nina" });
+    expect(await actAs(db, newcomer, (tx) => reviewStats(tx, { days: null }))).toMatchObject({ days: 1, per_day: [] });
+  });
+
+  test("refuses a period other than 30, 90 or 365 days or all time (22023 days)", async () => {
+    for (const days of [7, 0, 366]) {
       const result = await probeAs(db, rosa, (tx) => reviewStats(tx, { days }));
       expect(result).toMatchObject({ ok: false, error: { code: "22023", detail: "days" } });
     }

@@ -270,6 +270,17 @@ test("an answer elsewhere arrives live; one deck and a year, kept in the URL", a
   // Back to every deck.
   await page.getByLabel("Deck", { exact: true }).selectOption({ label: "All decks" });
   await expect.poll(() => todayFigure("Answers")).toBe("10");
+
+  // All time: every answer since the first, as the server counts them.
+  await page.getByRole("radio", { name: "All time" }).check();
+  await page.waitForURL((url) => url.searchParams.get("period") === "all");
+  const allTime = table("Reviews per day by card state, all time");
+  await allTime.waitFor({ state: "attached" });
+  await ready();
+  const all = await engram.stats.reviews({ days: "all" });
+  const answered = all.per_day.reduce((sum, day) => sum + day.new + day.learning + day.relearning + day.review, 0);
+  expect(answered).toBeGreaterThanOrEqual(10);
+  await expect.poll(async () => (await cells(allTime.locator("tfoot tr")))[5]).toBe(String(answered));
 });
 
 test("a new account is told there is nothing yet, with the way to study", async () => {

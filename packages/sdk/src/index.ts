@@ -65,6 +65,7 @@ export {
   noteSorts,
   type SortDirection,
 } from "./notes.js";
+export type { PersonalNote, PersonalNoteInput } from "./personal-notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export type {
   ChangeTable,
@@ -78,6 +79,7 @@ export type {
   ImportProgressOptions,
   JoinDeckOptions,
   OwnMembershipEvent,
+  OwnPersonalNotesEvent,
   OwnScheduleEvent,
   ResyncEvent,
   SubscriptionOptions,
@@ -85,22 +87,14 @@ export type {
   Unsubscribe,
 } from "./realtime.js";
 export type { FieldIssue } from "./request.js";
-export type { DeckStats, RetentionPeriod, ReviewStats, ReviewStatsOptions, UserStats } from "./stats.js";
-export {
-  type MySuggestion,
-  maxRationaleLength,
-  maxReviewedSuggestions,
-  type PendingSuggestion,
-  type ReviewInput,
-  type SuggestedFields,
-  type Suggestion,
-  type SuggestionAction,
-  type SuggestionClosedBecause,
-  type SuggestionEvent,
-  type SuggestionInput,
-  type SuggestionStatus,
-  type SuggestionsFrom,
-} from "./suggestions.js";
+export type {
+  DeckStats,
+  RetentionPeriod,
+  ReviewStats,
+  ReviewStatsDays,
+  ReviewStatsOptions,
+  UserStats,
+} from "./stats.js";
 export {
   avatarTypes,
   type ExportFile,
@@ -140,6 +134,21 @@ export {
   type StudyNote,
   type StudyQueue,
 } from "./study/index.js";
+export {
+  type MySuggestion,
+  maxRationaleLength,
+  maxReviewedSuggestions,
+  type PendingSuggestion,
+  type ReviewInput,
+  type SuggestedFields,
+  type Suggestion,
+  type SuggestionAction,
+  type SuggestionClosedBecause,
+  type SuggestionEvent,
+  type SuggestionInput,
+  type SuggestionStatus,
+  type SuggestionsFrom,
+} from "./suggestions.js";
 export {
   type Recommendation,
   recommendRetention,

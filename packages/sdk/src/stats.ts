@@ -40,13 +40,15 @@ const passedFailed = z.object({ passed: count, failed: count });
 const buttonCounts = z.tuple([count, count, count, count]);
 /** The periods true retention is reported for: today, yesterday, the last 7, 30 and 365 study days. */
 export const retentionPeriods = ["today", "yesterday", "week", "month", "year"] as const;
-/** The periods `stats.reviews` covers, in study days ending today. */
-export const reviewStatsDays = [30, 90, 365] as const;
+/** The periods `stats.reviews` covers: study days ending today, or all of them since the first answer. */
+export const reviewStatsDays = [30, 90, 365, "all"] as const;
+export type ReviewStatsDays = (typeof reviewStatsDays)[number];
 
 /** The shape `review_stats` returns (supabase/migrations/…_review_rollup.sql); parsed so a drift fails loudly. */
 export const reviewStatsSchema = z.object({
   today: day,
-  days: z.union([z.literal(30), z.literal(90), z.literal(365)]),
+  /** The period's length in study days (for all time, from the first answer's day to today). */
+  days: z.int().min(1),
   /** Answers per study day in the period, by the card's state before the answer; days without answers left out. */
   per_day: z.array(
     z.object({
@@ -75,7 +77,7 @@ const userOptionsSchema = z.object({
 });
 const decksOptionsSchema = userOptionsSchema.pick({ now: true });
 const reviewsOptionsSchema = userOptionsSchema.extend({
-  days: z.union([z.literal(30), z.literal(90), z.literal(365)], { error: "Days must be 30, 90 or 365." }).optional(),
+  days: z.literal(reviewStatsDays, { error: "Days must be 30, 90, 365 or all." }).optional(),
 });
 export type ReviewStatsOptions = z.input<typeof reviewsOptionsSchema>;
 
@@ -103,9 +105,10 @@ export function createStats(supabase: EngramClient) {
     },
 
     /**
-     * Answer figures over the last 30, 90 or 365 study days (default 30), for all
-     * the user's decks or one (`not-found` for a deck they are not in): answers
-     * per day by state, true retention per period, answer buttons.
+     * Answer figures over the last 30, 90 or 365 study days (default 30) or all
+     * of them since the first answer (`"all"`), for all the user's decks or one
+     * (`not-found` for a deck they are not in): answers per day by state, true
+     * retention per period, answer buttons.
      */
     async reviews(options: ReviewStatsOptions = {}): Promise<ReviewStats> {
       const { deckId, days, now } = validate(reviewsOptionsSchema, options);
@@ -113,7 +116,8 @@ export function createStats(supabase: EngramClient) {
       const json = await run(
         supabase.rpc("review_stats", {
           ...(deckId ? { p_deck_id: deckId } : {}),
-          ...(days ? { p_days: days } : {}),
+          // All time is `null` days to the database, which the generated argument type does not allow.
+          ...(days ? { p_days: days === "all" ? (null as unknown as number) : days } : {}),
           ...(now ? { p_now: now.toISOString() } : {}),
         }),
       );

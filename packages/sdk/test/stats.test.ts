@@ -149,6 +149,9 @@ describe("stats", () => {
     });
     const year = await user.engram.stats.reviews({ days: 365 });
     expect(year).toMatchObject({ days: 365, per_day: stats.per_day, buttons: stats.buttons });
+    // All time runs from the first answer, two days ago: three study days.
+    const all = await user.engram.stats.reviews({ days: "all", now });
+    expect(all).toMatchObject({ days: 3, per_day: stats.per_day, buttons: stats.buttons });
 
     const stranger = await signedIn("stranger");
     await expect(stranger.engram.stats.reviews({ deckId: deck.id })).rejects.toMatchObject({ code: "not-found" });

@@ -5,6 +5,7 @@
  * one deck's notes.
  */
 import type { Engram } from "../client.js";
+import type { ReviewStatsDays } from "../stats.js";
 
 export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>;
 /** A list's filters and order without paging: the infinite list pages through them. */
@@ -18,7 +19,7 @@ export type QueueParams = { deckId?: string };
 /** A deck's history page without its cursor: the infinite list pages through it. */
 export type DeckHistoryParams = { since?: string; until?: string };
 export type UserStatsParams = { deckId?: string };
-export type ReviewStatsParams = { deckId?: string; days?: 30 | 90 | 365 };
+export type ReviewStatsParams = { deckId?: string; days?: ReviewStatsDays };
 
 export const engramKeys = {
   auth: {
@@ -63,6 +64,11 @@ export const engramKeys = {
     pages: (deckId: string, params: NotePagesParams) => [...engramKeys.notes.deck(deckId), "pages", params] as const,
     ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
+  },
+  personalNotes: {
+    all: ["personal-notes"] as const,
+    deck: (deckId: string) => [...engramKeys.personalNotes.all, "deck", deckId] as const,
+    detail: (noteId: string) => [...engramKeys.personalNotes.all, "detail", noteId] as const,
   },
   /**
    * Under the notes' keys, so whatever refreshes a note (or a deck's notes)

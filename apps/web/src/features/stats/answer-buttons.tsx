@@ -11,7 +11,7 @@ import {
 import { formatCount, percent } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { buttonColors } from "./colors.js";
-import { type Period, periodLabels } from "./stats-params.js";
+import { type Period, periodPhrases, periodSpans } from "./stats-params.js";
 import type { ReviewStats } from "./stats-types.js";
 
 const buttons = ["again", "hard", "good", "easy"] as const;
@@ -28,12 +28,12 @@ export function AnswerButtons({ reviews, period }: { reviews: ReviewStats; perio
     const total = again + hard + good + easy;
     return { group: groupLabels[group], again, hard, good, easy, total, correct: percent(total - again, total) };
   });
-  const span = periodLabels[period];
+  const span = periodSpans[period];
   const answered = data.filter((group) => group.total > 0);
   const summary =
     answered.length === 0
-      ? `No answers in the past ${span}.`
-      : `Correct: ${answered.map((group) => `${group.group.toLowerCase()} ${group.correct}`).join(", ")} (past ${span}).`;
+      ? `No answers ${periodPhrases[period]}.`
+      : `Correct: ${answered.map((group) => `${group.group.toLowerCase()} ${group.correct}`).join(", ")} (${span}).`;
 
   return (
     <ChartSection
@@ -45,7 +45,7 @@ export function AnswerButtons({ reviews, period }: { reviews: ReviewStats; perio
         .join("; ")}.`}
       table={
         <table className="stats-table">
-          <caption>Answer buttons pressed, past {span}</caption>
+          <caption>Answer buttons pressed, {span}</caption>
           <thead>
             <tr>
               <th scope="col">Cards</th>

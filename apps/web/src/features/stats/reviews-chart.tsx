@@ -9,17 +9,11 @@ import {
   Legend,
   TooltipCard,
 } from "../../charts/chart-parts.js";
-import {
-  daysEnding,
-  formatCount,
-  formatDay,
-  formatShortDay,
-  formatShortMonth,
-  plural,
-} from "../../lib/stats-format.js";
+import { formatCount, plural } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { stateColors } from "./colors.js";
-import { type Period, periodLabels } from "./stats-params.js";
+import { periodBars } from "./period-bars.js";
+import { type Period, periodPhrases, periodSpans } from "./stats-params.js";
 import type { DayAnswers, ReviewStats } from "./stats-types.js";
 
 export const answerStates = ["new", "learning", "relearning", "review"] as const;
@@ -28,29 +22,18 @@ export const stateLabels = { new: "New", learning: "Learning", relearning: "Rele
 const totalOf = (day: Pick<DayAnswers, (typeof answerStates)[number]>) =>
   day.new + day.learning + day.relearning + day.review;
 
-/** Every day of the period, days without answers as zeros, so the bars keep their places in time. */
-export function periodDays(reviews: ReviewStats): DayAnswers[] {
-  const byDate = new Map(reviews.per_day.map((day) => [day.date, day]));
-  return daysEnding(reviews.today, reviews.days).map(
-    (date) => byDate.get(date) ?? { date, new: 0, learning: 0, relearning: 0, review: 0, duration_ms: 0 },
-  );
-}
-
-/** Tick labels: days over a month or three, months over a year. */
-export const dateTick = (days: number) => (date: string) => (days > 90 ? formatShortMonth(date) : formatShortDay(date));
-
 /** Answers per day over the period, stacked by the card's state before the answer (Anki's "Reviews" graph). */
 export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period: Period }) {
-  const days = useMemo(() => periodDays(reviews), [reviews]);
+  const { unit, bars, title, tick } = useMemo(() => periodBars(reviews), [reviews]);
   const studied = reviews.per_day.filter((day) => totalOf(day) > 0);
   const totals = answerStates.map((state) => studied.reduce((sum, day) => sum + day[state], 0));
   const total = totals.reduce((sum, count) => sum + count, 0);
   const average = total / reviews.days;
-  const span = periodLabels[period];
+  const span = periodSpans[period];
   const summary =
     total === 0
-      ? `No reviews in the past ${span}.`
-      : `${plural(total, "review")} in the past ${span}: ${average.toFixed(1)} a day on average, on ${studied.length} of ${reviews.days} days.`;
+      ? `No reviews ${periodPhrases[period]}.`
+      : `${plural(total, "review")} ${periodPhrases[period]}: ${average.toFixed(1)} a day on average, on ${studied.length} of ${reviews.days} days.`;
   const breakdown = answerStates.map((state, index) => `${totals[index]} ${stateLabels[state].toLowerCase()}`);
 
   return (
@@ -59,13 +42,15 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
       title="Reviews"
       wide
       summary={summary}
-      label={`Bar chart of reviews per day over the past ${span}, by card state. ${summary} ${total === 0 ? "" : `In all: ${breakdown.join(", ")}.`}`}
+      label={`Bar chart of reviews per ${unit}, ${span}, by card state. ${summary} ${total === 0 ? "" : `In all: ${breakdown.join(", ")}.`}`}
       table={
         <table className="stats-table">
-          <caption>Reviews per day by card state, past {span}</caption>
+          <caption>
+            Reviews per {unit} by card state, {span}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col">{unit === "day" ? "Day" : "Month"}</th>
               {answerStates.map((state) => (
                 <th key={state} scope="col">
                   {stateLabels[state]}
@@ -75,15 +60,18 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
             </tr>
           </thead>
           <tbody>
-            {[...studied].reverse().map((day) => (
-              <tr key={day.date}>
-                <th scope="row">{formatDay(day.date)}</th>
-                {answerStates.map((state) => (
-                  <td key={state}>{formatCount(day[state])}</td>
-                ))}
-                <td>{formatCount(totalOf(day))}</td>
-              </tr>
-            ))}
+            {bars
+              .filter((bar) => totalOf(bar) > 0)
+              .reverse()
+              .map((day) => (
+                <tr key={day.date}>
+                  <th scope="row">{title(day.date)}</th>
+                  {answerStates.map((state) => (
+                    <td key={state}>{formatCount(day[state])}</td>
+                  ))}
+                  <td>{formatCount(totalOf(day))}</td>
+                </tr>
+              ))}
           </tbody>
           <tfoot>
             <tr>
@@ -97,15 +85,9 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
         </table>
       }
     >
-      <BarChart {...chartProps} data={days} barCategoryGap={reviews.days > 90 ? 0 : "15%"}>
+      <BarChart {...chartProps} data={bars} barCategoryGap={bars.length > 90 ? 0 : "15%"}>
         <CartesianGrid {...gridProps} />
-        <XAxis
-          dataKey="date"
-          {...axisProps}
-          tickFormatter={dateTick(reviews.days)}
-          minTickGap={24}
-          interval="preserveStartEnd"
-        />
+        <XAxis dataKey="date" {...axisProps} tickFormatter={tick} minTickGap={24} interval="preserveStartEnd" />
         <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
         <Tooltip
           cursor={cursorProps}
@@ -115,7 +97,7 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
             if (!day) return null;
             return (
               <TooltipCard
-                title={`${formatDay(day.date)}: ${plural(totalOf(day), "review")}`}
+                title={`${title(day.date)}: ${plural(totalOf(day), "review")}`}
                 rows={answerStates.map((state) => ({
                   name: stateLabels[state],
                   value: day[state],

@@ -1,11 +1,11 @@
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
-import { formatDay, formatDuration } from "../../lib/stats-format.js";
+import { formatDuration } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { timeColor } from "./colors.js";
-import { dateTick, periodDays } from "./reviews-chart.js";
-import { type Period, periodLabels } from "./stats-params.js";
+import { periodBars } from "./period-bars.js";
+import { type Period, periodPhrases, periodSpans } from "./stats-params.js";
 import type { ReviewStats } from "./stats-types.js";
 
 type TimeDay = { date: string; time: number; duration_ms: number };
@@ -17,46 +17,49 @@ function unitFor(longest: number): { label: string; ms: number } {
   return { label: "h", ms: 3_600_000 };
 }
 
-/** Time spent answering per day over the period, in minutes (Anki's "Review time"). */
+/** Time spent answering per day (per month past a year) over the period (Anki's "Review time"). */
 export function TimeChart({ reviews, period }: { reviews: ReviewStats; period: Period }) {
-  const longest = Math.max(0, ...reviews.per_day.map((day) => day.duration_ms));
+  const { unit: per, bars, title, tick } = useMemo(() => periodBars(reviews), [reviews]);
+  const longest = Math.max(0, ...bars.map((bar) => bar.duration_ms));
   const unit = unitFor(longest);
   const days = useMemo<TimeDay[]>(
     () =>
-      periodDays(reviews).map((day) => ({
-        date: day.date,
-        duration_ms: day.duration_ms,
-        time: Math.round((day.duration_ms / unit.ms) * 10) / 10,
+      bars.map((bar) => ({
+        date: bar.date,
+        duration_ms: bar.duration_ms,
+        time: Math.round((bar.duration_ms / unit.ms) * 10) / 10,
       })),
-    [reviews, unit.ms],
+    [bars, unit.ms],
   );
-  const studied = reviews.per_day.filter((day) => day.duration_ms > 0);
+  const studied = days.filter((day) => day.duration_ms > 0);
   const total = studied.reduce((sum, day) => sum + day.duration_ms, 0);
-  const span = periodLabels[period];
+  const span = periodSpans[period];
   const summary =
     total === 0
-      ? `No study time in the past ${span}.`
-      : `${formatDuration(total)} in the past ${span}: ${formatDuration(total / reviews.days)} a day on average.`;
+      ? `No study time ${periodPhrases[period]}.`
+      : `${formatDuration(total)} ${periodPhrases[period]}: ${formatDuration(total / reviews.days)} a day on average.`;
 
   return (
     <ChartSection
       id="time"
       title="Study time"
       summary={summary}
-      label={`Bar chart of time studied per day over the past ${span}. ${summary}`}
+      label={`Bar chart of time studied per ${per}, ${span}. ${summary}`}
       table={
         <table className="stats-table">
-          <caption>Study time per day, past {span}</caption>
+          <caption>
+            Study time per {per}, {span}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col">{per === "day" ? "Day" : "Month"}</th>
               <th scope="col">Time</th>
             </tr>
           </thead>
           <tbody>
             {[...studied].reverse().map((day) => (
               <tr key={day.date}>
-                <th scope="row">{formatDay(day.date)}</th>
+                <th scope="row">{title(day.date)}</th>
                 <td>{formatDuration(day.duration_ms)}</td>
               </tr>
             ))}
@@ -70,15 +73,9 @@ export function TimeChart({ reviews, period }: { reviews: ReviewStats; period: P
         </table>
       }
     >
-      <BarChart {...chartProps} data={days} barCategoryGap={reviews.days > 90 ? 0 : "15%"}>
+      <BarChart {...chartProps} data={days} barCategoryGap={days.length > 90 ? 0 : "15%"}>
         <CartesianGrid {...gridProps} />
-        <XAxis
-          dataKey="date"
-          {...axisProps}
-          tickFormatter={dateTick(reviews.days)}
-          minTickGap={24}
-          interval="preserveStartEnd"
-        />
+        <XAxis dataKey="date" {...axisProps} tickFormatter={tick} minTickGap={24} interval="preserveStartEnd" />
         <YAxis {...axisProps} axisLine={false} unit={` ${unit.label}`} width={56} />
         <Tooltip
           cursor={cursorProps}
@@ -88,7 +85,7 @@ export function TimeChart({ reviews, period }: { reviews: ReviewStats; period: P
             if (!day) return null;
             return (
               <TooltipCard
-                title={formatDay(day.date)}
+                title={title(day.date)}
                 rows={[{ name: "Studied", value: formatDuration(day.duration_ms) }]}
               />
             );
