@@ -19,6 +19,8 @@ const messages: Record<EngramErrorCode, string> = {
   conflict: "Someone else changed this at the same time. Reload and try again.",
   "note/conflict":
     "Someone else changed this note while you were editing. Your changes are still here — reload the note to see theirs.",
+  "note-history/type-changed":
+    "This version used the note type's fields as they were before it changed, so it can't be brought back.",
   "note-type/in-use":
     "Notes use this note type: it can't be removed, and a change can't drop their cards or filled fields.",
   "note-type/conflict":
