@@ -13,6 +13,7 @@ import { createMfa } from "./mfa.js";
 import { createNoteHistory } from "./note-history.js";
 import { createNoteTypes } from "./note-types.js";
 import { createNotes } from "./notes.js";
+import { createPersonalNotes } from "./personal-notes.js";
 import { createProfile } from "./profile.js";
 import { createRealtime } from "./realtime.js";
 import { createStats } from "./stats.js";
@@ -37,6 +38,7 @@ export function createEngram(supabase: EngramClient) {
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
     noteHistory: createNoteHistory(supabase),
+    personalNotes: createPersonalNotes(supabase),
     suggestions: createSuggestions(supabase),
     cards: createCards(supabase),
     study: createStudy(supabase),

@@ -11,15 +11,15 @@ import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
 
-/** A note as stored (without `sort_key`, a computed field the list orders by). */
-export type Note = Omit<Tables<"notes">, "sort_key">;
+/** A note as stored (without its computed fields: `sort_key`, which the list orders by, and the user's own tags). */
+export type Note = Omit<Tables<"notes">, "sort_key" | "my_tags" | "tags_with_mine">;
 export type NoteWithCards = Note & { cards: Tables<"cards">[] };
 /** A note of a built-in kind, or a custom note of one of its deck's note types (`noteTypeId`) with exactly its fields. */
 export type NoteInput = z.input<typeof noteInputSchema> | z.input<typeof customNoteSchema>;
 /** A note as a bulk action states it: its id and the version the caller loaded. */
 export type NoteVersion = Pick<Note, "id" | "version">;
-/** A note as the browser lists it: with how many cards it has. */
-export type ListedNote = Note & { card_count: number };
+/** A note as the browser lists it: with how many cards it has and the user's own tags on it. */
+export type ListedNote = Note & { card_count: number; my_tags: string[] };
 export interface NotePage {
   notes: ListedNote[];
   /** How many notes match, over all pages. */
@@ -122,7 +122,8 @@ export function createNotes(supabase: EngramClient) {
     /**
      * A page of a deck's notes with the total count. `search` matches words in
      * the fields and tags (web-search syntax: "quoted phrase", -excluded, or);
-     * `tags` keeps notes having all of them; `kind` one kind, `noteTypeId` the
+     * `tags` keeps notes having all of them, as the note's tags or the user's
+     * own (`my_tags`, which each note comes with); `kind` one kind, `noteTypeId` the
      * custom notes of one note type. `sort`: newest (the default) or oldest
      * added, recently edited, alphabetical by the sort field (the first field
      * as plain text), or `{ by, dir }`: the sort field, created, modified or
@@ -133,14 +134,18 @@ export function createNotes(supabase: EngramClient) {
       const id = validate(deckIdSchema, deckId);
       const { sort, limit, offset, ...filter } = validate(listSchema, options);
       const query = ordered(
-        filtered(supabase.from("notes").select("*, cards(count)", { count: "exact" }), id, filter),
+        filtered(supabase.from("notes").select("*, cards(count), my_tags", { count: "exact" }), id, filter),
         typeof sort === "string" ? namedOrders[sort] : sort,
       );
       const { notes, total } = await run(
         query.range(offset, offset + limit - 1).then(({ data, count, ...result }) => ({
           ...result,
           data: data && {
-            notes: data.map(({ cards, ...note }) => ({ ...note, card_count: cards[0]?.count ?? 0 })),
+            notes: data.map(({ cards, my_tags, ...note }) => ({
+              ...note,
+              card_count: cards[0]?.count ?? 0,
+              my_tags: my_tags ?? [],
+            })),
             total: count ?? data.length,
           },
         })),
@@ -256,7 +261,8 @@ function filtered<Q extends { eq: any; textSearch: any; contains: any }>(
 ): Q {
   let result: Q = query.eq("deck_id", deckId);
   if (search) result = result.textSearch("search", search, { type: "websearch", config: "simple" });
-  if (tags?.length) result = result.contains("tags", tags);
+  // A note's tags with the user's own on it (docs/product.md §3).
+  if (tags?.length) result = result.contains("tags_with_mine", tags);
   if (kind) result = result.eq("kind", kind);
   if (noteTypeId) result = result.eq("note_type_id", noteTypeId);
   return result;

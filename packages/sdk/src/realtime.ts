@@ -26,6 +26,7 @@ export type {
   ImportProgressEvent,
   ImportProgressOptions,
   OwnMembershipEvent,
+  OwnPersonalNotesEvent,
   OwnScheduleEvent,
 } from "./realtime/subscriptions.js";
 

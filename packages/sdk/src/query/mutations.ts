@@ -15,6 +15,7 @@ import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
 import type { NoteTypeFrom, NoteTypeInput, NoteTypeUpdateOptions } from "../note-types.js";
 import type { NoteInput, NoteVersion } from "../notes.js";
+import type { PersonalNoteInput } from "../personal-notes.js";
 import type { ProfilePatch } from "../profile.js";
 import type { FileInput, UploadOptions } from "../storage.js";
 import type { ReviewInput, SuggestionInput } from "../suggestions.js";
@@ -31,6 +32,12 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
     engramKeys.cards.all,
     engramKeys.study.all,
     engramKeys.stats.all,
+  ];
+  // What a change to the user's own tags and My notes on a note affects: the note list shows and filters by the tags.
+  const personalLayer = (deckId: string, noteId: string) => [
+    engramKeys.personalNotes.detail(noteId),
+    engramKeys.personalNotes.deck(deckId),
+    engramKeys.notes.deck(deckId),
   ];
   // A bulk action refused because notes changed since they were loaded: the list reloads with their new versions.
   const reloadIfStale = (error: Error, deckId: string) =>
@@ -384,6 +391,20 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: ({ noteTypeId }: { deckId: string; noteTypeId: string }) => engram.noteTypes.remove(noteTypeId),
           onSuccess: (_result, { deckId, noteTypeId }) =>
             invalidate(engramKeys.noteTypes.deck(deckId), engramKeys.noteTypes.detail(noteTypeId)),
+        }),
+    },
+    // Saved apart from the note: the note's version and everyone else's view stay as they are.
+    personalNotes: {
+      save: () =>
+        mutationOptions({
+          mutationFn: ({ noteId, input }: { deckId: string; noteId: string; input: PersonalNoteInput }) =>
+            engram.personalNotes.save(noteId, input),
+          onSuccess: (_saved, { deckId, noteId }) => invalidate(...personalLayer(deckId, noteId)),
+        }),
+      clear: () =>
+        mutationOptions({
+          mutationFn: ({ noteId }: { deckId: string; noteId: string }) => engram.personalNotes.clear(noteId),
+          onSuccess: (_result, { deckId, noteId }) => invalidate(...personalLayer(deckId, noteId)),
         }),
     },
     cards: {

@@ -172,6 +172,20 @@ export function engramQueries(engram: Engram) {
           queryFn: () => engram.noteTypes.get(noteTypeId),
         }),
     },
+    personalNotes: {
+      /** The user's own tags and My notes on a note, or null. */
+      detail: (noteId: string) =>
+        queryOptions({
+          queryKey: engramKeys.personalNotes.detail(noteId),
+          queryFn: () => engram.personalNotes.get(noteId),
+        }),
+      /** The user's own tags and My notes on a deck's notes. */
+      deck: (deckId: string) =>
+        queryOptions({
+          queryKey: engramKeys.personalNotes.deck(deckId),
+          queryFn: () => engram.personalNotes.listForDeck(deckId),
+        }),
+    },
     cards: {
       forNote: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.cards.forNote(noteId), queryFn: () => engram.cards.listForNote(noteId) }),

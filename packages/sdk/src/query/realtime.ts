@@ -31,7 +31,7 @@ export function wireRealtime(
   const invalidate = (...keys: (readonly unknown[])[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
   };
-  const streams = 4 + 2 * (options.deckIds?.length ?? 0);
+  const streams = 5 + 2 * (options.deckIds?.length ?? 0);
   let ready = 0;
   const errors = {
     ...(options.onError ? { onError: options.onError } : {}),
@@ -59,6 +59,11 @@ export function wireRealtime(
     // A deck was shared with the user (an invite accepted on any device), their role changed, or they were removed.
     engram.realtime.onOwnMemberships(
       () => invalidate(engramKeys.decks.all, engramKeys.members.all, engramKeys.study.all, engramKeys.stats.all),
+      errors,
+    ),
+    // The user's own tags and My notes changed on another device: the notes list carries their tags too.
+    engram.realtime.onOwnPersonalNotes(
+      () => invalidate(engramKeys.personalNotes.all, [...engramKeys.notes.all, "deck"]),
       errors,
     ),
     engram.realtime.onImportProgress((event) => {
@@ -97,6 +102,8 @@ export function wireRealtime(
           }
           if (event.type === "resync" || event.table === "notes" || event.table === "cards") {
             invalidate(engramKeys.notes.deck(deckId), engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all);
+            // A note moved in or out takes the user's personal layer on it along.
+            invalidate(engramKeys.personalNotes.deck(deckId));
             if (event.type !== "resync" && event.table === "notes") {
               if (event.ids === null) invalidate([...engramKeys.notes.all, "detail"]);
               else for (const noteId of event.ids) invalidate(engramKeys.notes.detail(noteId));

@@ -21,6 +21,7 @@ export const changeTables = [
   "card_states",
   "review_logs",
   "import_jobs",
+  "personal_notes",
   "note_suggestions",
 ] as const;
 export type ChangeTable = (typeof changeTables)[number];

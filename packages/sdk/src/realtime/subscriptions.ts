@@ -38,6 +38,9 @@ export type DeckContentEvent = TableChange<"decks" | "deck_members" | "note_type
  */
 export type OwnMembershipEvent = TableChange<"deck_members">;
 
+/** The user's own tags and My notes changed (on any device); `ids` are the notes' ids. */
+export type OwnPersonalNotesEvent = TableChange<"personal_notes">;
+
 /** Import jobs of the user were created, advanced or removed; `ids` are the jobs' ids. */
 export type ImportProgressEvent = TableChange<"import_jobs">;
 
@@ -94,6 +97,17 @@ export function createSubscriptions(supabase: EngramClient) {
       return afterSetup(async () => {
         const userId = await currentUserId(supabase);
         return subscribeToChanges(supabase, userTopic(userId), ["deck_members"], listener, options);
+      }, options.onError);
+    },
+
+    /** The user's own tags and My notes as they are saved and cleared, on any of their devices. */
+    onOwnPersonalNotes(
+      listener: (event: OwnPersonalNotesEvent | ResyncEvent) => void,
+      options: SubscriptionOptions = {},
+    ): Unsubscribe {
+      return afterSetup(async () => {
+        const userId = await currentUserId(supabase);
+        return subscribeToChanges(supabase, userTopic(userId), ["personal_notes"], listener, options);
       }, options.onError);
     },
 
