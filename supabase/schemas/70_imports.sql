@@ -39,13 +39,14 @@ grant select, insert, update, delete on public.import_jobs to service_role;
 grant select on public.import_jobs to authenticated;
 
 -- Staged batches of a running import, as the device sent them, with the
--- size of each as text (what import_limits bounds). Only the import
+-- size of each as text and its number of notes (what import_limits bounds). Only the import
 -- functions touch them.
 create table private.import_batches (
   job_id uuid not null references public.import_jobs (id) on delete cascade,
   batch integer not null constraint import_batches_batch_range check (batch >= 0),
   payload jsonb not null,
   bytes integer not null default 0 constraint import_batches_bytes_range check (bytes >= 0),
+  notes integer not null default 0 constraint import_batches_notes_range check (notes >= 0),
   primary key (job_id, batch)
 );
 alter table private.import_batches enable row level security;
@@ -54,17 +55,19 @@ revoke all on private.import_batches from anon, authenticated, service_role;
 -- What one user's imports may hold while they run. The device sends batches
 -- of at most 1,000 notes and 2 MB (@engram/sdk's transfer/staged.ts; a
 -- 1,558-note Anki collection stages 1.2 MB in two), so a batch may hold
--- 4 MiB and a job 1,000 batches and 512 MiB in all: room for 100,000 notes
--- with a million answers (about 400 MB). A job runs for at most a day
--- (staging takes minutes); an older one was abandoned, and
+-- 1,000 notes in 4 MiB and a job 1,000 batches, 100,000 notes and 512 MiB in
+-- all: room for 100,000 notes with a million answers (about 400 MB), and no
+-- more notes than finishing is built for, however small each is. A job runs
+-- for at most a day (staging takes minutes); an older one was abandoned, and
 -- purge_abandoned_imports removes it. At most 3 run at once per user.
 create function private.import_limits(
-  out batch_bytes integer, out batches integer, out job_bytes bigint, out running_jobs integer, out max_age interval
+  out batch_bytes integer, out batch_notes integer, out batches integer, out job_notes integer,
+  out job_bytes bigint, out running_jobs integer, out max_age interval
 )
 language sql immutable
 set search_path = ''
 as $$
-  select 4 * 1024 * 1024, 1000, 512::bigint * 1024 * 1024, 3, interval '24 hours'
+  select 4 * 1024 * 1024, 1000, 1000, 100000, 512::bigint * 1024 * 1024, 3, interval '24 hours'
 $$;
 
 -- Begins an import into an existing deck the caller edits (p_deck_id) or a
@@ -192,6 +195,7 @@ declare
   job public.import_jobs;
   limits record;
   size bigint;
+  note_count integer;
 begin
   perform private.require_user();
   select * into limits from private.import_limits();
@@ -207,15 +211,23 @@ begin
     perform private.fail('22023', 'a batch is an object with a list of notes', 'payload');
   end if;
   size := octet_length(p_payload::text);
+  note_count := jsonb_array_length(p_payload -> 'notes');
   if size > limits.batch_bytes then
     perform private.fail('22023', 'a batch holds at most 4 MiB', 'payload');
-  elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch)
-    and size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
+  elsif note_count > limits.batch_notes then
+    perform private.fail('22023', 'a batch holds at most 1,000 notes', 'payload');
+  elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch) then
+    if size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
       > limits.job_bytes then
-    perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
+      perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
+    elsif note_count + (select coalesce(sum(b.notes), 0) from private.import_batches b where b.job_id = p_job_id)
+      > limits.job_notes then
+      perform private.fail('PT413', 'an import stages at most 100,000 notes', 'import_size');
+    end if;
   end if;
 
-  insert into private.import_batches (job_id, batch, payload, bytes) values (p_job_id, p_batch, p_payload, size)
+  insert into private.import_batches (job_id, batch, payload, bytes, notes)
+  values (p_job_id, p_batch, p_payload, size, note_count)
   on conflict (job_id, batch) do nothing;
   update public.import_jobs
   set processed = greatest(processed, least(p_processed, coalesce(total, p_processed)))

@@ -667,6 +667,28 @@ describe("what an import may stage, and for how long", () => {
     expect(await stagedBatches(job.id)).toBe(1);
   });
 
+  test("a batch holds at most 1,000 notes, a job 100,000 (22023 payload, PT413 import_size), however small each note", async () => {
+    const user = await createUser(db);
+    const job = await actAs(db, user, (tx) => start(tx, { deckName: "Many small" }));
+    // Empty objects: a million of them fit in 3 MB, and finishing is built for 100,000.
+    const empties = (count: number) => ({ notes: Array.from({ length: count }, () => ({})) });
+    expect(await probeAs(db, user, (tx) => stage(tx, job.id, 0, empties(1001)))).toMatchObject({
+      ok: false,
+      error: { code: "22023", detail: "payload", message: "a batch holds at most 1,000 notes" },
+    });
+    await actAs(db, user, (tx) => stage(tx, job.id, 0, empties(1000)));
+    // Batch 0 stands for 100,000 notes less 10 already staged.
+    await db.query("update private.import_batches set notes = 99990 where job_id = $1", [job.id]);
+    expect(await probeAs(db, user, (tx) => stage(tx, job.id, 1, empties(11)))).toMatchObject({
+      ok: false,
+      error: { code: "PT413", detail: "import_size", message: "an import stages at most 100,000 notes" },
+    });
+    expect(await actAs(db, user, (tx) => stage(tx, job.id, 1, empties(10)))).toMatchObject({ status: "running" });
+    // Sent again, a staged batch is not counted twice.
+    expect(await actAs(db, user, (tx) => stage(tx, job.id, 0, empties(1000)))).toMatchObject({ status: "running" });
+    expect(await stagedBatches(job.id)).toBe(2);
+  });
+
   test("a job started more than a day ago has expired: no batch, no finish (PT410 expired), abandoning still works", async () => {
     const user = await createUser(db);
     const job = await actAs(db, user, (tx) => start(tx, { deckName: "Late" }));
