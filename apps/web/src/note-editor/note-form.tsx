@@ -28,6 +28,7 @@ import {
   typeLabel,
 } from "./note-draft.js";
 import { OcclusionEditor } from "./occlusion-editor.js";
+import { PersonalSection } from "./personal-section.js";
 import { RichField } from "./rich-field.js";
 import { ShortcutHelp } from "./shortcut-help.js";
 import { TagsInput } from "./tags-input.js";
@@ -251,6 +252,7 @@ export function NoteForm({
             error={errors.fields.tags}
             onChange={(tags, pendingTag) => change({ tags, pendingTag })}
           />
+          {editing ? <PersonalSection deckId={deckId} noteId={editing.noteId} /> : null}
         </div>
         <CardPreview deckId={deckId} note={draftNote(draft)} />
       </div>

@@ -17,9 +17,12 @@ interface TagsInputProps {
   pending: string;
   error?: string | undefined;
   onChange: (tags: string[], pending: string) => void;
+  /** The field's label and input name, for a second set of tags beside the note's (the user's own). */
+  label?: string;
+  name?: string;
 }
 
-export function TagsInput({ tags, pending, error, onChange }: TagsInputProps) {
+export function TagsInput({ tags, pending, error, onChange, label = "Tags", name = "tags" }: TagsInputProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -30,13 +33,13 @@ export function TagsInput({ tags, pending, error, onChange }: TagsInputProps) {
 
   return (
     <div className="field tags-field">
-      <label htmlFor={`${id}-input`}>Tags</label>
+      <label htmlFor={`${id}-input`}>{label}</label>
       <p id={hintId} className="field-hint">
         Separate tags with spaces.
       </p>
       <div className={`tags-box${error ? " has-error" : ""}`}>
         {tags.length > 0 && (
-          <ul className="tag-chips" aria-label="Tags on this note">
+          <ul className="tag-chips" aria-label={`${label} on this note`}>
             {tags.map((tag) => (
               <li key={tag} className="tag-chip">
                 <span>{tag}</span>
@@ -59,8 +62,8 @@ export function TagsInput({ tags, pending, error, onChange }: TagsInputProps) {
         )}
         <input
           id={`${id}-input`}
-          name="tags"
-          data-field="tags"
+          name={name}
+          data-field={name}
           autoComplete="off"
           value={pending}
           aria-invalid={error ? true : undefined}

@@ -6,6 +6,7 @@ import type { ListedNote } from "@engram/sdk";
 import { ChevronRight, PenLine } from "lucide-react";
 import type { MouseEvent, Ref } from "react";
 import { fieldText } from "../../lib/field-text.js";
+import { PersonalSection } from "../../note-editor/personal-section.js";
 import { kindLabels } from "./browser-params.js";
 import type { BrowserColumn } from "./columns.js";
 import { NoteCards } from "./note-cards.js";
@@ -94,11 +95,18 @@ export function NoteRow(props: NoteRowProps) {
         );
       case "tags":
         return (
-          <td key={column.key} title={note.tags.join(" ") || undefined}>
-            {note.tags.length > 0 ? (
+          <td key={column.key} title={[...note.tags, ...note.my_tags].join(" ") || undefined}>
+            {note.tags.length + note.my_tags.length > 0 ? (
               <span className="note-tags">
                 {note.tags.map((tag) => (
                   <span key={tag} className="tag">
+                    {tag}
+                  </span>
+                ))}
+                {/* The user's own tags (docs/product.md §3): outlined, and named as theirs for screen readers. */}
+                {note.my_tags.map((tag) => (
+                  <span key={`mine:${tag}`} className="tag tag-mine" title="Your own tag">
+                    <span className="visually-hidden">My tag </span>
                     {tag}
                   </span>
                 ))}
@@ -151,6 +159,8 @@ export function NoteRow(props: NoteRowProps) {
               onEdit={props.onEdit}
               onDelete={props.onDelete}
             />
+            {/* Those who cannot edit the note still keep their own layer on it; editors have it in the editor. */}
+            {editable ? null : <PersonalSection deckId={note.deck_id} noteId={note.id} />}
           </td>
         </tr>
       ) : null}

@@ -13,6 +13,7 @@ import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
 import { LeechNotice } from "./leech-notice.js";
+import { MyNotes } from "./my-notes.js";
 import { NothingDue } from "./nothing-due.js";
 import { SessionCounts } from "./session-counts.js";
 import { SessionSummary } from "./session-summary.js";
@@ -149,6 +150,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
               }}
             />
           </section>
+          <MyNotes noteId={current.card.note.id} revealed={revealed} />
           <div className="study-actions">
             {revealed ? (
               <AnswerButtons intervals={current.intervals} onRate={rate} />
