@@ -1,7 +1,9 @@
+import { readAnkiPackage } from "@engram/core/import";
 import { describe, expect, test, vi } from "vitest";
 import { createEngram } from "../src/client.js";
 import type { EngramError } from "../src/errors.js";
 import type { TableChange } from "../src/realtime.js";
+import { exportDeck } from "../src/transfer/index.js";
 import { type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
 const refusal = (call: Promise<unknown>) => call.then(() => null).catch((error: unknown) => error as EngramError);
@@ -91,5 +93,22 @@ describe("personalNotes", () => {
     expect(ownerHeard).toEqual([]);
     await Promise.all([stop(), stopOwner()]);
     await otherDevice.supabase.realtime.disconnect();
+  });
+
+  test("an export adds the user's own tags to the notes' tags, and CSV carries My notes in its own column", async () => {
+    const [owner, member] = await Promise.all([signedIn("owner"), signedIn("member")]);
+    const { deck, note } = await sharedNote(owner, member);
+    await member.engram.personalNotes.save(note.id, { tags: ["exam", "anticoagulants"], text: "K, for Klotting" });
+
+    const csv = new TextDecoder().decode((await exportDeck(member.engram, deck.id, { format: "csv" })).data);
+    expect(csv.split("\n")).toEqual([
+      "kind,front,back,tags,my_notes",
+      'basic,Warfarin antidote,Vitamin K,anticoagulants exam,"K, for Klotting"',
+    ]);
+    const apkg = await readAnkiPackage((await exportDeck(member.engram, deck.id, { format: "apkg" })).data);
+    expect(apkg.notes.map((exported) => exported.tags)).toEqual([["anticoagulants", "exam"]]);
+    // The owner's export is the note as it is.
+    const ownerCsv = new TextDecoder().decode((await exportDeck(owner.engram, deck.id, { format: "csv" })).data);
+    expect(ownerCsv.split("\n")).toEqual(["kind,front,back,tags", "basic,Warfarin antidote,Vitamin K,anticoagulants"]);
   });
 });

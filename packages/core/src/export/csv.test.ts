@@ -16,6 +16,15 @@ describe("writeCsv", () => {
     expect(lines).toEqual(["kind,front,back,tags", 'basic,"a, with comma","say ""hi""",one two']);
   });
 
+  it("adds a last my_notes column only when a note carries the user's My notes, which import leaves aside", () => {
+    const mine: CsvNote[] = [{ ...notes[0], myNotes: "Mine, mine" } as CsvNote, notes[1] as CsvNote];
+    const text = writeCsv(mine);
+    expect(text.split("\n")[0]).toBe("kind,front,back,tags,my_notes");
+    expect(text.split("\n")[1]).toBe('basic,"a, with comma","say ""hi""",one two,"Mine, mine"');
+    const parsed = parseDelimited(text);
+    expect(mapColumns(parsed, suggestMapping(parsed)).notes).toEqual(notes.slice(0, 2));
+  });
+
   for (const delimiter of [",", "\t", ";", "|"] as const) {
     it(`round-trips through parseDelimited and mapColumns with ${JSON.stringify(delimiter)}`, () => {
       const parsed = parseDelimited(writeCsv(notes, { delimiter }));

@@ -31,6 +31,8 @@ type NoteRow = {
   kind: ExportNote["kind"];
   fields: NoteFields | Record<string, string>;
   tags: string[];
+  /** The exporting user's own tags on the note (a computed field; docs/product.md §3). */
+  my_tags: string[] | null;
   source_guid: string | null;
   cards: { id: string; ordinal: number }[];
   note_types: NoteTypeRow | null;
@@ -41,13 +43,25 @@ async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRo
     supabase
       .from("notes")
       .select(
-        "id, kind, fields, tags, source_guid, cards(id, ordinal), note_types(id, name, kind, fields, templates, css, source_id)",
+        "id, kind, fields, tags, my_tags, source_guid, cards(id, ordinal), note_types(id, name, kind, fields, templates, css, source_id)",
       )
       .eq("deck_id", deckId)
       .order("created_at")
       .order("id")
       .range(from, to),
   );
+}
+
+/** A note's tags for an export: its own, then the exporting user's own that it lacks. */
+const exportedTags = (note: NoteRow) => [
+  ...note.tags,
+  ...(note.my_tags ?? []).filter((tag) => !note.tags.includes(tag)),
+];
+
+/** The exporting user's My notes by note, for the formats that carry them (docs/product.md §3). */
+async function readMyNotes(engram: Engram, deckId: string): Promise<Map<string, string>> {
+  const rows = await engram.personalNotes.listForDeck(deckId);
+  return new Map(rows.filter((row) => row.text !== "").map((row) => [row.note_id, row.text]));
 }
 
 type StateRow = {
@@ -135,7 +149,7 @@ function exportNote(note: NoteRow, cards: ExportNote["cards"]): ExportNote | nul
   const base = {
     id: note.id,
     ...(note.source_guid && !note.source_guid.includes(" ") ? { guid: note.source_guid } : {}),
-    tags: note.tags,
+    tags: exportedTags(note),
     cards,
   };
   if (note.kind === "custom") {
@@ -188,7 +202,15 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
   const notes = await readNotes(supabase, id);
 
   if (options.format === "csv") {
-    const text = writeCsv(notes.map((note) => ({ kind: note.kind, fields: note.fields, tags: note.tags })));
+    const myNotes = await readMyNotes(engram, id);
+    const text = writeCsv(
+      notes.map((note) => ({
+        kind: note.kind,
+        fields: note.fields,
+        tags: exportedTags(note),
+        ...(myNotes.has(note.id) ? { myNotes: myNotes.get(note.id) } : {}),
+      })),
+    );
     return { name: fileName(deck.name, "csv"), mime: "text/csv", data: new TextEncoder().encode(text) };
   }
 
