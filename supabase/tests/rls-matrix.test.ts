@@ -42,7 +42,8 @@ type Table =
   | "review_logs"
   | "import_jobs"
   | "deck_presets"
-  | "personal_notes";
+  | "personal_notes"
+  | "note_history";
 type Operation = "select" | "insert" | "update" | "delete";
 type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
 /**
@@ -214,6 +215,13 @@ const matrix: Cell[] = [
   ...row("personal_notes", "update", "another user's", PERM,   NOOP,      NOOP,    NOOP,    NOOP),
   ...row("personal_notes", "delete", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
   ...row("personal_notes", "delete", "another user's", PERM,   NOOP,      NOOP,    NOOP,    NOOP),
+
+  // A note's history: read with the deck, written only by the database's triggers.
+  ...row("note_history", "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
+  ...row("note_history", "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
+  ...row("note_history", "insert", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("note_history", "update", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
+  ...row("note_history", "delete", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
 
   // Profiles: created by the sign-up trigger, removed with the account
   // (delete-account); each user reads and edits only their own. Co-members'
@@ -590,6 +598,32 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
         effect: (after) => expect(after).toEqual([]),
       };
     },
+  },
+
+  note_history: {
+    select: (c) => ({
+      act: (tx) => tx.query("select note_id from note_history where note_id = $1", [deckOf(c).noteId]),
+      rows: (rows) => expect(rows).toContainEqual({ note_id: deckOf(c).noteId }),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query(
+          `insert into note_history (note_id, deck_id, version, action, kind, fields)
+           values ($1, $2, 999, 'edit', 'basic', '{}') returning note_id`,
+          [deckOf(c).noteId, deckOf(c).id],
+        ),
+      state: (q) =>
+        q.query("select version from note_history where note_id = $1 and version = 999", [deckOf(c).noteId]),
+    }),
+    update: (c) => ({
+      act: (tx) =>
+        tx.query("update note_history set tags = '{probe}' where note_id = $1 returning note_id", [deckOf(c).noteId]),
+      state: (q) => q.query("select tags from note_history where note_id = $1 order by version", [deckOf(c).noteId]),
+    }),
+    delete: (c) => ({
+      act: (tx) => tx.query("delete from note_history where note_id = $1 returning note_id", [deckOf(c).noteId]),
+      state: (q) => q.query("select version from note_history where note_id = $1", [deckOf(c).noteId]),
+    }),
   },
 
   personal_notes: {
@@ -1053,6 +1087,87 @@ describe("personal notes are saved through save_personal_note", () => {
   test("anon cannot call save_personal_note at all", async () => {
     const result = await probeAs(db, anon, saveOn(world.publicDeck.noteId));
     expect(!result.ok && result.error.message).toMatch(/^permission denied for function save_personal_note/);
+  });
+});
+
+describe("a note's history is read and reverted through its functions", () => {
+  /** An edit by the caller, then back to version 1 from the version the edit made. */
+  const editThenRevert = (tx: Queryable) =>
+    tx
+      .query<{ version: number }>(
+        `update notes set fields = '{"front": "Probe front", "back": "Probe back"}'
+         where id = $1 returning version`,
+        [world.privateDeck.noteId],
+      )
+      .then(([edited]) =>
+        tx.query<{ version: number }>("select version from revert_note($1, 1, $2)", [
+          world.privateDeck.noteId,
+          must(edited).version,
+        ]),
+      );
+  const revertFirst = (tx: Queryable) =>
+    tx.query("select version from revert_note($1, 1, 1)", [world.privateDeck.noteId]);
+  const changes = (deckId: () => string) => (tx: Queryable) =>
+    tx.query<{ changes: { edited: number } }>("select deck_changes($1, now() - interval '1 day') as changes", [
+      deckId(),
+    ]);
+  const history = (noteId: () => string) => (tx: Queryable) =>
+    tx.query("select version from note_history_of($1)", [noteId()]);
+
+  test.each([
+    ["the owner", () => world.owner],
+    ["an editor", () => world.editor],
+  ] as const)("%s can revert a note to an earlier version", async (_who, who) => {
+    const result = await probeAs(db, who(), editThenRevert);
+    expect(result.ok).toBe(true);
+  });
+
+  test.each([
+    ["a viewer", () => world.viewer, "42501"],
+    // A non-member cannot even learn the private deck's note exists.
+    ["a non-member", () => world.stranger, "PT404"],
+  ] as const)("%s cannot revert a note", async (_who, who, code) => {
+    const result = await probeAs(db, who(), revertFirst);
+    expect(!result.ok && result.error.code).toBe(code);
+  });
+
+  test("anon cannot call revert_note or deck_changes at all", async () => {
+    for (const call of [revertFirst, changes(() => world.publicDeck.id)]) {
+      const result = await probeAs(db, anon, call);
+      expect(!result.ok && result.error.message).toMatch(/^permission denied for function (revert_note|deck_changes)/);
+    }
+  });
+
+  test.each([
+    ["the owner", () => world.owner, () => world.privateDeck.id],
+    ["a viewer", () => world.viewer, () => world.privateDeck.id],
+    ["a non-member, on a public deck", () => world.stranger, () => world.publicDeck.id],
+  ] as const)("%s reads what changed in a deck it reads", async (_who, who, deck) => {
+    const result = await probeAs(db, who(), changes(deck));
+    expect(result.ok).toBe(true);
+  });
+
+  test("a non-member cannot read what changed in a private deck, nor its notes' history", async () => {
+    const result = await probeAs(
+      db,
+      world.stranger,
+      changes(() => world.privateDeck.id),
+    );
+    expect(!result.ok && result.error.code).toBe("PT404");
+    expect(
+      await probeAs(
+        db,
+        world.stranger,
+        history(() => world.privateDeck.noteId),
+      ),
+    ).toEqual({ ok: true, value: [] });
+    expect(
+      await probeAs(
+        db,
+        anon,
+        history(() => world.privateDeck.noteId),
+      ),
+    ).toEqual({ ok: true, value: [] });
   });
 });
 
