@@ -72,6 +72,9 @@ export {
   ratings,
   schedulerSettings,
 } from "./scheduler";
+export { parseSearch } from "./search/parse-search";
+export type { Comparison, SearchErrorKind, SearchNode, SearchProperty, SearchState } from "./search/search-node";
+export { comparisons, SearchSyntaxError, searchProperties, searchStates } from "./search/search-node";
 export type { StudyDay } from "./study-day";
 export { isValidTimezone, studyDay } from "./study-day";
 export { sanitizeSvg } from "./svg";
