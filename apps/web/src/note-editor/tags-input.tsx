@@ -6,6 +6,7 @@
  */
 import { X } from "lucide-react";
 import { useId } from "react";
+import "./tags-input.css";
 
 /** What the box holds, split into tags at plain spaces. */
 export function splitTags(text: string): string[] {
