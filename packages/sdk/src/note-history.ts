@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
-import { run, validate } from "./request.js";
+import { run, runAllPages, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
 
@@ -115,7 +115,10 @@ export function createNoteHistory(supabase: EngramClient) {
     /** A note's versions, newest first, with their authors' names (readers of its deck). */
     async list(noteId: string): Promise<NoteHistoryEntry[]> {
       const id = validate(noteIdSchema, noteId);
-      const rows = await run(supabase.rpc("note_history_of", { p_note_id: id }));
+      // Past the API's 1,000 rows a read, page through them.
+      const rows = await runAllPages<HistoryRow>((from, to) =>
+        supabase.rpc("note_history_of", { p_note_id: id }).range(from, to),
+      );
       return rows.map(entryOf);
     },
 
