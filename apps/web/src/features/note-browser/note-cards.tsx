@@ -131,7 +131,7 @@ export function NoteCards({
                           onChange={() => suspendCards.mutate({ cardIds: [card.id], suspended: !suspended })}
                         />
                         <span className="visually-hidden">Suspend {name}</span>
-                        <span aria-hidden="true">{suspended ? "Suspended" : "Active"}</span>
+                        <span aria-hidden="true">{suspended ? "Yes" : "No"}</span>
                       </label>
                     ) : (
                       "—"
