@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter } from "react-router";
 import { RequireSession } from "../session/require-session.js";
+import { Loading } from "../ui/loading.js";
 import { NotFoundPage } from "../ui/not-found-page.js";
 import { AppLayout } from "../ui/shell/app-layout.js";
 
@@ -16,6 +17,8 @@ export function createRouter() {
   return createBrowserRouter([
     {
       element: <AppLayout />,
+      // Shown while the first screen's chunk loads.
+      HydrateFallback: Loading,
       children: [
         {
           path: "/",
