@@ -17,6 +17,10 @@ const pageBackground = (target: Page) =>
 
 test("the landing page says what Engram is and leads to sign-up and sign-in", async () => {
   page = await openPage(browser());
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning" || message.type() === "error") warnings.push(message.text());
+  });
   await page.goto("/");
   await page.getByRole("heading", { level: 1, name: "Remember what you learn." }).waitFor();
   expect(await page.title()).toBe("Engram");
@@ -24,6 +28,8 @@ test("the landing page says what Engram is and leads to sign-up and sign-in", as
   expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
   expect(await pageBackground(page)).toBe(lightBackground);
   await screenshot(page, "landing");
+  // The first screen loads without the router asking for a fallback.
+  expect(warnings.filter((text) => text.includes("HydrateFallback"))).toEqual([]);
 
   await page.getByRole("link", { name: "Create a free account" }).click();
   await page.getByRole("heading", { name: "Create your account" }).waitFor();
@@ -41,6 +47,10 @@ test("signed in, the start page shows the user's day and leads to their decks", 
   // A new user has no decks yet: the dashboard (e2e/dashboard.test.ts) leads them to make one.
   await page.getByRole("link", { name: "Create a deck" }).click();
   await decksHeading(page).waitFor();
+
+  // An address that cannot name a deck is a missing page, not a form error.
+  await page.goto("/decks/not-a-uuid/study");
+  await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
 });
 
 describe("themes", () => {

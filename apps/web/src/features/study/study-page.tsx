@@ -1,8 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { isId } from "../../lib/ids.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
+import { NotFoundPage } from "../../ui/not-found-page.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { StudySession } from "./study-session.js";
 import { useOpenSession } from "./use-study-session.js";
@@ -11,6 +13,12 @@ import "./study.css";
 /** `/decks/:deckId/study` (one deck) and `/study` (every deck): Anki's study screen. */
 export function StudyPage() {
   const { deckId } = useParams();
+  // An address that cannot name a deck is a page that does not exist, not a form to correct.
+  if (deckId !== undefined && !isId(deckId)) return <NotFoundPage />;
+  return <StudyScreen deckId={deckId} />;
+}
+
+function StudyScreen({ deckId }: { deckId: string | undefined }) {
   const queries = useEngramQueries();
   // The name is a nicety: offline it may be missing, and studying goes on without it.
   const deck = useQuery({ ...queries.decks.detail(deckId ?? ""), enabled: deckId !== undefined, retry: false });
