@@ -194,6 +194,22 @@ describe("a personal note outlives changes to the note", () => {
   });
 });
 
+describe("deleting and restoring the note", () => {
+  test("a restored note brings back every member's personal note on it", async () => {
+    const { noteId } = await addNote(db, olga, deck, basic("Talus", "Ankle bone"));
+    await save(mia, noteId, ["ankle"], "Talus takes the weight");
+    await save(ed, noteId, ["ed"], "");
+    await actAs(db, olga, (tx) => tx.query("delete from notes where id = $1", [noteId]));
+    expect(await stored(noteId)).toEqual([]);
+    await actAs(db, olga, (tx) => tx.query("select restore_notes(p_note_ids => $1)", [[noteId]]));
+    expect(await readAs(mia, noteId)).toMatchObject([
+      { deck_id: deck, tags: ["ankle"], text: "Talus takes the weight" },
+    ]);
+    expect(await readAs(ed, noteId)).toMatchObject([{ tags: ["ed"], text: "" }]);
+    expect(await db.query("select 1 from private.deleted_personal_notes where note_id = $1", [noteId])).toEqual([]);
+  });
+});
+
 describe("copying a deck", () => {
   test("the copier's personal notes come along on the copied notes, and nobody else's", async () => {
     const source = await createDeck(db, olga, { name: "Skull" });
