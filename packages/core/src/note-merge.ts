@@ -1,5 +1,5 @@
 /**
- * Three-way merge of a note edited by two people at once (docs/product.md §5):
+ * Three-way merge of a note edited by two people at once (docs/product.md §2):
  * `base` is the note as the editor loaded it, `mine` what the user is saving,
  * `theirs` the note as someone else saved it meanwhile.
  */
