@@ -1171,6 +1171,91 @@ describe("a note's history is read and reverted through its functions", () => {
   });
 });
 
+describe("deleted notes are listed and restored through their functions", () => {
+  // A note of each deck, deleted by its owner; every probe rolls back, so each finds it still deleted.
+  const deleted = { private: "", public: "" };
+  beforeAll(async () => {
+    for (const [which, deckId] of [
+      ["private", world.privateDeck.id],
+      ["public", world.publicDeck.id],
+    ] as const) {
+      deleted[which] = await actAs(db, world.owner, async (tx) => {
+        const [note] = await tx.query<{ id: string }>(
+          `insert into notes (deck_id, kind, fields) values ($1, 'basic', '{"front": "Deleted", "back": "B"}') returning id`,
+          [deckId],
+        );
+        await tx.query("delete from notes where id = $1", [must(note).id]);
+        return must(note).id;
+      });
+    }
+  });
+  const list = (deckId: () => string) => (tx: Queryable) =>
+    tx.query<{ note_id: string }>("select note_id from deleted_notes($1)", [deckId()]);
+  const restore = (noteId: () => string) => (tx: Queryable) =>
+    tx.query<{ restored: number }>("select restore_notes($1) as restored", [[noteId()]]);
+
+  test.each([
+    ["the owner", () => world.owner],
+    ["an editor", () => world.editor],
+  ] as const)("%s can restore a deleted note", async (_who, who) => {
+    expect(
+      await probeAs(
+        db,
+        who(),
+        restore(() => deleted.private),
+      ),
+    ).toEqual({ ok: true, value: [{ restored: 1 }] });
+  });
+
+  test.each([
+    ["a viewer", () => world.viewer, () => deleted.private, "42501"],
+    // A non-member cannot even learn the private deck's note existed.
+    ["a non-member", () => world.stranger, () => deleted.private, "PT404"],
+    ["a non-member, on a public deck", () => world.stranger, () => deleted.public, "42501"],
+  ] as const)("%s cannot restore a deleted note", async (_who, who, noteId, code) => {
+    const result = await probeAs(db, who(), restore(noteId));
+    expect(!result.ok && result.error.code).toBe(code);
+  });
+
+  test.each([
+    ["the owner", () => world.owner],
+    ["an editor", () => world.editor],
+    ["a viewer", () => world.viewer],
+  ] as const)("%s lists a deck's deleted notes", async (_who, who) => {
+    const result = await probeAs(
+      db,
+      who(),
+      list(() => world.privateDeck.id),
+    );
+    expect(result).toEqual({ ok: true, value: [{ note_id: deleted.private }] });
+  });
+
+  test.each([
+    ["a non-member", () => world.privateDeck.id, "PT404"],
+    // Who deleted what is for the deck's members, not for every reader of a public deck.
+    ["a non-member, on a public deck", () => world.publicDeck.id, "42501"],
+  ] as const)("%s cannot list a deck's deleted notes", async (_who, deckId, code) => {
+    const result = await probeAs(db, world.stranger, list(deckId));
+    expect(!result.ok && result.error.code).toBe(code);
+  });
+
+  test("anon cannot call deleted_notes or restore_notes at all", async () => {
+    for (const call of [list(() => world.publicDeck.id), restore(() => deleted.public)]) {
+      const result = await probeAs(db, anon, call);
+      expect(!result.ok && result.error.message).toMatch(
+        /^permission denied for function (deleted_notes|restore_notes)/,
+      );
+    }
+  });
+
+  test("no API role reads the archive itself", async () => {
+    for (const actor of [anon, world.owner, service]) {
+      const result = await probeAs(db, actor, (tx) => tx.query("select note_id from private.deleted_notes"));
+      expect(!result.ok && result.error.code).toBe("42501");
+    }
+  });
+});
+
 describe("service_role bypasses RLS", () => {
   // Edge functions (import, export, optimiser, delete-account) act as the
   // service role and need every row, whoever it belongs to.

@@ -7,6 +7,7 @@ import { createAuth } from "./auth.js";
 import { createCards } from "./cards.js";
 import { createDeckPresets } from "./deck-presets.js";
 import { createDecks } from "./decks.js";
+import { createDeletedNotes } from "./deleted-notes.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
 import { createMfa } from "./mfa.js";
@@ -38,6 +39,7 @@ export function createEngram(supabase: EngramClient) {
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
     noteHistory: createNoteHistory(supabase),
+    deletedNotes: createDeletedNotes(supabase),
     personalNotes: createPersonalNotes(supabase),
     suggestions: createSuggestions(supabase),
     cards: createCards(supabase),

@@ -18,6 +18,7 @@ export type {
   NewDeckInput,
   PublicDeck,
 } from "./decks.js";
+export { type DeletedNote, deletedNoteDays } from "./deleted-notes.js";
 export { createEngramClient, type EngramClientOptions } from "./engram-client.js";
 export {
   EngramError,

@@ -81,6 +81,10 @@ export const engramKeys = {
     changes: (deckId: string, since: string | null) =>
       [...engramKeys.notes.deck(deckId), "changes-since", since] as const,
   },
+  /** Under the deck's notes, so a delete, a restore and every change announced for them refresh it. */
+  deletedNotes: {
+    deck: (deckId: string) => [...engramKeys.notes.deck(deckId), "deleted"] as const,
+  },
   noteTypes: {
     all: ["note-types"] as const,
     deck: (deckId: string) => [...engramKeys.noteTypes.all, "deck", deckId] as const,

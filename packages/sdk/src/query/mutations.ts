@@ -311,6 +311,14 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
               : undefined,
         }),
     },
+    deletedNotes: {
+      /** Notes back with their cards and schedules: the deck's lists, the cards, what is due and the figures refresh. */
+      restore: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds }: { deckId: string; noteIds: string[] }) => engram.deletedNotes.restore(noteIds),
+          onSuccess: (_count, { deckId }) => invalidate(...deckContent(deckId)),
+        }),
+    },
     notes: {
       create: () =>
         mutationOptions({

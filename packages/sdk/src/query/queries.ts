@@ -102,6 +102,14 @@ export function engramQueries(engram: Engram) {
           queryFn: () => engram.noteHistory.deckChanges(deckId, since),
         }),
     },
+    deletedNotes: {
+      /** The deck's notes deleted in the last 30 days, newest first. */
+      deck: (deckId: string) =>
+        queryOptions({
+          queryKey: engramKeys.deletedNotes.deck(deckId),
+          queryFn: () => engram.deletedNotes.list(deckId),
+        }),
+    },
     presets: {
       /** The user's presets with how many decks use each. */
       list: () => queryOptions({ queryKey: engramKeys.presets.list(), queryFn: () => engram.presets.list() }),
