@@ -129,6 +129,20 @@ export function createRouter() {
               ),
             },
             {
+              path: "/decks/:deckId/suggestions",
+              lazy: screen(
+                () => import("../features/suggestions/review-page.js"),
+                (m) => m.ReviewPage,
+              ),
+            },
+            {
+              path: "/suggestions",
+              lazy: screen(
+                () => import("../features/suggestions/my-suggestions-page.js"),
+                (m) => m.MySuggestionsPage,
+              ),
+            },
+            {
               path: "/study",
               lazy: screen(
                 () => import("../features/study/study-page.js"),

@@ -1,5 +1,5 @@
 /** Name, description, daily limits and the public switch: a form for the owner, a summary for everyone else. */
-import type { MyDeck } from "@engram/sdk";
+import type { MyDeck, SuggestionsFrom } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Globe, Lock } from "lucide-react";
 import { useRef, useState } from "react";
@@ -22,12 +22,18 @@ const fields = [
   "new_per_day",
   "reviews_per_day",
   "is_public",
+  "suggestions_from",
   ...leechFields,
   ...buryFields,
 ] as const;
 const publicMeans =
   "Anyone can find it in Explore and copy it into their own decks. Members' study progress stays private.";
 const privateMeans = "Only its members can see it.";
+
+const suggestionsFromOf = (form: FormData): SuggestionsFrom => {
+  const value = form.get("suggestions_from");
+  return value === "public" || value === "nobody" ? value : "members";
+};
 
 export function GeneralSection({ deck }: { deck: MyDeck }) {
   const profile = useProfileDefaults();
@@ -92,6 +98,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
             name: textOf(form, "name"),
             description: textOf(form, "description"),
             is_public: form.get("is_public") === "on",
+            suggestions_from: suggestionsFromOf(form),
           };
           // Whether the options go to a preset is the deck's to say, not the preset list's (it may still be loading).
           const presetId = deck.preset_id;
@@ -187,6 +194,24 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
               {publicMeans} Off: {privateMeans.toLowerCase()}
             </p>
           </div>
+        </div>
+        <div className="field">
+          <label htmlFor="deck-suggestions-from">Who may suggest changes</label>
+          <select
+            id="deck-suggestions-from"
+            name="suggestions_from"
+            data-field="suggestions_from"
+            defaultValue={deck.suggestions_from}
+            aria-describedby="deck-suggestions-from-hint"
+          >
+            <option value="members">Members</option>
+            <option value="public">Anyone who can read it</option>
+            <option value="nobody">Nobody</option>
+          </select>
+          <p id="deck-suggestions-from-hint" className="field-hint">
+            Viewers (and, for a public deck, anyone signed in) propose edits, new notes and deletions with a reason; you
+            and the editors accept or reject them. Switching to nobody closes those waiting.
+          </p>
         </div>
         <div className="form-actions">
           <SubmitButton pending={update.isPending || updatePreset.isPending} pendingLabel="Saving…">

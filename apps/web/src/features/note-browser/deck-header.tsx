@@ -1,7 +1,8 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
-import { ArrowLeft, GraduationCap, Keyboard, Plus, Settings } from "lucide-react";
+import { ArrowLeft, GraduationCap, Keyboard, Lightbulb, Plus, Settings } from "lucide-react";
 import { Link } from "react-router";
 import { ExportMenu } from "../../export/export-menu.js";
+import { SuggestionsLink } from "../../suggestion-form/suggestions-link.js";
 import { DeckBreadcrumbs } from "../../ui/deck-tree/deck-breadcrumbs.js";
 import { PresenceAvatars } from "./presence-avatars.js";
 
@@ -14,6 +15,7 @@ export function DeckHeader({
   noteCount,
   others,
   onAdd,
+  onSuggest,
   onHelp,
 }: {
   deck: Deck;
@@ -22,6 +24,8 @@ export function DeckHeader({
   others: DeckPresence[];
   /** Absent for people who cannot add notes. */
   onAdd: (() => void) | undefined;
+  /** For people who suggest notes instead of adding them (docs/product.md §4, "Suggestions"). */
+  onSuggest?: (() => void) | undefined;
   onHelp: () => void;
 }) {
   return (
@@ -54,6 +58,17 @@ export function DeckHeader({
             <Plus aria-hidden="true" /> Add note
           </button>
         ) : null}
+        {onSuggest ? (
+          <>
+            <button type="button" className="button secondary" onClick={onSuggest}>
+              <Lightbulb aria-hidden="true" /> Suggest a note
+            </button>
+            <Link to="/suggestions" className="button secondary">
+              My suggestions
+            </Link>
+          </>
+        ) : null}
+        {role === "owner" || role === "editor" ? <SuggestionsLink deckId={deck.id} /> : null}
         <button type="button" className="button secondary" onClick={onHelp} aria-keyshortcuts="?">
           <Keyboard aria-hidden="true" /> Shortcuts
         </button>

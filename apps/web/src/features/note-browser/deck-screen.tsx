@@ -10,6 +10,8 @@ import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { isTypingTarget } from "../../ui/keys.js";
 import { usePageTitle } from "../../ui/page-title.js";
+import { offersSuggestions } from "../../suggestion-form/may-suggest.js";
+import { SuggestSlot, type SuggestTarget } from "../../suggestion-form/suggest-slot.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { listOptions, sortByColumn, sortState, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
@@ -33,6 +35,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const queries = useEngramQueries();
   const queryClient = useQueryClient();
   const editable = canEdit(role);
+  const suggesting = !editable && offersSuggestions(deck, role);
   const [params, setParams] = useBrowserParams();
   const options = useMemo(() => listOptions(params), [params]);
   const { sort: _sort, ...filter } = options;
@@ -67,6 +70,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const [activeIndex, setActiveIndex] = useState(0);
   const [editor, setEditor] = useState<Editor>(null);
   const [deleting, setDeleting] = useState<Note | null>(null);
+  const [suggestion, setSuggestion] = useState<SuggestTarget | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [status, setStatus] = useState("");
   const searchRef = useRef<HTMLInputElement>(null);
@@ -161,6 +165,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         noteCount={deckTotal}
         others={room.others}
         onAdd={editable ? () => openEditor() : undefined}
+        onSuggest={suggesting ? () => setSuggestion({ action: "create" }) : undefined}
         onHelp={() => setHelpOpen(true)}
       />
 
@@ -218,6 +223,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             hasMore={pages.hasNextPage}
             loadMore={loadMore}
             editable={editable}
+            suggesting={suggesting}
             selected={selection.selected}
             expanded={expanded}
             activeIndex={Math.min(activeIndex, Math.max(0, notes.length - 1))}
@@ -225,8 +231,12 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             onActiveIndex={setActiveIndex}
             onSelect={selection.toggle}
             onToggle={toggleExpanded}
-            onEdit={(noteId: string) => openEditor(noteId)}
-            onDelete={setDeleting}
+            onEdit={(noteId: string) => {
+              const note = notes.find((listed) => listed.id === noteId);
+              if (!suggesting) openEditor(noteId);
+              else if (note) setSuggestion({ action: "edit", note });
+            }}
+            onDelete={(note: Note) => (suggesting ? setSuggestion({ action: "delete", note }) : setDeleting(note))}
           />
         )}
       </section>
@@ -238,6 +248,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           onClose={closeEditor}
           onSaved={() => setStatus(editor.noteId ? "Note saved." : "Note added.")}
         />
+      ) : null}
+      {suggestion ? (
+        <SuggestSlot deckId={deck.id} target={suggestion} onClose={() => setSuggestion(null)} onSent={setStatus} />
       ) : null}
       {deleting ? (
         <DeleteNotesDialog

@@ -73,12 +73,15 @@ export function NoteCards({
   note,
   noteType,
   editable,
+  suggesting = false,
   onEdit,
   onDelete,
 }: {
   note: Note;
   noteType: NoteTypeInfo | undefined;
   editable: boolean;
+  /** Edit and delete are offered as suggestions to the deck's maintainers. */
+  suggesting?: boolean;
   onEdit: () => void;
   onDelete: () => void;
 }) {
@@ -144,6 +147,16 @@ export function NoteCards({
         </table>
       )}
       {suspendCards.isError ? <p role="alert">{errorMessage(suspendCards.error)}</p> : null}
+      {suggesting ? (
+        <div className="note-actions">
+          <button type="button" className="button secondary small" onClick={onEdit}>
+            <Pencil aria-hidden="true" /> Suggest an edit
+          </button>
+          <button type="button" className="button danger-outline small" onClick={onDelete}>
+            <Trash2 aria-hidden="true" /> Suggest deletion
+          </button>
+        </div>
+      ) : null}
       {editable ? (
         <div className="note-actions">
           <button type="button" className="button secondary small" onClick={onEdit}>

@@ -26,6 +26,8 @@ export interface NoteListProps {
   hasMore: boolean;
   loadMore: () => void;
   editable: boolean;
+  /** Edit and delete become suggestions (viewers of a deck that takes them). */
+  suggesting?: boolean;
   selected: ReadonlySet<string>;
   expanded: ReadonlySet<string>;
   activeIndex: number;
@@ -173,6 +175,7 @@ export function NoteList(props: NoteListProps) {
               measureRef={virtualizer.measureElement}
               noteTypes={props.noteTypes}
               editable={editable}
+              suggesting={props.suggesting ?? false}
               selected={props.selected.has(note.id)}
               expanded={props.expanded.has(note.id)}
               active={item.index === activeIndex}

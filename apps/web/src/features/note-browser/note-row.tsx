@@ -19,6 +19,7 @@ export interface NoteRowProps {
   /** The row's place among all the notes the view lists, from 0. */
   index: number;
   editable: boolean;
+  suggesting?: boolean;
   selected: boolean;
   expanded: boolean;
   active: boolean;
@@ -156,6 +157,7 @@ export function NoteRow(props: NoteRowProps) {
               note={note}
               noteType={noteType}
               editable={editable}
+              suggesting={props.suggesting ?? false}
               onEdit={props.onEdit}
               onDelete={props.onDelete}
             />
