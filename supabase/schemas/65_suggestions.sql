@@ -56,9 +56,20 @@ create index note_suggestions_author_deck_pending_idx on public.note_suggestions
   where status = 'pending';
 create index note_suggestions_note_pending_idx on public.note_suggestions (note_id) where status = 'pending';
 
+-- The decks the caller maintains (owns or edits), for policies: one lookup per
+-- statement rather than one per row.
+create function private.maintained_deck_ids() returns setof uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select deck_id from public.deck_members where user_id = auth.uid() and role in ('owner', 'editor')
+$$;
+
+revoke execute on function private.maintained_deck_ids() from public, anon;
+
 create policy "authors and maintainers read suggestions" on public.note_suggestions
   for select to authenticated
-  using (author_id = (select auth.uid()) or private.can_edit_deck(deck_id));
+  using (author_id = (select auth.uid()) or deck_id in (select private.maintained_deck_ids()));
 create policy "two-factor sessions only" on public.note_suggestions as restrictive for all to authenticated
   using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
 
