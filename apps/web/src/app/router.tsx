@@ -94,6 +94,13 @@ export function createRouter() {
               ),
             },
             {
+              path: "/decks/:deckId/history",
+              lazy: screen(
+                () => import("../features/note-history/deck-history-page.js"),
+                (m) => m.DeckHistoryPage,
+              ),
+            },
+            {
               path: "/decks/:deckId/study",
               lazy: screen(
                 () => import("../features/study/study-page.js"),

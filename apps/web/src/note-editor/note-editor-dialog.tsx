@@ -11,6 +11,7 @@ import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "reac
 import { errorMessage } from "../lib/error-messages.js";
 import { useEngramQueries } from "../session/factories.js";
 import { Dialog } from "../ui/dialog.js";
+import { NoteHistoryButton } from "../note-history/note-history-button.js";
 import { Loading } from "../ui/loading.js";
 import { DiscardDialog } from "./discard-dialog.js";
 import { fieldsFor, isEditorKind, type NoteDraft } from "./note-draft.js";
@@ -63,6 +64,11 @@ export function NoteEditorDialog({ deckId, noteId, onClose, onSaved }: NoteEdito
       autoFocus={false}
       onKeyDown={onKeyDown}
     >
+      {noteId ? (
+        <div className="note-editor-history">
+          <NoteHistoryButton noteId={noteId} canRestore />
+        </div>
+      ) : null}
       {noteId ? (
         <EditNote
           deckId={deckId}

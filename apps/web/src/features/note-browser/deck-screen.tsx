@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
+import { DeckChangesBanner } from "../../note-history/deck-changes-banner.js";
 import { isTypingTarget } from "../../ui/keys.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { offersSuggestions } from "../../suggestion-form/may-suggest.js";
@@ -168,6 +169,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         onSuggest={suggesting ? () => setSuggestion({ action: "create" }) : undefined}
         onHelp={() => setHelpOpen(true)}
       />
+      {role ? <DeckChangesBanner deckId={deck.id} /> : null}
 
       <section aria-labelledby="notes-heading" className="browser">
         <h2 id="notes-heading" className="visually-hidden">
