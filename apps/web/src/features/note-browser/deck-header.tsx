@@ -1,5 +1,5 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
-import { ArrowLeft, GraduationCap, Keyboard, Lightbulb, Plus, Settings } from "lucide-react";
+import { ArrowLeft, GraduationCap, History, Keyboard, Lightbulb, Plus, Settings } from "lucide-react";
 import { Link } from "react-router";
 import { ExportMenu } from "../../export/export-menu.js";
 import { SuggestionsLink } from "../../suggestion-form/suggestions-link.js";
@@ -73,6 +73,9 @@ export function DeckHeader({
           <Keyboard aria-hidden="true" /> Shortcuts
         </button>
         <ExportMenu deckId={deck.id} />
+        <Link to={`/decks/${deck.id}/history`} className="button secondary">
+          <History aria-hidden="true" /> History
+        </Link>
         {role ? (
           <Link to={`/decks/${deck.id}/settings`} className="button secondary">
             <Settings aria-hidden="true" /> Settings
