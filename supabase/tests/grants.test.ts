@@ -78,6 +78,7 @@ describe("what each API role may do with each table", () => {
       review_logs: { authenticated: "SELECT", service_role: all },
       import_jobs: { authenticated: "SELECT", service_role: all },
       deck_presets: { authenticated: "DELETE,SELECT", service_role: all },
+      personal_notes: { authenticated: "DELETE,SELECT", service_role: all },
     });
   });
 
@@ -99,6 +100,8 @@ describe("what each API role may do with each table", () => {
       "note_types authenticated INSERT: id,deck_id,name,kind,fields,templates,css",
       "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at,note_type_id",
       "notes authenticated UPDATE: kind,fields,tags,version,note_type_id",
+      "personal_notes authenticated INSERT: user_id,note_id,tags,text",
+      "personal_notes authenticated UPDATE: tags,text",
       "profiles authenticated UPDATE: display_name,avatar_path,timezone,day_starts_at,desired_retention,fsrs_params,new_per_day,reviews_per_day",
     ]);
   });
