@@ -23,10 +23,13 @@ import {
 
 let db: Database;
 let world: World;
+/** A suggestion Cleo (a viewer) made in the private deck. */
+let classmatesSuggestion: string;
 beforeAll(async () => {
   db = await openTestDatabase();
   world = await buildWorld(db);
   await addPersonalNotes(db, world);
+  classmatesSuggestion = await addSuggestion(db, world);
 });
 afterAll(() => db?.close());
 
@@ -43,7 +46,8 @@ type Table =
   | "import_jobs"
   | "deck_presets"
   | "personal_notes"
-  | "note_history";
+  | "note_history"
+  | "note_suggestions";
 type Operation = "select" | "insert" | "update" | "delete";
 type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
 /**
@@ -217,6 +221,14 @@ const matrix: Cell[] = [
   ...row("personal_notes", "delete", "another user's", PERM,   NOOP,      NOOP,    NOOP,    NOOP),
 
   // A note's history: read with the deck, written only by the database's triggers.
+  // Suggestions: read by their author and the deck's owner and editors (not
+  // its other members); written only through suggest_note_change and
+  // review_suggestions (§4, §7). The target is another viewer's suggestion.
+  ...row("note_suggestions", "select", "private deck", PERM,  EMPTY,     EMPTY,   ALLOWED, ALLOWED),
+  ...row("note_suggestions", "insert", "private deck", PERM,  PERM,      PERM,    PERM,    PERM),
+  ...row("note_suggestions", "update", "private deck", PERM,  PERM,      PERM,    PERM,    PERM),
+  ...row("note_suggestions", "delete", "private deck", PERM,  PERM,      PERM,    PERM,    PERM),
+
   ...row("note_history", "select", "private deck",    EMPTY,   EMPTY,     ALLOWED, ALLOWED, ALLOWED),
   ...row("note_history", "select", "public deck",     ALLOWED, ALLOWED,   NA,      NA,      NA),
   ...row("note_history", "insert", "private deck",    PERM,    PERM,      PERM,    PERM,    PERM),
@@ -600,6 +612,32 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
     },
   },
 
+  note_suggestions: {
+    select: () => ({
+      act: (tx) => tx.query("select id from note_suggestions where id = $1", [classmatesSuggestion]),
+      rows: (rows) => expect(ids(rows)).toEqual([classmatesSuggestion]),
+    }),
+    insert: (c) => ({
+      act: (tx) =>
+        tx.query(
+          `insert into note_suggestions (deck_id, author_id, action, kind, fields, tags)
+           values ($1, $2, 'create', 'basic', '{"front": "Q", "back": "A"}', '{}') returning id`,
+          [deckOf(c).id, c.actor === "anon" ? world.viewer.id : userIdOf(c)],
+        ),
+      state: (q) =>
+        q.query("select id from note_suggestions where deck_id = $1 and fields ->> 'front' = 'Q'", [deckOf(c).id]),
+    }),
+    update: () => ({
+      act: (tx) =>
+        tx.query("update note_suggestions set status = 'accepted' where id = $1 returning id", [classmatesSuggestion]),
+      state: (q) => q.query("select status from note_suggestions where id = $1", [classmatesSuggestion]),
+    }),
+    delete: () => ({
+      act: (tx) => tx.query("delete from note_suggestions where id = $1 returning id", [classmatesSuggestion]),
+      state: (q) => q.query("select id from note_suggestions where id = $1", [classmatesSuggestion]),
+    }),
+  },
+
   note_history: {
     select: (c) => ({
       act: (tx) => tx.query("select note_id from note_history where note_id = $1", [deckOf(c).noteId]),
@@ -712,6 +750,17 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
 };
 
 /** Gives every user a personal note on the note of the deck they study. */
+async function addSuggestion(db: Database, w: World): Promise<string> {
+  const [made] = await actAs(db, w.classmate, (tx) =>
+    tx.query<{ id: string }>(
+      `select id from suggest_note_change(p_action => 'edit', p_note_id => $1,
+         p_fields => '{"front": "Benzene formula", "back": "C6H6 (a ring)"}', p_rationale => 'Say it is a ring')`,
+      [w.privateDeck.noteId],
+    ),
+  );
+  return must(made).id;
+}
+
 async function addPersonalNotes(db: Database, w: World): Promise<void> {
   const studied = [
     [w.owner, w.privateDeck],
@@ -1087,6 +1136,83 @@ describe("personal notes are saved through save_personal_note", () => {
   test("anon cannot call save_personal_note at all", async () => {
     const result = await probeAs(db, anon, saveOn(world.publicDeck.noteId));
     expect(!result.ok && result.error.message).toMatch(/^permission denied for function save_personal_note/);
+  });
+});
+
+describe("suggestions are made and reviewed through their functions", () => {
+  const suggestCreate = (deckId: () => string) => (tx: Queryable) =>
+    tx.query(
+      `select id from suggest_note_change(p_action => 'create', p_deck_id => $1, p_kind => 'basic',
+         p_fields => '{"front": "Probe", "back": "Probe"}')`,
+      [deckId()],
+    );
+  const reviewIt = (decision: string) => (tx: Queryable) =>
+    tx.query("select id from review_suggestions($1, $2)", [[classmatesSuggestion], decision]);
+  const queue = (tx: Queryable) => tx.query("select id from pending_suggestions($1)", [world.privateDeck.id]);
+  const withdraw = (tx: Queryable) => tx.query("select id from withdraw_suggestion($1)", [classmatesSuggestion]);
+
+  test.each([
+    ["a viewer", () => world.viewer],
+    ["an editor", () => world.editor],
+    ["the owner", () => world.owner],
+  ] as const)("%s can suggest a note to a deck that takes suggestions from members", async (_who, who) => {
+    const result = await probeAs(
+      db,
+      who(),
+      suggestCreate(() => world.privateDeck.id),
+    );
+    expect(result.ok).toBe(true);
+  });
+
+  test("a non-member cannot suggest to a private deck, nor to a public one that takes suggestions from members only", async () => {
+    const hidden = await probeAs(
+      db,
+      world.stranger,
+      suggestCreate(() => world.privateDeck.id),
+    );
+    expect(!hidden.ok && hidden.error.code).toBe("PT404");
+    const members = await probeAs(
+      db,
+      world.stranger,
+      suggestCreate(() => world.publicDeck.id),
+    );
+    expect(!members.ok && members.error.code).toBe("42501");
+  });
+
+  test.each([
+    ["the owner", () => world.owner],
+    ["an editor", () => world.editor],
+  ] as const)("%s can read the review queue and accept or reject", async (_who, who) => {
+    for (const call of [queue, reviewIt("accept"), reviewIt("reject")]) {
+      const result = await probeAs(db, who(), call);
+      expect(result.ok).toBe(true);
+    }
+  });
+
+  test.each([
+    ["the author, a viewer", () => world.classmate, "42501"],
+    ["another viewer", () => world.viewer, "PT404"],
+    ["a non-member", () => world.stranger, "PT404"],
+  ] as const)("%s can neither review nor read the queue", async (_who, who, code) => {
+    const reviewed = await probeAs(db, who(), reviewIt("accept"));
+    expect(!reviewed.ok && reviewed.error.code).toBe(code);
+    const read = await probeAs(db, who(), queue);
+    expect(!read.ok && read.error.code).toBe(who() === world.stranger ? "PT404" : "42501");
+  });
+
+  test("only the author withdraws a suggestion", async () => {
+    expect((await probeAs(db, world.classmate, withdraw)).ok).toBe(true);
+    for (const other of [world.owner, world.viewer]) {
+      const result = await probeAs(db, other, withdraw);
+      expect(!result.ok && result.error.code).toBe("PT404");
+    }
+  });
+
+  test("anon cannot call the suggestion functions at all", async () => {
+    for (const call of [suggestCreate(() => world.publicDeck.id), reviewIt("accept"), queue, withdraw]) {
+      const result = await probeAs(db, anon, call);
+      expect(!result.ok && result.error.message).toMatch(/^permission denied for function/);
+    }
   });
 });
 
