@@ -210,7 +210,7 @@ const matrix: Cell[] = [
   ...row("deck_presets", "delete", "another user's",  PERM,    NOOP,      NOOP,    NOOP,    NOOP),
 
   // Personal notes: each user's own tags and My notes on notes of decks they
-  // read, read and written only by them (§3).
+  // read, read and written only by them (docs/product.md §3).
   ...row("personal_notes", "select", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
   ...row("personal_notes", "select", "another user's", PERM,   EMPTY,     EMPTY,   EMPTY,   EMPTY),
   ...row("personal_notes", "insert", "own",           NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
