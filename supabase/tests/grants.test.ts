@@ -79,6 +79,8 @@ describe("what each API role may do with each table", () => {
       import_jobs: { authenticated: "SELECT", service_role: all },
       deck_presets: { authenticated: "DELETE,SELECT", service_role: all },
       personal_notes: { authenticated: "DELETE,SELECT", service_role: all },
+      // Written only by the notes' triggers.
+      note_history: { anon: "SELECT", authenticated: "SELECT", service_role: "SELECT" },
     });
   });
 
