@@ -72,3 +72,18 @@ test("offline: 20 answers, a reload without a connection, then each answer reach
   await answerEasy(page, 23);
   await front(page, "Question 24").waitFor();
 });
+
+test("offline, a screen with nothing kept to show says so instead of loading forever, and loads when back online", async () => {
+  const page = await openPage(browser());
+  const account = await newAccount("offline-decks");
+  await seedDeck(account.id, "Kept for later", basicNotes(1));
+  await openStudy(page, account, await seedDeck(account.id, "Studied", basicNotes(1)));
+  await front(page, "Question 1").waitFor();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+  await goOffline(page);
+  await page.goto("/decks");
+  await page.getByRole("status").filter({ hasText: "You're offline" }).waitFor();
+  await goOnline(page);
+  await page.getByRole("link", { name: "Kept for later" }).waitFor();
+});
