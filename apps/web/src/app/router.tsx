@@ -101,6 +101,13 @@ export function createRouter() {
               ),
             },
             {
+              path: "/decks/:deckId/deleted",
+              lazy: screen(
+                () => import("../features/deleted-notes/deleted-notes-page.js"),
+                (m) => m.DeletedNotesPage,
+              ),
+            },
+            {
               path: "/decks/:deckId/study",
               lazy: screen(
                 () => import("../features/study/study-page.js"),

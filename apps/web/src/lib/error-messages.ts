@@ -135,3 +135,16 @@ export function optimiseErrorMessage(error: unknown): string {
   }
   return messages[errorCode(error)];
 }
+
+/** Why deleted notes could not be restored (docs/product.md §3, "Recently deleted"). */
+export function restoreErrorMessage(error: unknown): string {
+  if (error instanceof EngramError && error.code === "not-found") {
+    return error.field === "note_type_id"
+      ? "A chosen note's note type was deleted since, so it can't be restored. Nothing was restored."
+      : "A chosen note is no longer in Recently deleted (its 30 days are over). Nothing was restored; the list now shows what is left.";
+  }
+  if (errorCode(error) === "validation") {
+    return "A chosen note no longer fits its note type, which changed since it was deleted. Nothing was restored.";
+  }
+  return messages[errorCode(error)];
+}

@@ -153,7 +153,8 @@ export function DeleteNotesDialog({
       >
         <p>
           {count === 1 ? "The note and its cards are" : "The notes and their cards are"} deleted for every member of the
-          deck, with everyone's progress on them. This cannot be undone.
+          deck, with everyone's progress on them. Owners and editors can bring them back from Recently deleted for 30
+          days.
         </p>
         {error ? (
           <p role="alert" className="field-error">

@@ -1,5 +1,5 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
-import { ArrowLeft, GraduationCap, History, Keyboard, Lightbulb, Plus, Settings } from "lucide-react";
+import { ArrowLeft, GraduationCap, History, Keyboard, Lightbulb, Plus, Settings, Trash2 } from "lucide-react";
 import { Link } from "react-router";
 import { ExportMenu } from "../../export/export-menu.js";
 import { SuggestionsLink } from "../../suggestion-form/suggestions-link.js";
@@ -76,6 +76,11 @@ export function DeckHeader({
         <Link to={`/decks/${deck.id}/history`} className="button secondary">
           <History aria-hidden="true" /> History
         </Link>
+        {role ? (
+          <Link to={`/decks/${deck.id}/deleted`} className="button secondary">
+            <Trash2 aria-hidden="true" /> Recently deleted
+          </Link>
+        ) : null}
         {role ? (
           <Link to={`/decks/${deck.id}/settings`} className="button secondary">
             <Settings aria-hidden="true" /> Settings
