@@ -5,13 +5,14 @@
  *
  * Escape, the close button and clicks outside all ask before unsaved changes are lost.
  */
-import type { DeckNoteType } from "@engram/sdk";
+import type { DeckNoteType, Note } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
-import { useEngramQueries } from "../session/factories.js";
-import { Dialog } from "../ui/dialog.js";
 import { NoteHistoryButton } from "../note-history/note-history-button.js";
+import { useEngramQueries } from "../session/factories.js";
+import { useSession } from "../session/session-context.js";
+import { Dialog } from "../ui/dialog.js";
 import { Loading } from "../ui/loading.js";
 import { DiscardDialog } from "./discard-dialog.js";
 import { fieldsFor, isEditorKind, type NoteDraft } from "./note-draft.js";
@@ -24,8 +25,11 @@ export interface NoteEditorDialogProps {
   /** The note to edit; without it the dialog adds notes. */
   noteId?: string;
   onClose: () => void;
-  /** Called after every save: each note added, or the edited note (whose dialog then closes). */
-  onSaved?: (noteId: string) => void;
+  /**
+   * Called after every save: each note added, or the edited note (whose dialog
+   * then closes), with what else the save did ("Merged with Maya's change to Back.").
+   */
+  onSaved?: (noteId: string, notice?: string) => void;
 }
 
 type StoredFields = { front?: unknown; back?: unknown; text?: unknown; extra?: unknown };
@@ -76,8 +80,8 @@ export function NoteEditorDialog({ deckId, noteId, onClose, onSaved }: NoteEdito
           formRef={formRef}
           onDirtyChange={onDirtyChange}
           onCancel={requestClose}
-          onSaved={(id) => {
-            onSaved?.(id);
+          onSaved={(id, notice) => {
+            onSaved?.(id, notice);
             onClose();
           }}
         />
@@ -109,7 +113,7 @@ interface BodyProps {
   formRef: React.RefObject<HTMLFormElement | null>;
   onDirtyChange: (dirty: boolean) => void;
   onCancel: () => void;
-  onSaved: (noteId: string) => void;
+  onSaved: (noteId: string, notice?: string) => void;
 }
 
 const emptyDraft: NoteDraft = {
@@ -145,9 +149,23 @@ function NewNote(props: BodyProps) {
 
 const noNoteTypes: DeckNoteType[] = [];
 
+/** Who saved a version of the note, by the name the deck's members see (docs/product.md §2). */
+function useAuthorOf(deckId: string): (note: Note) => string {
+  const members = useQuery(useEngramQueries().members.list(deckId));
+  const session = useSession();
+  const me = session.status === "signed-in" ? session.session.user.id : null;
+  return (note) => {
+    const author = note.updated_by;
+    if (!author) return "Another member";
+    if (author === me) return "You (in another window)";
+    return members.data?.find((member) => member.user_id === author)?.display_name || "Another member";
+  };
+}
+
 function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
   const note = useQuery({ ...useEngramQueries().notes.detail(noteId), staleTime: 0 });
   const types = useNoteTypes(props.deckId);
+  const authorOf = useAuthorOf(props.deckId);
   // Each reload starts a fresh form from the note as it is now.
   const [loads, setLoads] = useState(0);
   const reload = async () => {
@@ -202,7 +220,14 @@ function EditNote({ noteId, ...props }: BodyProps & { noteId: string }) {
     <NoteForm
       key={`${noteId}-${loads}`}
       {...props}
-      editing={{ noteId, version: note.data.version }}
+      // The form keeps the note as it mounted with it (the draft's base); `latest` follows live updates.
+      editing={{
+        noteId,
+        loaded: note.data,
+        latest: note.data,
+        refetchLatest: async () => (await note.refetch()).data,
+        authorOf,
+      }}
       onReload={() => void reload()}
       initial={initial}
       noteTypes={types.data ?? noNoteTypes}

@@ -5,13 +5,15 @@
  */
 import type { DeckNoteType } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FocusEvent, type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ErrorSummary } from "../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
-import { errorCode } from "../lib/error-messages.js";
 import { useEngramMutations } from "../session/factories.js";
 import { CardPreview } from "./card-preview.js";
+import { ChangeNotice } from "./change-notice.js";
+import { fieldLabel, withStoredValues } from "./co-editing.js";
+import { FieldConflict } from "./field-conflict.js";
 import { KindChoice } from "./kind-choice.js";
 import {
   builtInKinds,
@@ -32,6 +34,8 @@ import { PersonalSection } from "./personal-section.js";
 import { RichField } from "./rich-field.js";
 import { ShortcutHelp } from "./shortcut-help.js";
 import { TagsInput } from "./tags-input.js";
+import { type EditingNote, useMergedSave } from "./use-merged-save.js";
+import { useNotePresence } from "./use-note-presence.js";
 
 const lastKindKey = "engram.note-editor.kind";
 
@@ -76,10 +80,11 @@ function rememberKind(kind: KindValue) {
 interface NoteFormProps {
   deckId: string;
   /**
-   * The note being edited and its version when it was loaded; a save refused
-   * because the note changed since keeps the draft and offers `onReload`.
+   * The note being edited, as loaded and as it is now: a change someone else
+   * saved meanwhile is merged into the draft on saving (use-merged-save.ts);
+   * one that cannot be merged keeps the draft and offers `onReload`.
    */
-  editing?: { noteId: string; version: number } | undefined;
+  editing?: EditingNote | undefined;
   onReload?: (() => void) | undefined;
   initial: NoteDraft;
   /** The deck's note types, offered beside the built-in kinds when adding. */
@@ -87,8 +92,13 @@ interface NoteFormProps {
   formRef: React.RefObject<HTMLFormElement | null>;
   onDirtyChange: (dirty: boolean) => void;
   onCancel: () => void;
-  onSaved: (noteId: string) => void;
+  /** `notice` says what else the save did, as merging someone else's change. */
+  onSaved: (noteId: string, notice?: string) => void;
 }
+
+/** The field (stored name) a focus or blur happened in: each field's wrapper names it. */
+const noteFieldOf = (event: FocusEvent) =>
+  (event.target as Element).closest("[data-note-field]")?.getAttribute("data-note-field") ?? null;
 
 export function NoteForm({
   deckId,
@@ -103,14 +113,12 @@ export function NoteForm({
 }: NoteFormProps) {
   const mutations = useEngramMutations();
   const create = useMutation(mutations.notes.create());
-  const update = useMutation(mutations.notes.update());
-  const saving = create.isPending || update.isPending;
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
-  // The note and version the draft starts from, kept while refetches bring newer
-  // ones: saving from it is what lets the server refuse to overwrite someone else's edit.
-  const [edited] = useState(editing);
   const [stale, setStale] = useState(false);
+  const merged = useMergedSave(editing, { setDraft, setErrors, setStale, onSaved });
+  const saving = create.isPending || merged.saving;
+  const presence = useNotePresence(deckId, editing?.noteId);
   // A new generation of field editors after each added note: empty, the first one focused.
   const [generation, setGeneration] = useState(0);
   const [added, setAdded] = useState(0);
@@ -141,20 +149,11 @@ export function NoteForm({
     const problems = checkDraft(draft);
     setErrors(problems ?? noErrors);
     if (problems) return;
-    const input = draftInput(draft);
-    if (edited) {
-      update.mutate(
-        { ...edited, input },
-        {
-          onSuccess: (note) => onSaved(note.id),
-          onError: (error) => {
-            setErrors(saveErrors(error, draft));
-            setStale(errorCode(error) === "note/conflict");
-          },
-        },
-      );
+    if (editing) {
+      void merged.submit(draft);
       return;
     }
+    const input = draftInput(draft);
     create.mutate(
       { deckId, input },
       {
@@ -175,8 +174,47 @@ export function NoteForm({
 
   const custom = draft.kind === "custom" ? draft.noteType : null;
   const [firstField, secondField] = fieldsOf(draft.kind);
+  const { conflict } = merged;
+  const conflictChoice = (stored: string) =>
+    conflict?.fields.includes(stored) ? (conflict.choices[stored] ?? null) : undefined;
+  const editingBy = (stored: string) => {
+    const names = presence.editors.get(stored);
+    return names ? `${names.join(", ")} ${names.length === 1 ? "is" : "are"} editing` : undefined;
+  };
+  // A field someone else changed too shows both versions; its editor waits for a choice, unless editing it.
+  // `slot` keeps a built-in kind's two editors in place when the kind changes (Front becomes Text).
+  const field = (stored: string, editor: ReactNode, slot = stored) => {
+    const choice = conflictChoice(stored);
+    return (
+      <div key={slot} data-note-field={stored}>
+        {conflict && choice !== undefined && choice !== "mine" && choice !== "theirs" ? (
+          <FieldConflict
+            deckId={deckId}
+            label={fieldLabel(draft, stored)}
+            mine={conflict.mine[stored] ?? ""}
+            theirs={conflict.theirs[stored] ?? ""}
+            author={conflict.author}
+            editing={choice === "edit"}
+            onChoose={(next) => {
+              const value = merged.choose(stored, next);
+              if (value !== undefined)
+                setDraft((current) => withStoredValues(current, { [stored]: value }, current.tags));
+            }}
+          />
+        ) : null}
+        {choice === null ? null : editor}
+      </div>
+    );
+  };
   return (
-    <form ref={formRef} noValidate onSubmit={submit} className="note-form">
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={submit}
+      className="note-form"
+      onFocus={(event) => presence.focusField(noteFieldOf(event))}
+      onBlur={() => presence.focusField(null)}
+    >
       <div className="note-form-columns">
         <div className="note-form-fields">
           <ErrorSummary errors={errors} formRef={formRef} />
@@ -185,7 +223,10 @@ export function NoteForm({
               Reload the note
             </button>
           )}
-          {edited ? (
+          {editing && merged.base ? (
+            <ChangeNotice draft={draft} base={merged.base} latest={editing.latest} authorOf={editing.authorOf} />
+          ) : null}
+          {editing ? (
             <p className="note-kind">
               Note type: <strong>{typeLabel(draft)}</strong>
             </p>
@@ -200,50 +241,67 @@ export function NoteForm({
             />
           )}
           {custom ? (
-            custom.fields.map((name, index) => (
-              <RichField
-                // A field's editor belongs to its type and place: switching types or adding the next note starts a new one.
-                key={`${custom.id}-${name}-${generation}`}
-                deckId={deckId}
-                name={customFieldName(index)}
-                label={name}
-                initialHtml={draft.fields[name] ?? ""}
-                error={errors.fields[customFieldName(index)]}
-                cloze={custom.kind === "cloze"}
-                autoFocus={index === 0}
-                onChange={(html) => changeField(name, html)}
-              />
-            ))
+            custom.fields.map((name, index) =>
+              field(
+                name,
+                <RichField
+                  // A field's editor belongs to its type and place: switching types, adding the next note or a merge replacing its text starts a new one.
+                  key={`${custom.id}-${name}-${generation}-${merged.revision(name)}`}
+                  deckId={deckId}
+                  name={customFieldName(index)}
+                  label={name}
+                  initialHtml={draft.fields[name] ?? ""}
+                  error={errors.fields[customFieldName(index)]}
+                  cloze={custom.kind === "cloze"}
+                  autoFocus={index === 0 && !conflict}
+                  presence={editingBy(name)}
+                  onChange={(html) => changeField(name, html)}
+                />,
+              ),
+            )
           ) : draft.kind === "image_occlusion" ? (
-            <OcclusionEditor
-              key={`occlusion-${generation}`}
-              deckId={deckId}
-              fields={draft.fields}
-              errors={errors.fields}
-              onChange={(fields) => change({ fields })}
-            />
+            <>
+              {conflict?.fields.map((stored) => field(stored, null))}
+              <OcclusionEditor
+                key={`occlusion-${generation}-${Object.keys(draft.fields).map(merged.revision).join("-")}`}
+                deckId={deckId}
+                fields={draft.fields}
+                errors={errors.fields}
+                onChange={(fields) => change({ fields })}
+              />
+            </>
           ) : (
             <>
-              <RichField
-                key={`first-${generation}`}
-                deckId={deckId}
-                name={firstField.name}
-                label={firstField.label}
-                initialHtml={draft.first}
-                error={errors.fields[firstField.name]}
-                cloze={draft.kind === "cloze"}
-                autoFocus
-                onChange={(first) => change({ first })}
-              />
-              <RichField
-                key={`second-${generation}`}
-                deckId={deckId}
-                name={secondField.name}
-                label={secondField.label}
-                initialHtml={draft.second}
-                error={errors.fields[secondField.name]}
-                onChange={(second) => change({ second })}
-              />
+              {field(
+                firstField.name,
+                <RichField
+                  key={`first-${generation}-${merged.revision(firstField.name)}`}
+                  deckId={deckId}
+                  name={firstField.name}
+                  label={firstField.label}
+                  initialHtml={draft.first}
+                  error={errors.fields[firstField.name]}
+                  cloze={draft.kind === "cloze"}
+                  autoFocus={!conflict}
+                  presence={editingBy(firstField.name)}
+                  onChange={(first) => change({ first })}
+                />,
+                "first",
+              )}
+              {field(
+                secondField.name,
+                <RichField
+                  key={`second-${generation}-${merged.revision(secondField.name)}`}
+                  deckId={deckId}
+                  name={secondField.name}
+                  label={secondField.label}
+                  initialHtml={draft.second}
+                  error={errors.fields[secondField.name]}
+                  presence={editingBy(secondField.name)}
+                  onChange={(second) => change({ second })}
+                />,
+                "second",
+              )}
             </>
           )}
           <TagsInput

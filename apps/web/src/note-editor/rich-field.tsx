@@ -30,6 +30,8 @@ export interface RichFieldProps {
   error?: string | undefined;
   cloze?: boolean;
   autoFocus?: boolean;
+  /** Who else has their cursor in this field ("Ana is editing"), shown beside the label. */
+  presence?: string | undefined;
   onChange: (html: string) => void;
 }
 
@@ -51,6 +53,7 @@ export function RichField({
   error,
   cloze = false,
   autoFocus,
+  presence,
   onChange,
 }: RichFieldProps) {
   const id = useId();
@@ -159,9 +162,12 @@ export function RichField({
 
   return (
     <div className={`field rich-field${error ? " has-error" : ""}`}>
-      <span id={labelId} className="field-label">
-        {label}
-      </span>
+      <div className="field-label-row">
+        <span id={labelId} className="field-label">
+          {label}
+        </span>
+        {presence ? <span className="field-presence">{presence}</span> : null}
+      </div>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the shortcut is caught here for both views; each view is its own textbox. */}
       <div className="field-editor" onKeyDown={onKeyDown}>
         <FieldToolbar

@@ -248,7 +248,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           deckId={deck.id}
           {...(editor.noteId ? { noteId: editor.noteId } : {})}
           onClose={closeEditor}
-          onSaved={() => setStatus(editor.noteId ? "Note saved." : "Note added.")}
+          onSaved={(_id, notice) =>
+            setStatus(editor.noteId ? ["Note saved.", notice].filter(Boolean).join(" ") : "Note added.")
+          }
         />
       ) : null}
       {suggestion ? (

@@ -10,7 +10,7 @@ export interface NoteEditorSlotProps {
   deckId: string;
   noteId?: string;
   onClose: () => void;
-  onSaved?: (noteId: string) => void;
+  onSaved?: (noteId: string, notice?: string) => void;
 }
 
 export function NoteEditorSlot(props: NoteEditorSlotProps) {
