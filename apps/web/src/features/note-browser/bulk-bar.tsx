@@ -24,6 +24,7 @@ export function BulkBar({
   selectingAll,
   onClear,
   onDone,
+  onReload,
 }: {
   deckId: string;
   selected: NoteVersion[];
@@ -32,12 +33,22 @@ export function BulkBar({
   selectingAll: boolean;
   onClear: () => void;
   onDone: (message: string, clear: boolean) => void;
+  /** Loads the selected notes' versions again, keeping the selection. */
+  onReload: () => Promise<void>;
 }) {
   const [open, setOpen] = useState<Open>(null);
   const mutations = useDeckMutations();
   const targets = useEditableDecks().filter((deck) => deck.id !== deckId);
   const count = selected.length;
   const close = () => setOpen(null);
+  // After a refusal because others changed some notes: their new versions, then a fresh try from the same dialog.
+  const reload = () => {
+    void onReload().then(() => {
+      for (const mutation of [mutations.addTags, mutations.removeTags, mutations.move, mutations.remove])
+        mutation.reset();
+      onDone(`Reloaded ${notesCount(count)}; try again.`, false);
+    });
+  };
 
   const suspend = (suspended: boolean) =>
     mutations.suspendNotes.mutate(
@@ -106,6 +117,7 @@ export function BulkBar({
           pending={mutations.addTags.isPending || mutations.removeTags.isPending}
           error={open === "add-tags" ? mutations.addTags.error : mutations.removeTags.error}
           onClose={close}
+          onReload={reload}
           onSubmit={(tags) => {
             const mutation = open === "add-tags" ? mutations.addTags : mutations.removeTags;
             mutation.mutate(
@@ -130,6 +142,7 @@ export function BulkBar({
           pending={mutations.move.isPending}
           error={mutations.move.error}
           onClose={close}
+          onReload={reload}
           onSubmit={(toDeckId) =>
             mutations.move.mutate(
               { fromDeckId: deckId, notes: selected, toDeckId },
@@ -150,6 +163,7 @@ export function BulkBar({
           pending={mutations.remove.isPending}
           error={mutations.remove.error}
           onClose={close}
+          onReload={reload}
           onConfirm={() =>
             mutations.remove.mutate(
               { deckId, notes: selected },

@@ -1,5 +1,5 @@
 /** The dialogs behind the bulk actions: tags to add or remove, the deck to move to, and confirming a delete. */
-import type { MyDeck } from "@engram/sdk";
+import { EngramError, type MyDeck } from "@engram/sdk";
 import { useRef, useState } from "react";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { errorMessage, fieldErrors } from "../../lib/error-messages.js";
@@ -13,6 +13,48 @@ interface Common {
   pending: boolean;
   error: unknown;
   onClose: () => void;
+  /** Loads the selected notes again (their versions too), keeping the selection, after a refusal because some changed. */
+  onReload?: (() => void) | undefined;
+}
+
+/** How many of the notes the refusal found changed since they were loaded, or null for any other error. */
+function changedCount(error: unknown): number | null {
+  if (!(error instanceof EngramError) || error.code !== "note/conflict") return null;
+  const notes = (error.detail as { notes?: unknown } | undefined)?.notes;
+  return Array.isArray(notes) ? notes.length : null;
+}
+
+/** Why nothing changed; when others changed some of the notes, how many of how many, with the reload that lets a retry pass. */
+function BulkProblem({
+  error,
+  count,
+  onReload,
+}: {
+  error: unknown;
+  count: number;
+  onReload?: (() => void) | undefined;
+}) {
+  const changed = changedCount(error);
+  if (changed === null) {
+    return (
+      <p role="alert" className="field-error">
+        {errorMessage(error)}
+      </p>
+    );
+  }
+  return (
+    <div role="alert" className="field-error">
+      <p>
+        {changed} of the {notesCount(count)} {changed === 1 ? "was" : "were"} changed by others since you loaded them —
+        nothing was changed. Reload and try again.
+      </p>
+      {onReload ? (
+        <button type="button" className="button secondary small" onClick={onReload}>
+          Reload the notes
+        </button>
+      ) : null}
+    </div>
+  );
 }
 
 export function TagsDialog({
@@ -21,12 +63,14 @@ export function TagsDialog({
   pending,
   error,
   onClose,
+  onReload,
   onSubmit,
 }: Common & { mode: "add" | "remove"; onSubmit: (tags: string[]) => void }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   // A refused tag names the rule it broke (no spaces, at most 64 characters…).
-  const shown = problem ?? (error ? (Object.values(fieldErrors(error))[0] ?? errorMessage(error)) : null);
+  const stale = problem === null && changedCount(error) !== null;
+  const shown = problem ?? (error && !stale ? (Object.values(fieldErrors(error))[0] ?? errorMessage(error)) : null);
   return (
     <Dialog
       title={mode === "add" ? `Add tags to ${notesCount(count)}` : `Remove tags from ${notesCount(count)}`}
@@ -64,6 +108,7 @@ export function TagsDialog({
               {shown}
             </p>
           ) : null}
+          {stale ? <BulkProblem error={error} count={count} onReload={onReload} /> : null}
         </div>
         <div className="dialog-actions">
           <button type="button" className="button secondary" onClick={onClose}>
@@ -83,6 +128,7 @@ export function MoveDialog({
   pending,
   error,
   onClose,
+  onReload,
   onSubmit,
   decks,
 }: Common & { decks: MyDeck[]; onSubmit: (deckId: string) => void }) {
@@ -116,11 +162,7 @@ export function MoveDialog({
             </select>
           </div>
           <p className="field-hint">Their cards and everyone's progress on them move too.</p>
-          {error ? (
-            <p role="alert" className="field-error">
-              {errorMessage(error)}
-            </p>
-          ) : null}
+          {error ? <BulkProblem error={error} count={count} onReload={onReload} /> : null}
           <div className="dialog-actions">
             <button type="button" className="button secondary" onClick={onClose}>
               Cancel
@@ -141,6 +183,7 @@ export function DeleteNotesDialog({
   pending,
   error,
   onClose,
+  onReload,
   onConfirm,
 }: Common & { label?: string; onConfirm: () => void }) {
   return (
@@ -156,11 +199,7 @@ export function DeleteNotesDialog({
           deck, with everyone's progress on them. Owners and editors can bring them back from Recently deleted for 30
           days.
         </p>
-        {error ? (
-          <p role="alert" className="field-error">
-            {errorMessage(error)}
-          </p>
-        ) : null}
+        {error ? <BulkProblem error={error} count={count} onReload={onReload} /> : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" onClick={onClose}>
             Keep {count === 1 ? "note" : "notes"}

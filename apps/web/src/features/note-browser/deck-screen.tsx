@@ -139,6 +139,16 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
     }
   };
 
+  // After a bulk action refused because others changed some notes: every selected note's version afresh, the selection kept.
+  const reloadVersions = async () => {
+    const refetched = pages.refetch();
+    if (allVersions.size > 0) {
+      const { notes: matching } = await queryClient.fetchQuery({ ...queries.notes.ids(deck.id, filter), staleTime: 0 });
+      setAllVersions(new Map(matching.map((note) => [note.id, note.version])));
+    }
+    await refetched;
+  };
+
   const toggleExpanded = useCallback((noteId: string) => {
     setExpanded((current) => {
       const next = new Set(current);
@@ -193,6 +203,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
               setStatus(message);
               if (clear) selection.clear();
             }}
+            onReload={reloadVersions}
           />
         ) : null}
         <p role="status" className="bulk-status">
