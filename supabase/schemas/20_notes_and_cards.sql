@@ -193,6 +193,10 @@ create table public.notes (
   -- that makes the version. Kept by prepare_note, never written by clients.
   updated_by uuid default auth.uid() references auth.users (id) on delete set null,
   co_author_id uuid references auth.users (id) on delete set null,
+  -- Every field as plain text (markup dropped, cloze deletions as their
+  -- answers), fields apart by a unit separator: what search_notes matches
+  -- text against. Kept by prepare_note, never written by clients.
+  plain_text text not null default '',
   constraint notes_note_type_kind check ((kind = 'custom') = (note_type_id is not null)),
   constraint notes_fields_shape check (
     case kind
@@ -250,11 +254,11 @@ create unique index notes_deck_id_source_guid_key on public.notes (deck_id, sour
 create index notes_note_type_id_idx on public.notes (note_type_id) where note_type_id is not null;
 create index notes_deck_id_sort_key_idx on public.notes (deck_id, lower(sort_field), id);
 
--- A field's HTML as one line of plain text, as the browser lists it: cloze
--- deletions read as their answers (innermost first, as they nest at most 50
--- deep), a line break or block as a space, other tags dropped, entities
--- decoded in one pass, white space collapsed, at most 200 characters.
-create function private.plain_text_line(p_html text) returns text
+-- A field's HTML as plain text: cloze deletions read as their answers
+-- (innermost first, as they nest at most 50 deep), a line break or block as a
+-- space, other tags dropped, entities decoded in one pass, white space
+-- collapsed.
+create function private.plain_text(p_html text) returns text
 language plpgsql immutable parallel safe
 set search_path = ''
 as $$
@@ -298,8 +302,29 @@ begin
       result := result || coalesce(decoded, '&' || entity || ';') || pieces[i + 1];
     end loop;
   end if;
-  return left(btrim(regexp_replace(result, '[[:space:]\u00a0]+', ' ', 'g')), 200);
+  return btrim(regexp_replace(result, '[[:space:]\u00a0]+', ' ', 'g'));
 end
+$$;
+
+-- A field's HTML as one line of plain text, as the browser lists it: at most 200 characters.
+create function private.plain_text_line(p_html text) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select left(private.plain_text(p_html), 200)
+$$;
+
+-- A note's fields as plain text for search: a built-in kind's text fields in
+-- their order (not an image occlusion's image and shapes), a custom note's
+-- every field.
+create function private.note_plain_text(p_kind public.note_kind, p_fields jsonb) returns text
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select coalesce(string_agg(private.plain_text(f.value), E'\x1f'
+    order by array_position(array['front', 'back', 'text', 'extra', 'header', 'back_extra', 'comments'], f.key), f.key), '')
+  from jsonb_each_text(p_fields) as f(key, value)
+  where p_kind = 'custom' or f.key not in ('image', 'occlusions')
 $$;
 
 -- A note's sort field (Anki's): the plain text of its first field, the front,
@@ -346,7 +371,7 @@ grant execute on function public.sort_key(public.notes) to anon, authenticated, 
 
 -- Keeps updated_at, the version and its authors (updated_by, co_author_id:
 -- a version-bumping update that does not set co_author_id has none), the
--- search vector (fields without markup, plus tags) and the sort field
+-- search vector (fields without markup, plus tags), the plain text and the sort field
 -- (update_note_type rewrites its notes' fields, so a renamed or reordered
 -- first field reaches it). The version check runs
 -- on the row as it is when the update takes its lock, so of two concurrent
@@ -383,6 +408,7 @@ begin
     end,
     array_to_string(new.tags, ' ')));
   new.sort_field := private.note_sort_field(new.kind, new.fields, new.note_type_id);
+  new.plain_text := private.note_plain_text(new.kind, new.fields);
   return new;
 end
 $$;

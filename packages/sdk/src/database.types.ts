@@ -587,6 +587,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id: string | null
+          plain_text: string
           search: unknown
           sort_field: string
           source_guid: string | null
@@ -607,6 +608,7 @@ export type Database = {
           id?: string
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id?: string | null
+          plain_text?: string
           search?: unknown
           sort_field?: string
           source_guid?: string | null
@@ -624,6 +626,7 @@ export type Database = {
           id?: string
           kind?: Database["public"]["Enums"]["note_kind"]
           note_type_id?: string | null
+          plain_text?: string
           search?: unknown
           sort_field?: string
           source_guid?: string | null
@@ -1135,6 +1138,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id: string | null
+          plain_text: string
           search: unknown
           sort_field: string
           source_guid: string | null
@@ -1202,6 +1206,33 @@ export type Database = {
         SetofOptions: {
           from: "*"
           to: "personal_notes"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+      search_notes: {
+        Args: { p_deck_id: string; p_query: Json }
+        Returns: {
+          co_author_id: string | null
+          created_at: string
+          created_by: string | null
+          deck_id: string
+          fields: NonNullable<Json>
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id: string | null
+          plain_text: string
+          search: unknown
+          sort_field: string
+          source_guid: string | null
+          tags: string[]
+          updated_at: string
+          updated_by: string | null
+          version: number
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "notes"
           isOneToOne: false
           isSetofReturn: true
         }
@@ -1364,6 +1395,7 @@ export type Database = {
           id: string
           kind: Database["public"]["Enums"]["note_kind"]
           note_type_id: string | null
+          plain_text: string
           search: unknown
           sort_field: string
           source_guid: string | null

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
 import { applyPlatformScripts, platformScriptsKey } from "./migrate.js";
@@ -23,7 +24,7 @@ export interface PgliteOptions {
  */
 const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"];
 
-/** Opens embedded Postgres with the extensions Supabase preinstalls. */
+/** Opens embedded Postgres with the extensions Supabase preinstalls, and pg_trgm, which it offers. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const isNew = !options.loadDataDir && !(options.dataDir && existsSync(join(options.dataDir, "PG_VERSION")));
   const withPlatform: TemplateKind | null =
@@ -34,7 +35,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pgcrypto, uuid_ossp },
+    extensions: { pg_trgm, pgcrypto, uuid_ossp },
     startParams: [...PGlite.defaultStartParams, ...smallFootprint],
   });
   if (isNew && !template) await saveTemplate(pglite);
