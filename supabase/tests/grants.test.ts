@@ -79,6 +79,8 @@ describe("what each API role may do with each table", () => {
       import_jobs: { authenticated: "SELECT", service_role: all },
       deck_presets: { authenticated: "DELETE,SELECT", service_role: all },
       personal_notes: { authenticated: "DELETE,SELECT", service_role: all },
+      // Written only through suggest_note_change, withdraw_suggestion and review_suggestions.
+      note_suggestions: { authenticated: "SELECT", service_role: all },
       // Written only by the notes' triggers.
       note_history: { anon: "SELECT", authenticated: "SELECT", service_role: "SELECT" },
     });
@@ -95,10 +97,10 @@ describe("what each API role may do with each table", () => {
       "deck_members authenticated UPDATE: role",
       "deck_presets authenticated INSERT: id,owner_id,name,new_per_day,reviews_per_day,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
       "deck_presets authenticated UPDATE: name,new_per_day,reviews_per_day,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning",
-      "decks anon SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id",
-      "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
-      "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id",
-      "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id",
+      "decks anon SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id,suggestions_from",
+      "decks authenticated INSERT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,suggestions_from",
+      "decks authenticated SELECT: id,owner_id,name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,created_at,updated_at,clone_count,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,preset_id,suggestions_from",
+      "decks authenticated UPDATE: name,description,is_public,cover_path,new_per_day,reviews_per_day,archived_at,leech_threshold,leech_action,bury_new,bury_reviews,bury_interday_learning,parent_id,suggestions_from",
       "note_types authenticated INSERT: id,deck_id,name,kind,fields,templates,css",
       "notes authenticated INSERT: id,deck_id,kind,fields,tags,created_by,search,created_at,updated_at,note_type_id",
       "notes authenticated UPDATE: kind,fields,tags,version,note_type_id",
