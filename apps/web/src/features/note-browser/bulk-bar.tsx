@@ -32,7 +32,8 @@ export function BulkBar({
   onSelectAll: () => void;
   selectingAll: boolean;
   onClear: () => void;
-  onDone: (message: string, clear: boolean) => void;
+  /** A delete also names the notes it took, so they can be brought back. */
+  onDone: (message: string, clear: boolean, deletedIds?: string[]) => void;
   /** Loads the selected notes' versions again, keeping the selection. */
   onReload: () => Promise<void>;
 }) {
@@ -170,7 +171,11 @@ export function BulkBar({
               {
                 onSuccess: () => {
                   close();
-                  onDone(`Deleted ${notesCount(count)}.`, true);
+                  onDone(
+                    `Deleted ${notesCount(count)}.`,
+                    true,
+                    selected.map((note) => note.id),
+                  );
                 },
               },
             )

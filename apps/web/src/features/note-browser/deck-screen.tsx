@@ -24,6 +24,7 @@ import { NoteFilters } from "./note-filters.js";
 import { NoteList } from "./note-list.js";
 import { firstFieldText } from "./plain-text.js";
 import { shortcutFor, shortcuts } from "./shortcuts.js";
+import { type Undoable, UndoDelete } from "./undo-delete.js";
 import { canEdit, useDeckMutations, useDeckNoteTypes, useNotePages, useProfile } from "./use-deck.js";
 import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
@@ -74,6 +75,8 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const [suggestion, setSuggestion] = useState<SuggestTarget | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [status, setStatus] = useState("");
+  // The notes the last delete took, while its message shows: they can come back at once.
+  const [undoable, setUndoable] = useState<Undoable | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const { remove } = useDeckMutations();
 
@@ -199,8 +202,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
             selectingAll={selectingAll}
             onSelectAll={selectAll}
             onClear={selection.clear}
-            onDone={(message, clear) => {
+            onDone={(message, clear, deletedIds) => {
               setStatus(message);
+              setUndoable(deletedIds ? { message, noteIds: deletedIds } : null);
               if (clear) selection.clear();
             }}
             onReload={reloadVersions}
@@ -209,6 +213,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         <p role="status" className="bulk-status">
           {status}
         </p>
+        {editable && undoable && undoable.message === status ? (
+          <UndoDelete deckId={deck.id} noteIds={undoable.noteIds} onDone={setStatus} />
+        ) : null}
 
         {pages.isError ? (
           <div role="alert" className="notice">
@@ -279,7 +286,9 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
               { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
               {
                 onSuccess: () => {
-                  setStatus(`Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`);
+                  const message = `Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`;
+                  setStatus(message);
+                  setUndoable({ message, noteIds: [deleting.id] });
                   setDeleting(null);
                 },
               },
