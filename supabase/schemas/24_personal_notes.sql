@@ -189,13 +189,20 @@ grant execute on function public.save_personal_note(uuid, text[], text) to authe
 -- Computed fields of a note (PostgREST's `notes?select=my_tags`): the caller's
 -- own tags on it, and those together with the note's, which the note browser's
 -- tag filter matches so a user finds notes by either (docs/product.md §3).
+-- PL/pgSQL, so a signed-out visitor (anon, who may not read personal_notes)
+-- gets none without the query on the table ever being planned.
 create function public.my_tags(p_note public.notes) returns text[]
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
-  select coalesce(
-    (select p.tags from public.personal_notes p where p.user_id = (select auth.uid()) and p.note_id = p_note.id),
-    '{}')
+begin
+  if auth.uid() is null then
+    return '{}';
+  end if;
+  return coalesce(
+    (select p.tags from public.personal_notes p where p.user_id = auth.uid() and p.note_id = p_note.id),
+    '{}');
+end
 $$;
 
 create function public.tags_with_mine(p_note public.notes) returns text[]

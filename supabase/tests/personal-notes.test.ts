@@ -1,6 +1,6 @@
 import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { actAs, createUser, openTestDatabase } from "./support/database.js";
+import { type Actor, actAs, anon, createUser, openTestDatabase } from "./support/database.js";
 import { addMember, addNote, basic, createDeck, failure, type User } from "./support/study-fixtures.js";
 
 // Personal notes (docs/product.md §3): each user's own tags and My notes on a
@@ -191,6 +191,25 @@ describe("a personal note outlives changes to the note", () => {
     await save(mia, noteId, ["gone"], "");
     await actAs(db, olga, (tx) => tx.query("delete from notes where id = $1", [noteId]));
     expect(await stored(noteId)).toEqual([]);
+  });
+});
+
+describe("a note's computed fields my_tags and tags_with_mine", () => {
+  test("give the caller's own tags alone and after the note's, and none to others or a signed-out visitor", async () => {
+    const open = await createDeck(db, olga, { name: "Open anatomy" });
+    await db.query("update decks set is_public = true where id = $1", [open]);
+    const { noteId } = await addNote(db, olga, open, basic("Hyoid", "Floating bone", ["neck"]));
+    await save(mia, noteId, ["odd"], "");
+    const tagsAs = (user: Actor) =>
+      actAs(db, user, (tx) =>
+        tx.query<{ mine: string[]; all: string[] }>(
+          "select my_tags(n) as mine, tags_with_mine(n) as all from notes n where n.id = $1",
+          [noteId],
+        ),
+      );
+    expect(await tagsAs(mia)).toEqual([{ mine: ["odd"], all: ["neck", "odd"] }]);
+    expect(await tagsAs(olga)).toEqual([{ mine: [], all: ["neck"] }]);
+    expect(await tagsAs(anon)).toEqual([{ mine: [], all: ["neck"] }]);
   });
 });
 
