@@ -18,6 +18,7 @@ export const engramErrorCodes = [
   "note-history/type-changed",
   "note-type/in-use",
   "note-type/conflict",
+  "search/syntax",
   "quota-exceeded",
   "import/unsupported-format",
   "import/corrupt-file",
@@ -87,6 +88,9 @@ export function fromPostgrestError(error: PostgrestErrorBody, status?: number): 
       return new EngramError("not-found", message, { ...options, rule: details || undefined });
     case "PT413":
       return new EngramError("quota-exceeded", message, { ...options, field: details || undefined });
+    // A regular expression in a search that does not compile or could run too long.
+    case "2201B":
+      return new EngramError("search/syntax", message, options);
     case "22023":
       return new EngramError("validation", message, { ...options, field: details || undefined });
     case "23514": {

@@ -2,9 +2,16 @@
  * Notes in a deck: browse and search, add, edit, delete, move and tag in bulk.
  * The database generates each note's cards and keeps them in step with edits.
  */
-import { type NoteInput as CoreNoteInput, noteInputSchema, tagSchema } from "@engram/core";
+import {
+  type NoteInput as CoreNoteInput,
+  noteInputSchema,
+  parseSearch,
+  type SearchNode,
+  SearchSyntaxError,
+  tagSchema,
+} from "@engram/core";
 import { z } from "zod";
-import type { Tables, TablesInsert, TablesUpdate } from "./database.types.js";
+import type { Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
@@ -102,7 +109,7 @@ const sortSchema = z.union(
   { error: "Unknown order." },
 );
 const filterSchema = z.object({
-  search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
+  search: z.string().trim().max(1000, "Search for at most 1,000 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
   kind: z
     .enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion", "custom"], { error: "Unknown note type." })
@@ -120,8 +127,11 @@ const bulkTagsSchema = z.object({ tags: z.array(tagSchema).min(1, "Choose at lea
 export function createNotes(supabase: EngramClient) {
   return {
     /**
-     * A page of a deck's notes with the total count. `search` matches words in
-     * the fields and tags (web-search syntax: "quoted phrase", -excluded, or);
+     * A page of a deck's notes with the total count. `search` is Anki's search
+     * syntax (`mito*`, `"a phrase"`, `-x`, `or`, `( )`, `front:`, `tag:`, `deck:`,
+     * `is:due`, `prop:ivl>10`, `rated:7`, `re:`, `w:`, …; docs/product.md §3),
+     * evaluated by the database with the user's own schedules; one that does
+     * not parse fails with `search/syntax`, whose `detail` is `{ kind, at }`;
      * `tags` keeps notes having all of them, as the note's tags or the user's
      * own (`my_tags`, which each note comes with); `kind` one kind, `noteTypeId` the
      * custom notes of one note type. `sort`: newest (the default) or oldest
@@ -134,7 +144,7 @@ export function createNotes(supabase: EngramClient) {
       const id = validate(deckIdSchema, deckId);
       const { sort, limit, offset, ...filter } = validate(listSchema, options);
       const query = ordered(
-        filtered(supabase.from("notes").select("*, cards(count), my_tags", { count: "exact" }), id, filter),
+        filtered(notesOf(supabase, id, searchTree(filter.search), "*, cards(count), my_tags"), id, filter),
         typeof sort === "string" ? namedOrders[sort] : sort,
       );
       const { notes, total } = await run(
@@ -165,7 +175,7 @@ export function createNotes(supabase: EngramClient) {
     ): Promise<{ ids: string[]; notes: NoteVersion[]; total: number }> {
       const id = validate(deckIdSchema, deckId);
       const parsed = validate(filterSchema, filter);
-      const query = filtered(supabase.from("notes").select("id, version", { count: "exact" }), id, parsed);
+      const query = filtered(notesOf(supabase, id, searchTree(parsed.search), "id, version"), id, parsed);
       const { notes, total } = await run(
         ordered(query, namedOrders.newest)
           .range(0, maxBulkNotes - 1)
@@ -252,15 +262,44 @@ export function createNotes(supabase: EngramClient) {
   };
 }
 
-/** The filters `list` and `ids` share; each maps onto an index (deck and date, the search vector, tags). */
+/** A search in Anki's syntax as the tree search_notes takes; null for none. */
+function searchTree(search: string | undefined): SearchNode | null {
+  if (!search) return null;
+  try {
+    return parseSearch(search);
+  } catch (error) {
+    if (!(error instanceof SearchSyntaxError)) throw error;
+    throw new EngramError("search/syntax", error.message, { detail: { kind: error.kind, at: error.at }, cause: error });
+  }
+}
+
+/**
+ * Where a list reads from: the notes table, or the notes a search matches
+ * (search_notes returns notes, so the same select, filters, order, count and
+ * range apply on top).
+ */
+function notesOf<Columns extends string>(
+  supabase: EngramClient,
+  deckId: string,
+  tree: SearchNode | null,
+  columns: Columns,
+) {
+  const table = supabase.from("notes").select(columns, { count: "exact" });
+  if (!tree) return table;
+  const query = tree as unknown as Json;
+  return supabase
+    .rpc("search_notes", { p_deck_id: deckId, p_query: query }, { count: "exact" })
+    .select(columns) as unknown as typeof table;
+}
+
+/** The filters `list` and `ids` share; each maps onto an index (deck and date, tags). */
 // biome-ignore lint/suspicious/noExplicitAny: both select shapes of the same table's builder pass through.
-function filtered<Q extends { eq: any; textSearch: any; contains: any }>(
+function filtered<Q extends { eq: any; contains: any }>(
   query: Q,
   deckId: string,
-  { search, tags, kind, noteTypeId }: z.output<typeof filterSchema>,
+  { tags, kind, noteTypeId }: z.output<typeof filterSchema>,
 ): Q {
   let result: Q = query.eq("deck_id", deckId);
-  if (search) result = result.textSearch("search", search, { type: "websearch", config: "simple" });
   // A note's tags with the user's own on it (docs/product.md §3).
   if (tags?.length) result = result.contains("tags_with_mine", tags);
   if (kind) result = result.eq("kind", kind);

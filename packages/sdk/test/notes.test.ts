@@ -127,7 +127,7 @@ describe("notes", () => {
     await expect(owner.engram.notes.remove([{ id: missing, version: 1 }])).rejects.toMatchObject({ code: "not-found" });
   });
 
-  test("search matches words in fields and tags, with a total over all pages", async () => {
+  test("search matches text in fields and tags by tag:, with a total over all pages", async () => {
     const { owner, deck } = await ownerWithDeck();
     await owner.engram.notes.create(deck.id, basic("<b>correr</b>", "to run", ["verb"]));
     await owner.engram.notes.create(deck.id, basic("comer", "to eat", ["verb", "food"]));
@@ -136,7 +136,8 @@ describe("notes", () => {
     const run = await owner.engram.notes.list(deck.id, { search: "correr" });
     expect(run.notes.map((n) => n.fields)).toEqual([{ front: "<b>correr</b>", back: "to run" }]);
     expect((await owner.engram.notes.list(deck.id, { search: "to -eat" })).total).toBe(1);
-    expect((await owner.engram.notes.list(deck.id, { search: "food" })).total).toBe(2);
+    expect((await owner.engram.notes.list(deck.id, { search: "tag:food" })).total).toBe(2);
+    expect((await owner.engram.notes.list(deck.id, { search: "corr" })).total).toBe(1);
     expect((await owner.engram.notes.list(deck.id, { tags: ["verb", "food"] })).notes).toHaveLength(1);
 
     const page = await owner.engram.notes.list(deck.id, { limit: 2, offset: 2 });
