@@ -23,7 +23,7 @@ export interface DeletedNote {
   /** Null once the account that deleted it is gone. */
   deletedBy: { id: string; name: string | null } | null;
   deletedAt: string;
-  /** Whole days before it is gone for good (0 on its last day). */
+  /** The days before it is gone for good, rounded up: 30 just after the delete, 1 on its last day. */
   daysLeft: number;
 }
 

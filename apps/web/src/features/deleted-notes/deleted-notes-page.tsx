@@ -75,7 +75,7 @@ function DeletedRow({
             Deleted by {who}, <time dateTime={note.deletedAt}>{dateFormat.format(new Date(note.deletedAt))}</time>
           </span>
           <span>
-            {note.daysLeft === 0 ? "Goes today" : `${note.daysLeft} ${note.daysLeft === 1 ? "day" : "days"} left`}
+            {note.daysLeft} {note.daysLeft === 1 ? "day" : "days"} left
           </span>
         </p>
       </div>
