@@ -247,7 +247,7 @@ test("bulk actions tag, move, suspend and delete the selected notes, and the dat
   expect((await admin.from("notes").select("id").eq("deck_id", deckId)).data).toHaveLength(7);
   // Reloading brings their change into the list behind the dialog (which hides it from the accessibility tree) and keeps the selection.
   await dialog.getByRole("button", { name: "Reload the notes" }).click();
-  await page.getByRole("status").filter({ hasText: "Reloaded 6 notes; try again." }).waitFor();
+  await page.locator(".bulk-status").filter({ hasText: "Reloaded 6 notes; try again." }).waitFor();
   await page.locator(".note-row").filter({ hasText: "goat" }).getByText("edited", { exact: true }).waitFor();
   expect(await dialog.getByRole("alert").count()).toBe(0);
   holdLiveUpdates = false;
