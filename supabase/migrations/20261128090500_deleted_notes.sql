@@ -26,8 +26,10 @@ create index deleted_notes_deleted_by_idx on private.deleted_notes (deleted_by) 
 -- already gone when the cascade reaches the notes, which is how those are
 -- told apart. The schedules and answers are looked up by card id, which the
 -- planner serves from their card_id indexes even before the tables have
--- statistics (a join there read every schedule once per note): 500 notes of
--- two cards with three members take about 0.4 s more to delete on PostgreSQL.
+-- statistics (a join there read every schedule once per note). Measured on
+-- PostgreSQL 15 on a shared two-core machine, 500 notes of two cards with
+-- three members and 300 answers: 0.4-1.5 s to delete, against 0.1-0.4 s
+-- without keeping them, and 0.4-2.6 s to restore; PGlite takes 2-5 s each.
 create function private.archive_deleted_note() returns trigger
 language plpgsql security definer
 set search_path = ''
