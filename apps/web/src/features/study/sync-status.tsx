@@ -1,15 +1,6 @@
 import { EngramError, type ReviewSession, type ReviewSessionState } from "@engram/sdk";
-import { useSyncExternalStore } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
-
-function subscribeOnline(onChange: () => void) {
-  window.addEventListener("online", onChange);
-  window.addEventListener("offline", onChange);
-  return () => {
-    window.removeEventListener("online", onChange);
-    window.removeEventListener("offline", onChange);
-  };
-}
+import { useOnline } from "../../lib/use-online.js";
 
 const answers = (n: number) => (n === 1 ? "1 answer" : `${n} answers`);
 
@@ -26,7 +17,7 @@ export function SyncStatus({
   session: ReviewSession;
   fromDevice: boolean;
 }) {
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const online = useOnline();
   const waiting = state.pending > 0 && (!online || state.waitingError !== null);
   const signedOut = state.waitingError !== null && state.waitingError.code !== "network";
   return (

@@ -1,5 +1,6 @@
 import { Suspense } from "react";
 import { NavLink, Outlet } from "react-router";
+import { useOnline } from "../../lib/use-online.js";
 import { useSession } from "../../session/session-context.js";
 import { useExpiryRedirect } from "../../session/use-expiry-redirect.js";
 import { Loading } from "../loading.js";
@@ -13,6 +14,7 @@ export function AppLayout() {
   const session = useSession();
   useExpiryRedirect();
   useFocusOnNavigate("main");
+  const online = useOnline();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -39,6 +41,10 @@ export function AppLayout() {
           {session.status === "signed-in" ? <UserMenu email={session.session.user.email ?? "Account"} /> : null}
         </div>
       </header>
+      {/* Without a connection queries wait; saying so beats a screen that only says "Loading…". */}
+      <p role="status" className="offline-banner">
+        {online ? "" : "You're offline. Screens you have not opened yet load when the connection is back."}
+      </p>
       <main id="main" tabIndex={-1} className="main">
         {/* A screen opened before the SDK has loaded waits here for it (session/engram-context.tsx). */}
         <Suspense fallback={<Loading />}>
