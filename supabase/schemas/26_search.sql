@@ -273,11 +273,15 @@ begin
       end if;
       return format('(n.plain_text %s %L)', regex_operator, regex);
     when 'tag' then
+      -- The note's tags, or the caller's own on it (personal_notes, read once for all notes).
       if lower(like_value) = 'none' then
-        return '(cardinality(public.tags_with_mine(n)) = 0)';
+        return format('(cardinality(n.tags) = 0 and n.id not in (select p.note_id from public.personal_notes p '
+          'where p.user_id = %L::uuid and cardinality(p.tags) > 0))', uid);
       end if;
-      return format('exists (select 1 from unnest(public.tags_with_mine(n)) as t(tag) where t.tag ilike %L or t.tag ilike %L)',
-        like_value, like_value || '::%');
+      return format('(exists (select 1 from unnest(n.tags) as t(tag) where t.tag ilike %1$L or t.tag ilike %2$L) '
+        'or n.id in (select p.note_id from public.personal_notes p cross join unnest(p.tags) as t(tag) '
+        'where p.user_id = %3$L::uuid and (t.tag ilike %1$L or t.tag ilike %2$L)))',
+        like_value, like_value || '::%', uid);
     when 'deck' then
       -- The deck by name or path, and every deck under it.
       return format($sql$n.deck_id in (

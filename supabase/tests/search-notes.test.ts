@@ -236,6 +236,16 @@ describe("tags, decks, note types and cards", () => {
     expect(await count(query)).toBe(expected);
   });
 
+  test("tag: finds the user's own tags on a note too, and only theirs", async () => {
+    await actAs(db, ed, (tx) =>
+      tx.query("select save_personal_note($1, $2, '')", [notes.osmosis?.noteId, ["exam::week1"]]),
+    );
+    expect(await search("tag:exam", ed)).toEqual(ids("osmosis"));
+    expect(await count("tag:exam")).toBe(0);
+    expect(await count("tag:none", ed)).toBe(8 + fillers);
+    await actAs(db, ed, (tx) => tx.query("select save_personal_note($1, '{}', '')", [notes.osmosis?.noteId]));
+  });
+
   test("deck: by name or path, with its subdecks", async () => {
     expect(await count("deck:Biology", olga, null)).toBe(inBiology + 2);
     expect(await count("deck:Biology::Cells", olga, null)).toBe(2);
