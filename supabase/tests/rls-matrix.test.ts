@@ -1366,7 +1366,11 @@ describe("deleted notes are listed and restored through their functions", () => 
   });
 
   test("anon cannot call deleted_notes or restore_notes at all", async () => {
-    for (const call of [list(() => world.publicDeck.id), restore(() => deleted.public)]) {
+    const calls: ((tx: Queryable) => Promise<unknown>)[] = [
+      list(() => world.publicDeck.id),
+      restore(() => deleted.public),
+    ];
+    for (const call of calls) {
       const result = await probeAs(db, anon, call);
       expect(!result.ok && result.error.message).toMatch(
         /^permission denied for function (deleted_notes|restore_notes)/,
