@@ -25,6 +25,7 @@ const messages: Record<EngramErrorCode, string> = {
     "Notes use this note type: it can't be removed, and a change can't drop their cards or filled fields.",
   "note-type/conflict":
     "Someone else changed this note type while you were editing. Your changes are still here — reload it to see theirs.",
+  "search/syntax": "This search can't run: check its syntax (see “Search syntax” beside the search box).",
   "quota-exceeded": "That is over the limit. Try something smaller.",
   "import/unsupported-format": "This file type can't be imported. Use .apkg, .csv or .tsv.",
   "import/corrupt-file": "This file is damaged or not a deck Engram can read.",

@@ -1,8 +1,21 @@
-/** Search, tag, note type (a built-in kind or one of the deck's) and order: each change goes to the URL, which the list reads. */
+/** Search (Anki's syntax), tag, note type (a built-in kind or one of the deck's) and order: each change goes to the URL, which the list reads. */
+import { parseSearch, SearchSyntaxError } from "@engram/core";
 import { noteSorts } from "@engram/sdk";
 import { Search } from "lucide-react";
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { type BrowserParams, kindLabels, type NoteKindFilter, sortLabels } from "./browser-params.js";
+import { SearchHelp } from "./search-help.js";
+
+/** Why a search (Anki's syntax) does not parse, with where; null when it does. */
+function syntaxProblem(text: string): string | null {
+  try {
+    parseSearch(text);
+    return null;
+  } catch (error) {
+    if (!(error instanceof SearchSyntaxError)) throw error;
+    return `${error.message[0]?.toUpperCase() ?? ""}${error.message.slice(1)} (at character ${error.at + 1}).`;
+  }
+}
 
 /** How the Order box names a column's order that a header set. */
 function columnSortLabel({ sort, dir }: Pick<BrowserParams, "sort" | "dir">): string {
@@ -28,6 +41,9 @@ export function NoteFilters({ params, noteTypes, onChange, searchRef }: Props) {
   const [search, setSearch] = useState(params.search);
   const [tag, setTag] = useState(params.tag);
   const tagRef = useRef<HTMLInputElement>(null);
+  // A search that does not parse stays in the box with its problem beside it;
+  // the URL, and so the list, keeps the last one that did.
+  const problem = useMemo(() => syntaxProblem(search), [search]);
   useEffect(() => {
     if (document.activeElement !== searchRef.current) setSearch(params.search);
   }, [params.search, searchRef]);
@@ -38,7 +54,10 @@ export function NoteFilters({ params, noteTypes, onChange, searchRef }: Props) {
   return (
     <search aria-label="Notes" className="note-filters">
       <div className="filter search-filter">
-        <label htmlFor="note-search">Search notes</label>
+        <div className="search-label-row">
+          <label htmlFor="note-search">Search notes</label>
+          <SearchHelp />
+        </div>
         <div className="search-box">
           <Search aria-hidden="true" />
           <input
@@ -46,14 +65,23 @@ export function NoteFilters({ params, noteTypes, onChange, searchRef }: Props) {
             id="note-search"
             type="search"
             value={search}
-            placeholder='Words, "a phrase", -without'
+            placeholder='mito*, "a phrase", tag:x, -without'
             autoComplete="off"
+            spellCheck={false}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? "note-search-problem" : undefined}
             onChange={(event) => {
-              setSearch(event.target.value);
-              onChange({ search: event.target.value });
+              const value = event.target.value;
+              setSearch(value);
+              if (syntaxProblem(value) === null) onChange({ search: value });
             }}
           />
         </div>
+        {problem ? (
+          <p id="note-search-problem" className="search-problem">
+            {problem}
+          </p>
+        ) : null}
       </div>
       <div className="filter">
         <label htmlFor="note-tag">Tag</label>
