@@ -219,7 +219,8 @@ $$;
 
 -- One part of a search as a condition on the note `n`, its values as
 -- literals (format's %L); card-level parts hold when any card of the note
--- matches with the caller's own schedule.
+-- matches with the caller's own schedule. A signed-out caller has no
+-- schedules, answers or own tags, so those parts match nothing for them.
 create function private.search_condition(p_node jsonb, p_context jsonb) returns text
 language plpgsql stable
 set search_path = ''
@@ -238,6 +239,9 @@ declare
   regex text;
   regex_operator text := '~*';
 begin
+  if uid is null and op in ('is', 'flag', 'prop', 'rated', 'introduced') then
+    return 'false';
+  end if;
   if p_node ? 'days' then
     since := (p_context ->> 'day_start')::timestamptz
       - make_interval(days => least((p_node ->> 'days')::integer, 36500) - 1);
@@ -274,6 +278,11 @@ begin
       return format('(n.plain_text %s %L)', regex_operator, regex);
     when 'tag' then
       -- The note's tags, or the caller's own on it (personal_notes, read once for all notes).
+      if uid is null then
+        return format('(%s)', case when lower(like_value) = 'none' then 'cardinality(n.tags) = 0' else
+          format('exists (select 1 from unnest(n.tags) as t(tag) where t.tag ilike %L or t.tag ilike %L)',
+            like_value, like_value || '::%') end);
+      end if;
       if lower(like_value) = 'none' then
         return format('(cardinality(n.tags) = 0 and n.id not in (select p.note_id from public.personal_notes p '
           'where p.user_id = %L::uuid and cardinality(p.tags) > 0))', uid);

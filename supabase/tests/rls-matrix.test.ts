@@ -1441,3 +1441,41 @@ describe("service_role bypasses RLS", () => {
     expect(result).toEqual({ ok: true, value: [{ owner_id: world.editor.id }] });
   });
 });
+
+describe("search_notes finds only the notes the caller reads, with their own schedules", () => {
+  const search = (deckId: () => string, query: object) => (tx: Queryable) =>
+    tx.query<{ id: string }>("select id from search_notes($1, $2)", [deckId(), JSON.stringify(query)]);
+  const benzene = { op: "text", like: "%benzene%" };
+
+  test.each([
+    ["the owner", () => world.owner, 1],
+    ["an editor", () => world.editor, 1],
+    ["a viewer", () => world.viewer, 1],
+    ["a non-member", () => world.stranger, 0],
+    ["anon", () => anon, 0],
+  ] as const)("%s searching the private deck finds %i notes", async (_who, who, expected) => {
+    const result = await probeAs(
+      db,
+      who(),
+      search(() => world.privateDeck.id, benzene),
+    );
+    expect(result.ok && result.value.length).toBe(expected);
+  });
+
+  test("anon searches a public deck's notes, and no schedule matches for it", async () => {
+    const publicDeck = () => world.publicDeck.id;
+    expect(await probeAs(db, anon, search(publicDeck, { op: "text", like: "%france%" }))).toEqual({
+      ok: true,
+      value: [{ id: world.publicDeck.noteId }],
+    });
+    for (const query of [
+      { op: "is", state: "new" },
+      { op: "rated", days: 30 },
+      { op: "introduced", days: 30 },
+      { op: "prop", prop: "reps", cmp: ">=", value: 0 },
+    ]) {
+      expect(await probeAs(db, anon, search(publicDeck, query))).toEqual({ ok: true, value: [] });
+    }
+    expect(await probeAs(db, anon, search(publicDeck, { op: "tag", like: "none" }))).toMatchObject({ ok: true });
+  });
+});
