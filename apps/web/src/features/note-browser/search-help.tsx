@@ -24,7 +24,9 @@ export function SearchHelp() {
       <button type="button" className="search-help-toggle" popoverTarget="search-help">
         Search syntax
       </button>
-      <div id="search-help" popover="auto" className="search-help">
+      {/* Focusable, so the keyboard can scroll it when it is taller than the window. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus to be scrolled. */}
+      <div id="search-help" popover="auto" className="search-help" tabIndex={0}>
         <table>
           <caption>Search syntax, as in Anki</caption>
           <thead>
