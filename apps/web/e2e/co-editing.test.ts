@@ -6,12 +6,10 @@
 import { createEngram } from "@engram/sdk";
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { addMember, noteList, noteRow, setDisplayName } from "./deck-fixtures.js";
-import { type Account, newAccount, nodeClient } from "./support/accounts.js";
+import { deckOpenedByTwo, noteRow } from "./deck-fixtures.js";
+import { type Account, nodeClient } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
-import { browserPerFile, openPage, screenshot } from "./support/browser.js";
-import { seedDeck } from "./support/decks.js";
-import { signInWithPassword } from "./support/screens.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
 
 const browser = browserPerFile();
 
@@ -19,19 +17,14 @@ const field = (editor: Locator, label: string) => editor.getByRole("textbox", { 
 
 /** Lena owns a deck Maya edits too; each has it open in their own browser. */
 async function twoEditors(notes: { front: string; back: string; tags?: string[] }[]) {
-  const lena = await newAccount("lena");
-  const maya = await newAccount("maya");
-  await setDisplayName(lena.id, "Lena");
-  await setDisplayName(maya.id, "Maya");
-  const deckId = await seedDeck(lena.id, "German", notes);
-  await addMember(deckId, maya.id, "editor");
-  const lenaPage = await openPage(browser());
-  const mayaPage = await openPage(browser());
-  await signInWithPassword(lenaPage, lena, `/decks/${deckId}`);
-  await signInWithPassword(mayaPage, maya, `/decks/${deckId}`);
-  await noteList(lenaPage).waitFor();
-  await noteList(mayaPage).waitFor();
-  return { lena, deckId, lenaPage, mayaPage };
+  const opened = await deckOpenedByTwo(browser(), {
+    owner: "Lena",
+    member: "Maya",
+    role: "editor",
+    deck: "German",
+    notes,
+  });
+  return { lena: opened.owner, deckId: opened.deckId, lenaPage: opened.ownerPage, mayaPage: opened.memberPage };
 }
 
 async function openEditor(page: Page, front: string): Promise<Locator> {

@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { addMember, noteList, noteRow, setDisplayName } from "./deck-fixtures.js";
+import { addMember, deckOpenedByTwo, noteList, noteRow, setDisplayName } from "./deck-fixtures.js";
 import { engramFor } from "./study-fixtures.js";
 import { adminClient, newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
@@ -40,18 +40,18 @@ const version = (panel: Locator, number: number) =>
     .filter({ has: panel.page().getByRole("heading", { name: new RegExp(`^Version ${number}\\b`) }) });
 
 test("an editor's change shows in the history as a word diff with its author, and another editor restores the old version live", async () => {
-  const lena = await newAccount("lena");
-  const maya = await newAccount("maya");
-  await setDisplayName(lena.id, "Lena");
-  await setDisplayName(maya.id, "Maya");
-  const deckId = await seedDeck(lena.id, "German", [{ front: "<p>Hund</p>", back: "<p>a dog</p>", tags: ["a1"] }]);
-  await addMember(deckId, maya.id, "editor");
-  const lenaPage = await openPage(browser());
-  const mayaPage = await openPage(browser());
-  await signInWithPassword(lenaPage, lena, `/decks/${deckId}`);
-  await signInWithPassword(mayaPage, maya, `/decks/${deckId}`);
-  await noteList(lenaPage).waitFor();
-  await noteList(mayaPage).waitFor();
+  const {
+    owner: lena,
+    deckId,
+    ownerPage: lenaPage,
+    memberPage: mayaPage,
+  } = await deckOpenedByTwo(browser(), {
+    owner: "Lena",
+    member: "Maya",
+    role: "editor",
+    deck: "German",
+    notes: [{ front: "<p>Hund</p>", back: "<p>a dog</p>", tags: ["a1"] }],
+  });
 
   // Lena rewrites Back and swaps the tag.
   const lenaEditor = await openEditor(lenaPage, "Hund");

@@ -5,13 +5,10 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { addMember, noteList, noteRow, setDisplayName } from "./deck-fixtures.js";
+import { deckOpenedByTwo, noteList, noteRow } from "./deck-fixtures.js";
 import { engramFor, openStudy, showAnswer } from "./study-fixtures.js";
-import { newAccount } from "./support/accounts.js";
 import { axeViolationsInBothThemes } from "./support/axe.js";
 import { browserPerFile, openPage, screenshot } from "./support/browser.js";
-import { seedDeck } from "./support/decks.js";
-import { signInWithPassword } from "./support/screens.js";
 
 const browser = browserPerFile();
 
@@ -25,21 +22,21 @@ async function openRow(page: Page, front: string): Promise<Locator> {
 }
 
 test("a viewer's own tags and My notes survive the owner's edit, stay theirs alone, filter the list and show in study", async () => {
-  const owner = await newAccount("bea");
-  const viewer = await newAccount("ada");
-  await setDisplayName(owner.id, "Bea");
-  await setDisplayName(viewer.id, "Ada");
-  const deckId = await seedDeck(owner.id, "Renal physiology", [
-    { front: "Loop diuretic", back: "Furosemide", tags: ["drugs"] },
-    { front: "Thiazide", back: "Hydrochlorothiazide", tags: ["drugs"] },
-  ]);
-  await addMember(deckId, viewer.id, "viewer");
-  const adaPage = await openPage(browser());
-  const beaPage = await openPage(browser());
-  await signInWithPassword(adaPage, viewer, `/decks/${deckId}`);
-  await signInWithPassword(beaPage, owner, `/decks/${deckId}`);
-  await noteList(adaPage).waitFor();
-  await noteList(beaPage).waitFor();
+  const {
+    member: viewer,
+    deckId,
+    ownerPage: beaPage,
+    memberPage: adaPage,
+  } = await deckOpenedByTwo(browser(), {
+    owner: "Bea",
+    member: "Ada",
+    role: "viewer",
+    deck: "Renal physiology",
+    notes: [
+      { front: "Loop diuretic", back: "Furosemide", tags: ["drugs"] },
+      { front: "Thiazide", back: "Hydrochlorothiazide", tags: ["drugs"] },
+    ],
+  });
 
   // Ada, a viewer, opens the note and keeps her own tag and My notes on it.
   const adaRow = await openRow(adaPage, "Loop diuretic");
