@@ -223,7 +223,8 @@ const matrix: Cell[] = [
   // A note's history: read with the deck, written only by the database's triggers.
   // Suggestions: read by their author and the deck's owner and editors (not
   // its other members); written only through suggest_note_change and
-  // review_suggestions (§4, §7). The target is another viewer's suggestion.
+  // review_suggestions (docs/product.md §4, §7). The target is another
+  // viewer's suggestion.
   ...row("note_suggestions", "select", "private deck", PERM,  EMPTY,     EMPTY,   ALLOWED, ALLOWED),
   ...row("note_suggestions", "insert", "private deck", PERM,  PERM,      PERM,    PERM,    PERM),
   ...row("note_suggestions", "update", "private deck", PERM,  PERM,      PERM,    PERM,    PERM),
