@@ -129,7 +129,7 @@ test("an opened note shows its cards with state and due date, and a card is susp
   const toggle = page.getByRole("checkbox", { name: "Suspend Back → Front" });
   await toggle.check();
   await expect.poll(async () => suspendedOf(reverse.id)).toBe(true);
-  await table.locator("tbody").getByText("Suspended", { exact: true }).waitFor();
+  await table.getByRole("row").filter({ has: toggle }).getByText("Yes", { exact: true }).waitFor();
   await screenshot(page, "deck-note-opened");
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   // A plain click: on a busy machine the first change may still be refetching, and the
