@@ -263,7 +263,7 @@ export function NoteForm({
             <>
               {conflict?.fields.map((stored) => field(stored, null))}
               <OcclusionEditor
-                key={`occlusion-${generation}-${Object.keys(draft.fields).map(merged.revision).join("-")}`}
+                key={`occlusion-${generation}-${merged.revisions}`}
                 deckId={deckId}
                 fields={draft.fields}
                 errors={errors.fields}

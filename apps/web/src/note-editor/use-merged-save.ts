@@ -163,6 +163,8 @@ export function useMergedSave(editing: EditingNote | undefined, handlers: Merged
     conflict,
     saving: merging || update.isPending,
     revision: (field: string) => revisions[field] ?? 0,
+    /** Every field's replacements together: for an editor that holds several fields (image occlusion). */
+    revisions: Object.values(revisions).reduce((sum, count) => sum + count, 0),
     choose,
     submit,
   };
