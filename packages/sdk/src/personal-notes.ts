@@ -50,12 +50,7 @@ export function createPersonalNotes(supabase: EngramClient) {
     async listForDeck(deckId: string): Promise<PersonalNote[]> {
       const id = validate(deckIdSchema, deckId);
       return runAllPages<PersonalNote>((from, to) =>
-        supabase
-          .from("personal_notes")
-          .select(columns)
-          .eq("deck_id", id)
-          .order("note_id")
-          .range(from, to),
+        supabase.from("personal_notes").select(columns).eq("deck_id", id).order("note_id").range(from, to),
       );
     },
 
