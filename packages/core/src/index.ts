@@ -1,6 +1,8 @@
 export { sanitizeCardCss } from "./card-css";
 export type { ClozeDeletion } from "./cloze";
 export { clozeNesting, clozeOrdinals, maxClozeOrdinal, parseCloze } from "./cloze";
+export type { FindReplaceOptions, FindReplaceProblem, FindReplaceResult } from "./find-replace";
+export { FindReplaceError, findPattern, findReplace } from "./find-replace";
 export type {
   ImageOcclusionFields,
   ImageOcclusionIssue,
