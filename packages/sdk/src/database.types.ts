@@ -799,6 +799,37 @@ export type Database = {
           },
         ]
       }
+      study_day_extras: {
+        Row: {
+          deck_id: string
+          extra_new: number
+          study_date: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          deck_id: string
+          extra_new: number
+          study_date: string
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          deck_id?: string
+          extra_new?: number
+          study_date?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "study_day_extras_deck_id_fkey"
+            columns: ["deck_id"]
+            referencedRelation: "decks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       [_ in never]: never
@@ -839,6 +870,29 @@ export type Database = {
           state: Database["public"]["Enums"]["card_state"]
         }[]
       }
+      browse_notes: {
+        Args: {
+          p_deck_id: string
+          p_descending?: boolean
+          p_kind?: Database["public"]["Enums"]["note_kind"]
+          p_limit?: number
+          p_mode?: string
+          p_note_type_id?: string
+          p_offset?: number
+          p_query?: Json
+          p_sort?: string
+          p_tags?: string[]
+        }
+        Returns: Json
+      }
+      bury_cards: {
+        Args: { p_buried: boolean; p_card_ids: string[] }
+        Returns: {
+          buried_until: string
+          card_id: string
+          version: number
+        }[]
+      }
       clone_deck: {
         Args: { p_deck_id: string; p_name?: string }
         Returns: string
@@ -868,6 +922,38 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      custom_study_cards: {
+        Args: {
+          p_days?: number
+          p_deck_id: string
+          p_limit?: number
+          p_mode: string
+          p_query?: Json
+        }
+        Returns: {
+          card_id: string
+          deck_id: string
+          difficulty: number
+          due: string
+          elapsed_days: number
+          fields: Json
+          lapses: number
+          last_review: string
+          learning_steps: number
+          matched: number
+          note_id: string
+          note_kind: Database["public"]["Enums"]["note_kind"]
+          ordinal: number
+          position: number
+          queue: string
+          reps: number
+          scheduled_days: number
+          stability: number
+          state: Database["public"]["Enums"]["card_state"]
+          tags: string[]
+          version: number
+        }[]
       }
       deck_changes: {
         Args: { p_deck_id: string; p_since?: string }
@@ -985,6 +1071,10 @@ export type Database = {
           reviews_per_day: number
           updated_at: string
         }[]
+      }
+      extend_study_day: {
+        Args: { p_deck_id: string; p_extra_new: number }
+        Returns: number
       }
       finish_import: {
         Args: { p_job_id: string; p_summary?: Json }
@@ -1125,6 +1215,33 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      replace_in_notes: {
+        Args: { p_changes: Json }
+        Returns: {
+          co_author_id: string | null
+          created_at: string
+          created_by: string | null
+          deck_id: string
+          fields: NonNullable<Json>
+          id: string
+          kind: Database["public"]["Enums"]["note_kind"]
+          note_type_id: string | null
+          plain_text: string
+          search: unknown
+          sort_field: string
+          source_guid: string | null
+          tags: string[]
+          updated_at: string
+          updated_by: string | null
+          version: number
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "notes"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       reschedule_cards: { Args: { p_schedules: Json }; Returns: Json }
       restore_notes: { Args: { p_note_ids: string[] }; Returns: number }
       revert_note: {
@@ -1244,6 +1361,10 @@ export type Database = {
       set_deck_preset: {
         Args: { p_deck_id: string; p_preset_id: string }
         Returns: undefined
+      }
+      set_flag: {
+        Args: { p_card_ids: string[]; p_flag: number }
+        Returns: number
       }
       set_suspended: {
         Args: { p_card_ids: string[]; p_suspended: boolean }
