@@ -53,6 +53,8 @@ export type {
 export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardContext, CardFaces, RenderOptions } from "./render";
 export { renderCard } from "./render";
+export type { SampleNote } from "./sample-deck";
+export { sampleDeckKey, sampleDeckName, sampleDeckNotes } from "./sample-deck";
 export type { SanitizeOptions } from "./sanitize";
 export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";
 export type {

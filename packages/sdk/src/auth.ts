@@ -41,6 +41,14 @@ export interface SignUpResult {
 
 const signInSchema = z.object({ email: emailSchema, password: z.string().min(1, "Enter your password.") });
 const emailOnlySchema = z.object({ email: emailSchema });
+/** GoTrue's email codes have 6 to 10 digits (`otp_length`); spaces and dashes typed between them are dropped. */
+const emailCodeSchema = z.object({
+  email: emailSchema,
+  code: z
+    .string()
+    .transform((code) => code.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{6,10}$/, "Enter the code from the email: 6 or more digits.")),
+});
 
 /** Too short a password is `auth/weak-password`, as the server would say, but caught before sending. */
 function checkPassword(password: unknown): string {
@@ -153,6 +161,42 @@ export function createAuth(supabase: EngramClient) {
       );
     },
 
+    /**
+     * Signs in with the code a sign-up confirmation (or sign-in) email carries,
+     * confirming the address as its link would; works in any browser. A wrong,
+     * used or expired code is `validation` on the `code` field.
+     */
+    async verifyEmailCode(input: { email: string; code: string }): Promise<Session> {
+      const { email, code } = validate(emailCodeSchema, input);
+      try {
+        // Type `email` matches the confirmation code and the sign-in code alike.
+        const data = await call(supabase.auth.verifyOtp({ email, token: code, type: "email" }));
+        if (!data.session) throw new EngramError("internal", "The code was accepted but no session came back.");
+        return data.session;
+      } catch (error) {
+        if (error instanceof EngramError && error.code === "auth/link-expired") {
+          throw new EngramError("validation", "That code is wrong or has expired. Check it, or send a new email.", {
+            field: "code",
+            rule: "code_invalid",
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+
+    /** Sends the sign-up confirmation email again (a new link and code; the old ones stop working). */
+    async resendConfirmation(input: { email: string; redirectTo?: string }): Promise<void> {
+      const { email } = validate(emailOnlySchema, input);
+      await call(
+        supabase.auth.resend({
+          type: "signup",
+          email,
+          ...(input.redirectTo ? { options: { emailRedirectTo: input.redirectTo } } : {}),
+        }),
+      );
+    },
+
     /** Finishes a PKCE email link on `/auth/callback`: trades `?code=` for a session. */
     async exchangeCode(code: string): Promise<Session> {
       if (!code) throw new EngramError("auth/link-expired", "This link is incomplete. Ask for a new one.");
@@ -165,6 +209,9 @@ export function createAuth(supabase: EngramClient) {
      * defaults) trades the page's `?code=` for a session while it starts; this waits
      * for that and reports it: the session, or `auth/link-expired` for a used,
      * expired or foreign link (PKCE links work only in the browser that asked).
+     * A link opened in another browser has rule `code_verifier_missing`: the auth
+     * server has already confirmed the address (or used up the sign-in link)
+     * before redirecting, only this browser cannot finish signing in.
      */
     async completeRedirect(): Promise<Session> {
       const { error } = await supabase.auth.initialize();

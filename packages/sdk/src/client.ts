@@ -17,6 +17,7 @@ import { createNotes } from "./notes.js";
 import { createPersonalNotes } from "./personal-notes.js";
 import { createProfile } from "./profile.js";
 import { createRealtime } from "./realtime.js";
+import { createSampleDeck } from "./sample-deck.js";
 import { createStats } from "./stats.js";
 import { createStorage } from "./storage.js";
 import { createStudy } from "./study/index.js";
@@ -33,6 +34,7 @@ export function createEngram(supabase: EngramClient) {
     auth,
     profile: createProfile(supabase),
     decks: createDecks(supabase),
+    sampleDeck: createSampleDeck(supabase),
     presets: createDeckPresets(supabase),
     members: createMembers(supabase),
     invites: createInvites(supabase),

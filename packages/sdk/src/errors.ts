@@ -192,11 +192,14 @@ export function fromAuthError(error: AuthErrorLike): EngramError {
   if (error.name === "AuthSessionMissingError" || error.name === "AuthInvalidTokenResponseError") {
     return new EngramError("auth/session-expired", "Your session has ended. Sign in again.", options);
   }
-  if (
-    error.name === "AuthPKCEGrantCodeExchangeError" ||
-    error.name === "AuthPKCECodeVerifierMissingError" ||
-    error.name === "AuthImplicitGrantRedirectError"
-  ) {
+  if (error.name === "AuthPKCECodeVerifierMissingError") {
+    // The link was opened in a browser other than the one that asked for it.
+    return new EngramError("auth/link-expired", "This link was opened in another browser.", {
+      ...options,
+      rule: "code_verifier_missing",
+    });
+  }
+  if (error.name === "AuthPKCEGrantCodeExchangeError" || error.name === "AuthImplicitGrantRedirectError") {
     return new EngramError("auth/link-expired", "This link has expired or was already used.", options);
   }
   const mapped = error.code ? authCodes[error.code] : undefined;

@@ -68,6 +68,8 @@ export {
 } from "./notes.js";
 export type { PersonalNote, PersonalNoteInput } from "./personal-notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
+export { displayNameChosen } from "./profile.js";
+export type { SampleDeck } from "./sample-deck.js";
 export type {
   ChangeTable,
   ChangeType,

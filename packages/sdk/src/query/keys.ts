@@ -43,6 +43,8 @@ export const engramKeys = {
     detail: (deckId: string) => [...engramKeys.decks.all, "detail", deckId] as const,
     explore: (params: ExploreParams) => [...engramKeys.decks.all, "explore", params] as const,
     explorePages: (params: ExplorePagesParams) => [...engramKeys.decks.explore(params), "pages"] as const,
+    /** Under the decks, so deleting the sample deck forgets it. */
+    sample: () => [...engramKeys.decks.all, "sample"] as const,
   },
   presets: {
     all: ["presets"] as const,

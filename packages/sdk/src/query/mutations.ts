@@ -54,6 +54,15 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         mutationOptions({
           mutationFn: (input: { email: string; redirectTo?: string }) => engram.auth.sendMagicLink(input),
         }),
+      /** The code from a sign-up or sign-in email, typed in instead of opening its link. */
+      verifyEmailCode: () =>
+        mutationOptions({
+          mutationFn: (input: { email: string; code: string }) => engram.auth.verifyEmailCode(input),
+        }),
+      resendConfirmation: () =>
+        mutationOptions({
+          mutationFn: (input: { email: string; redirectTo?: string }) => engram.auth.resendConfirmation(input),
+        }),
       requestPasswordReset: () =>
         mutationOptions({
           mutationFn: (input: { email: string; redirectTo?: string }) => engram.auth.requestPasswordReset(input),
@@ -116,6 +125,15 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         }),
     },
     profile: {
+      /** The name others see, confirmed by the user (before publishing or inviting). */
+      chooseName: () =>
+        mutationOptions({
+          mutationFn: (displayName: string) => engram.profile.chooseName(displayName),
+          onSuccess: (profile) => {
+            queryClient.setQueryData(engramKeys.profile.detail(), profile);
+            return invalidate(engramKeys.members.all);
+          },
+        }),
       update: () =>
         mutationOptions({
           mutationFn: (patch: ProfilePatch) => engram.profile.update(patch),
@@ -143,6 +161,12 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
         mutationOptions({
           mutationFn: (input: NewDeckInput) => engram.decks.create(input),
           onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.stats.all),
+        }),
+      /** The sample deck, made once: asking again returns the one there is. */
+      addSample: () =>
+        mutationOptions({
+          mutationFn: () => engram.sampleDeck.add(),
+          onSuccess: () => invalidate(engramKeys.decks.all, engramKeys.stats.all, engramKeys.study.all),
         }),
       /** Optimistic: the deck list shows the change at once and rolls back if the server refuses it. */
       update: () =>

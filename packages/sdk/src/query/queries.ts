@@ -68,6 +68,8 @@ export function engramQueries(engram: Engram) {
     },
     decks: {
       list: () => queryOptions({ queryKey: engramKeys.decks.list(), queryFn: () => engram.decks.list() }),
+      /** The id of the user's sample deck while it exists, else null. */
+      sample: () => queryOptions({ queryKey: engramKeys.decks.sample(), queryFn: () => engram.sampleDeck.find() }),
       detail: (deckId: string) =>
         queryOptions({ queryKey: engramKeys.decks.detail(deckId), queryFn: () => engram.decks.get(deckId) }),
       /** Public decks; works signed out. */

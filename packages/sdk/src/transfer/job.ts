@@ -56,6 +56,8 @@ export type JobInput = {
   source: "apkg" | "csv";
   target: ImportTarget;
   existing: "update" | "skip";
+  /** Kept in the job's options to find what it made later (the sample deck names its content). */
+  origin?: string;
   /** Each note to the deck of its `deck` path under the target (finish_import makes the decks). */
   deckTree?: boolean;
   notes: StagedNote[];
@@ -112,7 +114,11 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
         p_source: input.source,
         p_total: input.notes.length,
         ...("deckId" in target ? { p_deck_id: target.deckId } : { p_deck_name: target.newDeckName }),
-        p_options: { existing: input.existing, ...(input.deckTree ? { deck_tree: true } : {}) },
+        p_options: {
+          existing: input.existing,
+          ...(input.deckTree ? { deck_tree: true } : {}),
+          ...(input.origin ? { origin: input.origin } : {}),
+        },
       }),
     ),
   );
