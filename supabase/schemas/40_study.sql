@@ -529,6 +529,31 @@ grant execute on function public.record_review, public.undo_review, public.set_s
 -- all decks gives the sum, as Anki's presets do: a deck imported today gets
 -- its full new-card allowance.
 
+-- More new cards today (custom study): what a user added to one deck's
+-- new-card limit for one study day, as if the deck's limit were that much
+-- higher that day. Written by public.extend_study_day, read by
+-- private.session_cards and the deck list's figures; a past day's row is
+-- never read again.
+create table public.study_day_extras (
+  user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  deck_id uuid not null references public.decks (id) on delete cascade,
+  study_date date not null,
+  extra_new integer not null constraint study_day_extras_extra_new_range check (extra_new between 1 and 9999),
+  updated_at timestamptz not null default now(),
+  primary key (user_id, deck_id, study_date)
+);
+alter table public.study_day_extras enable row level security;
+create index study_day_extras_deck_id_idx on public.study_day_extras (deck_id);
+
+create policy "users read their own study day extras" on public.study_day_extras
+  for select to authenticated using (user_id = (select auth.uid()));
+create policy "two-factor sessions only" on public.study_day_extras as restrictive for all to authenticated
+  using ((select private.aal_satisfied())) with check ((select private.aal_satisfied()));
+
+revoke all on public.study_day_extras from anon, authenticated, service_role;
+grant select, insert, update, delete on public.study_day_extras to service_role;
+grant select on public.study_day_extras to authenticated;
+
 -- The cards a study session of p_deck_id (all decks when null) gives the user
 -- at p_now, in study order: learning cards due today, then reviews due today,
 -- then new cards, each deck within its remaining allowance. Leaves out
@@ -568,10 +593,16 @@ set search_path = ''
 set jit = off
 as $$
   with recursive me as (
-    select p.id, p.new_per_day, p.reviews_per_day, p_now as now_at, d.day_start, d.day_end
+    select p.id, p.new_per_day, p.reviews_per_day, p_now as now_at, d.day_start, d.day_end,
+           private.study_date(p_now, p.timezone, p.day_starts_at) as study_date
     from public.profiles p
     cross join lateral private.study_day(p.timezone, p.day_starts_at, p_now) d
     where p.id = p_user_id
+  ),
+  -- New cards added to a deck's limit for today (public.extend_study_day).
+  extras as (
+    select x.deck_id, x.extra_new
+    from me join public.study_day_extras x on x.user_id = me.id and x.study_date = me.study_date
   ),
   -- The deck studied and its subdecks, at any depth (a tree has no loops).
   tree (id) as (
@@ -591,12 +622,14 @@ as $$
   ),
   my_decks as (
     select d.id, d.bury_new, d.bury_reviews, d.bury_interday_learning,
-           greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(t.new_done, 0)) as new_left,
+           greatest(0, coalesce(d.new_per_day, me.new_per_day) + coalesce(x.extra_new, 0) - coalesce(t.new_done, 0))
+             as new_left,
            greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(t.reviews_done, 0)) as reviews_left
     from me
     join public.deck_members m on m.user_id = me.id
     join public.decks d on d.id = m.deck_id and d.archived_at is null
     left join done_today t on t.deck_id = d.id
+    left join extras x on x.deck_id = d.id
     where p_deck_id is null or d.id in (select tree.id from tree)
   ),
   -- Studying a deck with subdecks, as Anki's v3 scheduler does: each deck
@@ -605,6 +638,7 @@ as $$
   -- decks (no deck) give the sum of every deck's allowance.
   cap as (
     select greatest(0, coalesce(d.new_per_day, me.new_per_day)
+             + coalesce((select x.extra_new from extras x where x.deck_id = p_deck_id), 0)
              - coalesce((select sum(t.new_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
              as new_cap,
            greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day)

@@ -406,10 +406,16 @@ set search_path = ''
 set jit = off
 as $$
   with recursive me as (
-    select p.id, p.new_per_day, p.reviews_per_day, d.day_start, d.day_end
+    select p.id, p.new_per_day, p.reviews_per_day, d.day_start, d.day_end,
+           private.study_date(coalesce(p_now, now()), p.timezone, p.day_starts_at) as study_date
     from public.profiles p
     cross join lateral private.study_day(p.timezone, p.day_starts_at, coalesce(p_now, now())) d
     where p.id = auth.uid()
+  ),
+  -- New cards added to a deck's limit for today (public.extend_study_day).
+  extras as (
+    select x.deck_id, x.extra_new
+    from me join public.study_day_extras x on x.user_id = me.id and x.study_date = me.study_date
   ),
   -- Cards by state from the counts kept by the card_states triggers.
   counts as (
@@ -494,7 +500,8 @@ as $$
          d.parent_id,
          coalesce(r.due_count, 0)::integer,
          least(coalesce(r.new_today, 0),
-           greatest(0, coalesce(d.new_per_day, me.new_per_day) - coalesce(r.new_done, 0)))::integer,
+           greatest(0, coalesce(d.new_per_day, me.new_per_day) + coalesce(x.extra_new, 0)
+             - coalesce(r.new_done, 0)))::integer,
          coalesce(r.learning_today, 0)::integer,
          least(coalesce(r.review_today, 0),
            greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(r.reviews_done, 0)))::integer
@@ -505,6 +512,7 @@ as $$
   left join due du on du.deck_id = d.id
   left join today t on t.deck_id = d.id
   left join tree r on r.root_id = d.id
+  left join extras x on x.deck_id = d.id
   order by d.name, d.id
 $$;
 

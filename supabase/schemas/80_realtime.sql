@@ -172,6 +172,14 @@ create trigger review_logs_announce_deletes after delete on public.review_logs
   referencing old table as old_rows
   for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
 
+-- More new cards today (extend_study_day) changes a deck's counts on the user's devices.
+create trigger study_day_extras_announce_inserts after insert on public.study_day_extras
+  referencing new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'deck_id', 'always');
+create trigger study_day_extras_announce_updates after update on public.study_day_extras
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.announce_changes('user', 'user_id', 'deck_id', 'always');
+
 create trigger import_jobs_announce_inserts after insert on public.import_jobs
   referencing new table as new_rows
   for each statement execute function private.announce_changes('user', 'user_id', 'id', 'always');
