@@ -1480,3 +1480,37 @@ describe("search_notes finds only the notes the caller reads, with their own sch
     expect(await probeAs(db, anon, search(publicDeck, { op: "tag", like: "none" }))).toMatchObject({ ok: true });
   });
 });
+
+describe("browse_notes lists only the notes the caller reads, with their own schedules", () => {
+  type Page = { rows: { id: string; reviews: number | null }[]; total: number };
+  const browse = (deckId: () => string, mode: "notes" | "cards") => (tx: Queryable) =>
+    tx.query<{ page: Page }>("select browse_notes($1, null, $2, 'due', false) as page", [deckId(), mode]);
+
+  test.each([
+    ["the owner", () => world.owner, 1],
+    ["an editor", () => world.editor, 1],
+    ["a viewer", () => world.viewer, 1],
+    ["a non-member", () => world.stranger, 0],
+    ["anon", () => anon, 0],
+  ] as const)("%s browsing the private deck lists %i notes", async (_who, who, expected) => {
+    for (const mode of ["notes", "cards"] as const) {
+      const result = await probeAs(
+        db,
+        who(),
+        browse(() => world.privateDeck.id, mode),
+      );
+      expect(result.ok && result.value[0]?.page.rows.length).toBe(expected);
+    }
+  });
+
+  test("anon browses a public deck's notes without any schedule", async () => {
+    const result = await probeAs(
+      db,
+      anon,
+      browse(() => world.publicDeck.id, "cards"),
+    );
+    expect(result.ok && result.value[0]?.page.rows.map((row) => [row.id, row.reviews])).toEqual([
+      [world.publicDeck.noteId, null],
+    ]);
+  });
+});
