@@ -700,12 +700,14 @@ begin
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
       where b.job_id = p_job_id
     ) t
-    left join lateral (
-      select n.id from public.notes n
-      where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid = t.guid
-      order by n.created_at, n.id
-      limit 1
-    ) n on true;
+    -- The deck's notes from the same source, the first of each guid, in one
+    -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
+    left join (
+      select distinct on (n.source_guid) n.source_guid, n.id
+      from public.notes n
+      where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid is not null
+      order by n.source_guid, n.created_at, n.id
+    ) n on n.source_guid = t.guid;
 
     -- created_at a microsecond apart keeps the file's order in the deck and
     -- in the order new cards are studied (new cards are due at creation).
@@ -740,13 +742,16 @@ begin
         case when bad.guid is null then '' else format(' (%s)', bad.guid) end, bad.problem), 'notes');
     end;
 
-    -- Every member of the deck gets a 'new' schedule for these (cards_add_states).
+    -- Every other member of the deck gets a 'new' schedule for these
+    -- (cards_add_states); the caller's are written below with the file's schedule.
+    perform set_config('engram.writing_own_schedules', 'on', true);
     insert into public.cards (note_id, deck_id, ordinal, created_at)
     select i.note_id, i.deck_id, o, i.created_at
     from pg_temp.import_notes i
     cross join lateral unnest(private.import_note_ordinals(i.kind, i.fields, i.tags, i.note_type_id)) as o
     where i.action = 'insert'
     order by i.seq, o;
+    perform set_config('engram.writing_own_schedules', 'off', true);
 
     select count(*) filter (where action = 'update'), count(*) filter (where action in ('skip', 'duplicate'))
     into updated, skipped
@@ -756,13 +761,47 @@ begin
     -- notes now have (a card of an ordinal the note does not make is ignored).
     drop table if exists pg_temp.import_cards;
     create temp table import_cards on commit drop as
-    select c.id as card_id, e.card
+    select c.id as card_id, e.card, i.action = 'insert' as added
     from pg_temp.import_notes i
     cross join lateral jsonb_array_elements(i.cards) as e(card)
     join public.cards c on c.note_id = i.note_id and c.ordinal = (e.card ->> 'ordinal')::integer
     where i.action in ('insert', 'update');
 
-    -- The caller's schedules; other members keep theirs. A schedule the
+    -- The caller's schedules of the cards just added, in one insert: the
+    -- file's schedule, suspension and burial, else 'new' and due at creation,
+    -- as the member trigger writes it (a schedule written then changed has version 1).
+    insert into public.card_states (
+      user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+      learning_steps, reps, lapses, last_review, suspended, buried_until, version
+    )
+    select uid, c.id, c.deck_id,
+      coalesce((x.schedule ->> 'state')::public.card_state, 'new'),
+      coalesce((x.schedule ->> 'due')::timestamptz, c.created_at),
+      coalesce((x.schedule ->> 'stability')::double precision, 0),
+      coalesce((x.schedule ->> 'difficulty')::double precision, 0),
+      coalesce((x.schedule ->> 'elapsed_days')::integer, 0),
+      coalesce((x.schedule ->> 'scheduled_days')::integer, 0),
+      coalesce((x.schedule ->> 'learning_steps')::integer, 0),
+      coalesce((x.schedule ->> 'reps')::integer, 0),
+      coalesce((x.schedule ->> 'lapses')::integer, 0),
+      (x.schedule ->> 'last_review')::timestamptz,
+      coalesce((x.card ->> 'suspended')::boolean, false),
+      (x.card ->> 'buried_until')::timestamptz,
+      case when x.schedule is not null or coalesce((x.card ->> 'suspended')::boolean, false)
+        or (x.card ->> 'buried_until') is not null then 1 else 0 end
+    from pg_temp.import_notes i
+    join public.cards c on c.note_id = i.note_id
+    join public.deck_members m on m.deck_id = c.deck_id and m.user_id = uid
+    left join lateral (
+      select ic.card, case when jsonb_typeof(ic.card -> 'schedule') = 'object' then ic.card -> 'schedule' end as schedule
+      from pg_temp.import_cards ic
+      where ic.card_id = c.id
+      limit 1
+    ) x on true
+    where i.action = 'insert'
+    on conflict (user_id, card_id) do nothing;
+
+    -- The caller's schedules of the notes updated; other members keep theirs. A schedule the
     -- caller has studied since it was last imported is not overwritten, and
     -- a card the file leaves as it is keeps its version.
     update public.card_states s set
@@ -791,6 +830,7 @@ begin
       end as schedule
       from pg_temp.import_cards ic
       join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
+      where not ic.added
     ) x
     where s.user_id = uid and s.card_id = x.card_id
       and (
@@ -867,6 +907,8 @@ $$;
 -- than authenticated's 8 s on a small instance; PostgREST applies a function's
 -- own statement_timeout to its request (60 s is the platform's API maximum).
 alter function public.finish_import(uuid, jsonb) set statement_timeout = '60s';
+-- Compiling its statements (JIT) costs more than it saves on a few thousand rows.
+alter function public.finish_import(uuid, jsonb) set jit = off;
 
 -- Gives up an import (failed or cancelled on the device): drops its staged
 -- batches and the deck it created, which holds nothing since nothing was
