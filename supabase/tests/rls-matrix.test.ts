@@ -1140,6 +1140,51 @@ describe("personal notes are saved through save_personal_note", () => {
   });
 });
 
+describe("study actions change only the caller's own schedules, through bury_cards and set_flag", () => {
+  const buryIt = (tx: Queryable) =>
+    tx.query<{ buried: boolean }>("select buried_until is not null as buried from bury_cards($1, true)", [
+      [world.privateDeck.cardId],
+    ]);
+  const flagIt = (tx: Queryable) =>
+    tx.query<{ changed: number }>("select set_flag($1, 4::smallint) as changed", [[world.privateDeck.cardId]]);
+  const classmatesState = (tx: Queryable) =>
+    tx.query<{ buried_until: Date | null; flag: number }>(
+      "select buried_until, flag from card_states where user_id = $1 and card_id = $2",
+      [world.classmate.id, world.privateDeck.cardId],
+    );
+
+  test.each([
+    ["a viewer", () => world.viewer],
+    ["an editor", () => world.editor],
+    ["the owner", () => world.owner],
+  ] as const)("%s buries and flags their own schedule of a card, and no one else's", async (_who, who) => {
+    const result = await probeAs(db, who(), async (tx) => ({
+      buried: await buryIt(tx),
+      flagged: await flagIt(tx),
+      // read back as the table owner, in the same rolled-back transaction
+      classmate: await tx.query("reset role").then(() => classmatesState(tx)),
+    }));
+    expect(result).toEqual({
+      ok: true,
+      value: { buried: [{ buried: true }], flagged: [{ changed: 1 }], classmate: [{ buried_until: null, flag: 0 }] },
+    });
+  });
+
+  test("a non-member cannot bury or flag a card of a deck they do not study", async () => {
+    const buried = await probeAs(db, world.stranger, buryIt);
+    expect(!buried.ok && buried.error.code).toBe("PT404");
+    const flagged = await probeAs(db, world.stranger, flagIt);
+    expect(!flagged.ok && flagged.error.code).toBe("PT404");
+  });
+
+  test("anon cannot call bury_cards or set_flag at all", async () => {
+    const buried = await probeAs(db, anon, buryIt);
+    expect(!buried.ok && buried.error.message).toMatch(/^permission denied for function bury_cards/);
+    const flagged = await probeAs(db, anon, flagIt);
+    expect(!flagged.ok && flagged.error.message).toMatch(/^permission denied for function set_flag/);
+  });
+});
+
 describe("suggestions are made and reviewed through their functions", () => {
   const suggestCreate = (deckId: () => string) => (tx: Queryable) =>
     tx.query(
