@@ -4,10 +4,12 @@
  */
 import { createAccount } from "./account.js";
 import { createAuth } from "./auth.js";
+import { createCardInfo } from "./card-info.js";
 import { createCards } from "./cards.js";
 import { createDeckPresets } from "./deck-presets.js";
 import { createDecks } from "./decks.js";
 import { createDeletedNotes } from "./deleted-notes.js";
+import { createFindReplace } from "./find-replace.js";
 import { createInvites } from "./invites.js";
 import { createMembers } from "./members.js";
 import { createMfa } from "./mfa.js";
@@ -40,11 +42,13 @@ export function createEngram(supabase: EngramClient) {
     invites: createInvites(supabase),
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
+    findReplace: createFindReplace(supabase),
     noteHistory: createNoteHistory(supabase),
     deletedNotes: createDeletedNotes(supabase),
     personalNotes: createPersonalNotes(supabase),
     suggestions: createSuggestions(supabase),
     cards: createCards(supabase),
+    cardInfo: createCardInfo(supabase),
     study: createStudy(supabase),
     stats: createStats(supabase),
     storage: createStorage(supabase),

@@ -3,6 +3,7 @@
  * error type. Start with `createEngram(supabase)`.
  */
 export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult, User } from "./auth.js";
+export { type CardInfo, type CardReview, defaultFsrsDecay, retrievabilityAfter } from "./card-info.js";
 export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
@@ -32,6 +33,7 @@ export {
   type PostgrestErrorBody,
   toEngramError,
 } from "./errors.js";
+export type { FindReplaceOptions, FindReplacePreview, NoteReplacement } from "./find-replace.js";
 export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
 export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";

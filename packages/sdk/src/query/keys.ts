@@ -5,6 +5,7 @@
  * one deck's notes.
  */
 import type { Engram } from "../client.js";
+import type { FindReplaceOptions } from "../find-replace.js";
 import type { ReviewStatsDays } from "../stats.js";
 
 export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>;
@@ -16,6 +17,8 @@ export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0
 export type ExplorePagesParams = Omit<ExploreParams, "limit" | "offset">;
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
+/** A find and replace over some of a deck's notes, previewed before it is made. */
+export type FindReplaceParams = { noteIds: string[]; options: FindReplaceOptions };
 /** A deck's history page without its cursor: the infinite list pages through it. */
 export type DeckHistoryParams = { since?: string; until?: string };
 export type UserStatsParams = { deckId?: string };
@@ -66,6 +69,9 @@ export const engramKeys = {
     pages: (deckId: string, params: NotePagesParams) => [...engramKeys.notes.deck(deckId), "pages", params] as const,
     ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
+    /** Under the deck's notes, so any change to them previews again. */
+    findReplace: (deckId: string, params: FindReplaceParams) =>
+      [...engramKeys.notes.deck(deckId), "find-replace", params] as const,
   },
   personalNotes: {
     all: ["personal-notes"] as const,
@@ -98,6 +104,8 @@ export const engramKeys = {
     all: ["cards"] as const,
     forNote: (noteId: string) => [...engramKeys.cards.all, "note", noteId] as const,
     schedules: (params: ScheduleParams) => [...engramKeys.cards.all, "schedules", params] as const,
+    /** Under the cards, so an answer (which refreshes every card) refreshes it too. */
+    info: (cardId: string) => [...engramKeys.cards.all, "info", cardId] as const,
   },
   study: {
     all: ["study"] as const,

@@ -11,6 +11,7 @@ import type { Engram } from "../client.js";
 import type { PresetInput, PresetPatch } from "../deck-presets.js";
 import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
 import type { EngramError } from "../errors.js";
+import type { FindReplacePreview } from "../find-replace.js";
 import type { InviteInput } from "../invites.js";
 import type { MemberRole } from "../members.js";
 import type { NoteTypeFrom, NoteTypeInput, NoteTypeUpdateOptions } from "../note-types.js";
@@ -381,6 +382,14 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: ({ notes, tags }: { deckId: string; notes: NoteVersion[]; tags: string[] }) =>
             engram.notes.removeTags(notes, tags),
           onSuccess: (_notes, { deckId }) => invalidate(engramKeys.notes.deck(deckId)),
+          onError: (error, { deckId }) => reloadIfStale(error, deckId),
+        }),
+      /** Makes a find and replace's previewed changes, all or none; returns how many notes changed. */
+      replace: () =>
+        mutationOptions({
+          mutationFn: ({ preview }: { deckId: string; preview: Pick<FindReplacePreview, "changes"> }) =>
+            engram.findReplace.apply(preview),
+          onSuccess: (_count, { deckId }) => invalidate(...deckContent(deckId)),
           onError: (error, { deckId }) => reloadIfStale(error, deckId),
         }),
     },

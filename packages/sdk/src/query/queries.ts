@@ -7,6 +7,7 @@ import {
   type ExplorePagesParams,
   type ExploreParams,
   engramKeys,
+  type FindReplaceParams,
   type NoteFilterParams,
   type NoteListParams,
   type NotePagesParams,
@@ -165,6 +166,12 @@ export function engramQueries(engram: Engram) {
         }),
       detail: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.notes.detail(noteId), queryFn: () => engram.notes.get(noteId) }),
+      /** What a find and replace would change in these notes; writes nothing. */
+      findReplace: (deckId: string, params: FindReplaceParams) =>
+        queryOptions({
+          queryKey: engramKeys.notes.findReplace(deckId, params),
+          queryFn: () => engram.findReplace.preview(params.noteIds, params.options),
+        }),
     },
     noteTypes: {
       /** A deck's note types, by name; a deck has few, so the study screen and editors read them whole. */
@@ -201,6 +208,8 @@ export function engramQueries(engram: Engram) {
         queryOptions({ queryKey: engramKeys.cards.forNote(noteId), queryFn: () => engram.cards.listForNote(noteId) }),
       schedules: (params: ScheduleParams = {}) =>
         queryOptions({ queryKey: engramKeys.cards.schedules(params), queryFn: () => engram.cards.schedules(params) }),
+      info: (cardId: string) =>
+        queryOptions({ queryKey: engramKeys.cards.info(cardId), queryFn: () => engram.cardInfo.get(cardId) }),
     },
     study: {
       queue: (params: QueueParams = {}) =>

@@ -1,0 +1,129 @@
+/**
+ * Find and replace across notes, as Anki's browser does it (docs/product.md §2):
+ * `preview` works out each note's new fields with @engram/core's `findReplace`
+ * and counts what would change; `apply` sends them, with the version each was
+ * computed from, to `replace_in_notes`, which changes all the notes or none.
+ */
+import { FindReplaceError, type FindReplaceOptions, findPattern, findReplace } from "@engram/core";
+import { z } from "zod";
+import { EngramError } from "./errors.js";
+import { maxBulkNotes, type Note } from "./notes.js";
+import { run, validate } from "./request.js";
+import { currentUserId } from "./session.js";
+import type { EngramClient } from "./supabase-client.js";
+
+export type { FindReplaceOptions };
+
+/** One note's new fields, from the version they were computed from. */
+export interface NoteReplacement {
+  id: string;
+  version: number;
+  /** Every field of the note, with the replacement made. */
+  fields: Record<string, string>;
+  /** The names of the fields that change. */
+  changed: string[];
+}
+
+export interface FindReplacePreview {
+  /** The notes that would change (those that would not are left out). */
+  changes: NoteReplacement[];
+  /** How many notes were searched. */
+  searched: number;
+  /** How many notes, and fields over them, would change. */
+  noteCount: number;
+  fieldCount: number;
+}
+
+const noteIdsSchema = z
+  .array(z.guid("Unknown note."))
+  .min(1, "Choose at least one note.")
+  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
+  .transform((ids) => [...new Set(ids)]);
+const optionsSchema = z.object({
+  find: z.string().min(1, "Type what to find.").max(1000, "Find at most 1,000 characters."),
+  replace: z.string().max(20000, "Replace with at most 20,000 characters."),
+  regex: z.boolean().default(false),
+  matchCase: z.boolean().default(false),
+  field: z.string().min(1).max(100).nullable().default(null),
+});
+
+// An image occlusion note's image and shapes are not text to search.
+const notSearched: Partial<Record<Note["kind"], readonly string[]>> = { image_occlusion: ["image", "occlusions"] };
+
+/** The options checked, the pattern included: a pattern that does not parse is a `validation` error on `find`. */
+function checkedOptions(options: FindReplaceOptions): FindReplaceOptions {
+  const checked = validate(optionsSchema, options);
+  try {
+    findPattern(checked);
+  } catch (error) {
+    if (error instanceof FindReplaceError)
+      throw new EngramError("validation", error.message, { field: "find", cause: error });
+    throw error;
+  }
+  return checked;
+}
+
+export function createFindReplace(supabase: EngramClient) {
+  return {
+    /**
+     * What replacing in these notes would change, computed from the notes as
+     * they are now; nothing is written. `find` is text, or a JavaScript regular
+     * expression with `regex` (`$1` in `replace` for its first group); `field`
+     * limits it to one field by name. Only text outside markup is searched.
+     */
+    async preview(noteIds: string[], options: FindReplaceOptions): Promise<FindReplacePreview> {
+      const checked = checkedOptions(options);
+      const ids = validate(noteIdsSchema, noteIds);
+      await currentUserId(supabase);
+      const notes = await run(supabase.from("notes").select("id, version, kind, fields").in("id", ids));
+      if (notes.length < ids.length) {
+        throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
+          field: "note_ids",
+        });
+      }
+      const changes: NoteReplacement[] = [];
+      for (const note of notes) {
+        const fields = note.fields as Record<string, string>;
+        const skipped = notSearched[note.kind] ?? [];
+        const searched = Object.fromEntries(Object.entries(fields).filter(([name]) => !skipped.includes(name)));
+        const result = findReplace(searched, checked);
+        if (result.changed.length > 0) {
+          changes.push({
+            id: note.id,
+            version: note.version,
+            fields: { ...fields, ...result.fields },
+            changed: result.changed,
+          });
+        }
+      }
+      return {
+        changes,
+        searched: notes.length,
+        noteCount: changes.length,
+        fieldCount: changes.reduce((sum, change) => sum + change.changed.length, 0),
+      };
+    },
+
+    /**
+     * Makes a preview's changes, all or none: `note/conflict` (nothing
+     * changed; `detail.notes` names each stale note) when any note changed
+     * since the preview, `permission-denied` unless the caller edits every
+     * note's deck. Returns how many notes changed.
+     */
+    async apply(preview: Pick<FindReplacePreview, "changes">): Promise<number> {
+      if (preview.changes.length === 0) return 0;
+      if (preview.changes.length > maxBulkNotes) {
+        throw new EngramError("validation", `Replace in at most ${maxBulkNotes} notes at once.`, { field: "note_ids" });
+      }
+      await currentUserId(supabase);
+      const changed = await run(
+        supabase
+          .rpc("replace_in_notes", {
+            p_changes: preview.changes.map(({ id, version, fields }) => ({ id, version, fields })),
+          })
+          .select("id"),
+      );
+      return changed.length;
+    },
+  };
+}
