@@ -1,4 +1,4 @@
-/** Cards (generated from notes) and the user's own schedule for them: read, suspend, unsuspend. */
+/** Cards (generated from notes) and the user's own schedule for them: read, suspend, bury, flag. */
 import { z } from "zod";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
@@ -15,6 +15,13 @@ export type CardWithSchedule = Card & { schedule: ScheduleRow | null };
 
 export const maxBulkCards = 1000;
 
+/** Anki's flags by number (0 is none): red, orange, green, blue, pink, turquoise, purple. */
+export const cardFlags = [1, 2, 3, 4, 5, 6, 7] as const;
+export type CardFlag = 0 | (typeof cardFlags)[number];
+
+/** A card's schedule version and bury after a bury or unbury (answers computed from an older version are refused). */
+export type BuriedCard = { card_id: string; version: number; buried_until: string | null };
+
 const noteIdSchema = z.guid("Unknown note.");
 const cardIdsSchema = z
   .array(z.guid("Unknown card."))
@@ -26,6 +33,10 @@ const noteIdsSchema = z
   .min(1, "Choose at least one note.")
   .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
   .transform((ids) => [...new Set(ids)]);
+const flagSchema = z
+  .int({ error: "A flag is a whole number from 0 to 7." })
+  .min(0, "A flag is a whole number from 0 to 7.")
+  .max(7, "A flag is a whole number from 0 to 7.");
 const schedulesSchema = z.object({
   deckId: z.guid("Unknown deck.").optional(),
   limit: z.int().min(1).max(1000).default(1000),
@@ -75,6 +86,38 @@ export function createCards(supabase: EngramClient) {
     },
 
     /**
+     * Buries cards until the user's next study day starts (they leave today's
+     * queue), or unburies them. Returns each card's schedule version after it:
+     * a bury is a schedule change, so an answer must be computed from the new one.
+     */
+    async setBuried(cardIds: string[], buried: boolean): Promise<BuriedCard[]> {
+      const ids = validate(cardIdsSchema, cardIds);
+      const value = validate(z.boolean({ error: "Buried must be true or false." }), buried);
+      await currentUserId(supabase);
+      return run(supabase.rpc("bury_cards", { p_card_ids: ids, p_buried: value }));
+    },
+
+    /** Buries or unburies every card of the notes given, the user's schedule of each (Anki's "bury note"). */
+    async setBuriedForNotes(noteIds: string[], buried: boolean): Promise<BuriedCard[]> {
+      const ids = validate(noteIdsSchema, noteIds);
+      const value = validate(z.boolean({ error: "Buried must be true or false." }), buried);
+      await currentUserId(supabase);
+      const cards = await cardsOfNotes(supabase, ids);
+      return run(supabase.rpc("bury_cards", { p_card_ids: cards, p_buried: value }));
+    },
+
+    /**
+     * Sets the user's flag on cards (1-7, Anki's colours), or clears it (0).
+     * Only the user sees it. Returns how many cards changed.
+     */
+    async setFlag(cardIds: string[], flag: CardFlag): Promise<number> {
+      const ids = validate(cardIdsSchema, cardIds);
+      const value = validate(flagSchema, flag);
+      await currentUserId(supabase);
+      return run(supabase.rpc("set_flag", { p_card_ids: ids, p_flag: value }));
+    },
+
+    /**
      * Suspends or unsuspends every card of the notes given, in one change (the
      * browser's bulk action); returns how many schedules changed.
      */
@@ -82,14 +125,20 @@ export function createCards(supabase: EngramClient) {
       const ids = validate(noteIdsSchema, noteIds);
       const flag = validate(z.boolean({ error: "Suspended must be true or false." }), suspended);
       await currentUserId(supabase);
-      const cards = await run(supabase.from("cards").select("id, note_id").in("note_id", ids));
-      // Every note has a card, so a note without any is one the user cannot see.
-      if (new Set(cards.map((card) => card.note_id)).size < ids.length) {
-        throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
-          field: "note_ids",
-        });
-      }
-      return run(supabase.rpc("set_suspended", { p_card_ids: cards.map((card) => card.id), p_suspended: flag }));
+      const cards = await cardsOfNotes(supabase, ids);
+      return run(supabase.rpc("set_suspended", { p_card_ids: cards, p_suspended: flag }));
     },
   };
+}
+
+/** The ids of the notes' cards; `not-found` when a note has none the user can see. */
+async function cardsOfNotes(supabase: EngramClient, noteIds: string[]): Promise<string[]> {
+  const cards = await run(supabase.from("cards").select("id, note_id").in("note_id", noteIds));
+  // Every note has a card, so a note without any is one the user cannot see.
+  if (new Set(cards.map((card) => card.note_id)).size < noteIds.length) {
+    throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
+      field: "note_ids",
+    });
+  }
+  return cards.map((card) => card.id);
 }

@@ -21,6 +21,8 @@ export interface PersonalNoteInput {
 }
 
 const columns = "note_id, deck_id, tags, text, updated_at";
+/** The user's own tag that marks a note, as Anki's "mark note" does. */
+export const markedTag = "marked";
 const noteIdSchema = z.guid("Unknown note.");
 const deckIdSchema = z.guid("Unknown deck.");
 const inputSchema = z.object({
@@ -65,6 +67,28 @@ export function createPersonalNotes(supabase: EngramClient) {
       await currentUserId(supabase);
       const rows = await run<PersonalNote[]>(
         supabase.rpc("save_personal_note", { p_note_id: id, p_tags: tags, p_text: text }).select(columns),
+      );
+      return rows[0] ?? null;
+    },
+
+    /**
+     * Marks the note for the user (Anki's "mark note": their own tag `marked`)
+     * or unmarks it, keeping their other tags and My notes. Returns the layer
+     * as saved (null when nothing is left in it).
+     */
+    async setMarked(noteId: string, marked: boolean): Promise<PersonalNote | null> {
+      const id = validate(noteIdSchema, noteId);
+      const value = validate(z.boolean({ error: "Marked must be true or false." }), marked);
+      const userId = await currentUserId(supabase);
+      const current = await run<Pick<PersonalNote, "tags" | "text"> | null>(
+        supabase.from("personal_notes").select("tags, text").eq("user_id", userId).eq("note_id", id).maybeSingle(),
+      );
+      const others = (current?.tags ?? []).filter((tag) => tag.toLowerCase() !== markedTag);
+      const tags = value ? [...others, markedTag] : others;
+      const rows = await run<PersonalNote[]>(
+        supabase
+          .rpc("save_personal_note", { p_note_id: id, p_tags: tags, p_text: current?.text ?? "" })
+          .select(columns),
       );
       return rows[0] ?? null;
     },
