@@ -354,20 +354,21 @@ begin
   retrievability := format('case when st.state <> ''new'' and st.stability > 0 and st.last_review is not null '
     'then power(1 + %L::float8 * floor(greatest(extract(epoch from now() - st.last_review), 0) / 86400) / st.stability, '
     '-%L::float8) end', factor, decay);
-  -- One card's values from its schedule st; none for a card not yet studied (nor for a visitor).
+  -- One card's values from its schedule st (a card without one is new); none for a card not
+  -- yet studied, nor for a visitor.
   card_value := case when uid is null then jsonb_build_object(
     'state', 'null::public.card_state', 'suspended', 'null::boolean', 'due', 'null::timestamptz',
     'interval', 'null::integer', 'difficulty', 'null::float8', 'stability', 'null::float8',
     'retrievability', 'null::float8', 'lapses', 'null::integer', 'reviews', 'null::integer')
   else jsonb_build_object(
-    'state', 'st.state', 'suspended', 'st.suspended',
+    'state', 'coalesce(st.state, ''new'')', 'suspended', 'coalesce(st.suspended, false)',
     'due', 'case when st.state <> ''new'' then st.due end',
     'interval', 'case when st.state <> ''new'' then st.scheduled_days end',
     'difficulty', 'case when st.state <> ''new'' then (st.difficulty - 1) / 9 end',
     'stability', 'case when st.state <> ''new'' then st.stability end',
     'retrievability', retrievability,
-    'lapses', 'st.lapses',
-    'reviews', 'st.reps') end;
+    'lapses', 'coalesce(st.lapses, 0)',
+    'reviews', 'coalesce(st.reps, 0)') end;
   schedules := case when uid is null then '' else
     format('left join public.card_states st on st.card_id = c.id and st.user_id = %L::uuid', uid) end;
 

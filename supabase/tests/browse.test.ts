@@ -52,13 +52,22 @@ beforeAll(async () => {
     stability: s,
     last_review: daysFromNow(-reviewed),
   });
-  await setState(db, olga.id, card("alpha"), review(5, 10, 1, 5, 4, 10, 3));
-  await setState(db, olga.id, card("bravo"), review(-1, 2, 4, 9, 8.2, 2, 1));
-  await setState(db, olga.id, card("charlie"), review(20, 30, 0, 3, 1, 40, 10));
-  await setState(db, olga.id, card("delta"), review(2, 3, 2, 4, 5.5, 3, 1));
-  await setState(db, olga.id, card("delta", 2), { ...review(1, 5, 3, 6, 5.5, 5, 4), suspended: true });
+  // A member's schedule of a card, made if it is not there yet, then set.
+  const schedule = async (userId: string, cardId: string, patch: Parameters<typeof setState>[3]) => {
+    await db.query(
+      `insert into card_states (user_id, card_id, deck_id) select $1, c.id, c.deck_id from cards c where c.id = $2
+       on conflict (user_id, card_id) do nothing`,
+      [userId, cardId],
+    );
+    await setState(db, userId, cardId, patch);
+  };
+  await schedule(olga.id, card("alpha"), review(5, 10, 1, 5, 4, 10, 3));
+  await schedule(olga.id, card("bravo"), review(-1, 2, 4, 9, 8.2, 2, 1));
+  await schedule(olga.id, card("charlie"), review(20, 30, 0, 3, 1, 40, 10));
+  await schedule(olga.id, card("delta"), review(2, 3, 2, 4, 5.5, 3, 1));
+  await schedule(olga.id, card("delta", 2), { ...review(1, 5, 3, 6, 5.5, 5, 4), suspended: true });
   // Ed's own schedule, which never shows in Olga's rows.
-  await setState(db, ed.id, card("echo"), review(-10, 99, 50, 60, 9, 1, 30));
+  await schedule(ed.id, card("echo"), review(-10, 99, 50, 60, 9, 1, 30));
   // Added a day apart, alpha first; edited the other way round.
   await db.exec("alter table notes disable trigger user");
   const order: Name[] = ["alpha", "bravo", "charlie", "delta", "echo"];

@@ -4,6 +4,7 @@
  */
 import { createAccount } from "./account.js";
 import { createAuth } from "./auth.js";
+import { createBrowse } from "./browse.js";
 import { createCardInfo } from "./card-info.js";
 import { createCards } from "./cards.js";
 import { createDeckPresets } from "./deck-presets.js";
@@ -42,6 +43,7 @@ export function createEngram(supabase: EngramClient) {
     invites: createInvites(supabase),
     noteTypes: createNoteTypes(supabase),
     notes: createNotes(supabase),
+    browse: createBrowse(supabase),
     findReplace: createFindReplace(supabase),
     noteHistory: createNoteHistory(supabase),
     deletedNotes: createDeletedNotes(supabase),

@@ -3,6 +3,17 @@
  * error type. Start with `createEngram(supabase)`.
  */
 export type { Session, SessionEvent, SessionListener, SignUpInput, SignUpResult, User } from "./auth.js";
+export {
+  type BrowseMode,
+  type BrowseOptions,
+  type BrowsePage,
+  type BrowseRow,
+  type BrowseSort,
+  browseCountCap,
+  browseModes,
+  browseSorts,
+  maxBrowsePage,
+} from "./browse.js";
 export { type CardInfo, type CardReview, defaultFsrsDecay, retrievabilityAfter } from "./card-info.js";
 export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";

@@ -108,7 +108,7 @@ const sortSchema = z.union(
   ],
   { error: "Unknown order." },
 );
-const filterSchema = z.object({
+export const filterSchema = z.object({
   search: z.string().trim().max(1000, "Search for at most 1,000 characters.").optional(),
   tags: z.array(tagSchema).max(50).optional(),
   kind: z
@@ -263,7 +263,7 @@ export function createNotes(supabase: EngramClient) {
 }
 
 /** A search in Anki's syntax as the tree search_notes takes; null for none. */
-function searchTree(search: string | undefined): SearchNode | null {
+export function searchTree(search: string | undefined): SearchNode | null {
   if (!search) return null;
   try {
     return parseSearch(search);
@@ -332,7 +332,7 @@ async function cardsOf(supabase: EngramClient, noteId: string): Promise<Tables<"
   return run(supabase.from("cards").select("*").eq("note_id", noteId).order("ordinal"));
 }
 
-async function requireVisibleDeck(supabase: EngramClient, deckId: string): Promise<void> {
+export async function requireVisibleDeck(supabase: EngramClient, deckId: string): Promise<void> {
   const visible = await run(supabase.from("decks").select("id").eq("id", deckId));
   if (visible.length === 0) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
 }

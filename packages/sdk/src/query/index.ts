@@ -1,5 +1,6 @@
 export { engramChanges, engramInvalidations, invalidateKeys } from "./invalidations.js";
 export {
+  type BrowsePagesParams,
   type DeckHistoryParams,
   type ExplorePagesParams,
   type ExploreParams,

@@ -12,6 +12,8 @@ export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>
 /** A list's filters and order without paging: the infinite list pages through them. */
 export type NotePagesParams = Omit<NoteListParams, "limit" | "offset">;
 export type NoteFilterParams = NonNullable<Parameters<Engram["notes"]["ids"]>[1]>;
+/** A browser view (mode, filters, order) without paging: the infinite list pages through it. */
+export type BrowsePagesParams = Omit<NonNullable<Parameters<Engram["browse"]["page"]>[1]>, "limit" | "offset">;
 export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0]>;
 /** A search and order of public decks without paging: the infinite list pages through them. */
 export type ExplorePagesParams = Omit<ExploreParams, "limit" | "offset">;
@@ -68,6 +70,9 @@ export const engramKeys = {
     list: (deckId: string, params: NoteListParams) => [...engramKeys.notes.deck(deckId), params] as const,
     pages: (deckId: string, params: NotePagesParams) => [...engramKeys.notes.deck(deckId), "pages", params] as const,
     ids: (deckId: string, params: NoteFilterParams) => [...engramKeys.notes.deck(deckId), "ids", params] as const,
+    /** The browser's sorted pages of notes or cards, under the deck's notes so every change to them refreshes it. */
+    browse: (deckId: string, params: BrowsePagesParams) =>
+      [...engramKeys.notes.deck(deckId), "browse", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
     /** Under the deck's notes, so any change to them previews again. */
     findReplace: (deckId: string, params: FindReplaceParams) =>

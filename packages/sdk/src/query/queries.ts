@@ -3,6 +3,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Engram } from "../client.js";
 import { signedUrlExpiresAt } from "../storage/signed-url-expiry.js";
 import {
+  type BrowsePagesParams,
   type DeckHistoryParams,
   type ExplorePagesParams,
   type ExploreParams,
@@ -157,6 +158,15 @@ export function engramQueries(engram: Engram) {
           initialPageParam: 0,
           getNextPageParam: (last, _pages, offset) =>
             offset + last.notes.length < last.total && last.notes.length > 0 ? offset + last.notes.length : undefined,
+        }),
+      /** The browser's sorted pages of notes or cards (`browse.page`) fetched as the list scrolls; the first carries the total. */
+      browsePages: (deckId: string, params: BrowsePagesParams = {}, pageSize = 100) =>
+        infiniteQueryOptions({
+          queryKey: engramKeys.notes.browse(deckId, params),
+          queryFn: ({ pageParam }) => engram.browse.page(deckId, { ...params, limit: pageSize, offset: pageParam }),
+          initialPageParam: 0,
+          getNextPageParam: (last, _pages, offset) =>
+            last.rows.length === pageSize ? offset + last.rows.length : undefined,
         }),
       /** Every matching note's id (up to the bulk limit), for "select all". */
       ids: (deckId: string, params: NoteFilterParams = {}) =>
