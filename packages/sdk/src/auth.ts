@@ -175,9 +175,11 @@ export function createAuth(supabase: EngramClient) {
         return data.session;
       } catch (error) {
         if (error instanceof EngramError && error.code === "auth/link-expired") {
-          throw new EngramError("validation", "That code is wrong or has expired. Check it, or send a new email.", {
+          const message = "That code is wrong or has expired. Check it, or send a new email.";
+          throw new EngramError("validation", message, {
             field: "code",
             rule: "code_invalid",
+            detail: [{ field: "code", message }],
             cause: error,
           });
         }

@@ -1,5 +1,6 @@
+import { EngramError } from "@engram/sdk";
 import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngram } from "../../session/engram-context.js";
 import { withNext } from "../../session/places.js";
@@ -15,6 +16,9 @@ export function AuthCallbackPage() {
   const engram = useEngram();
   const navigate = useNavigate();
   const next = useNext();
+  // Sign-up marks its link (`flow=signup`): opened elsewhere, it still confirmed the address.
+  const [params] = useSearchParams();
+  const confirming = params.get("flow") === "signup";
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -42,6 +46,9 @@ export function AuthCallbackPage() {
     );
   }
   const resetting = next === "/reset-password";
+  if (openedElsewhere(error) && !resetting) {
+    return <OpenedElsewhere next={next} confirming={confirming} />;
+  }
   return (
     <AuthCard title="This link didn't work">
       <p className="notice" role="alert">
@@ -57,6 +64,42 @@ export function AuthCallbackPage() {
             Ask for a new sign-in link
           </Link>
         )}
+      </p>
+    </AuthCard>
+  );
+}
+
+/** A PKCE link opened in a browser that did not ask for it: the auth server did its part, this browser cannot sign in. */
+function openedElsewhere(error: unknown): boolean {
+  return error instanceof EngramError && error.rule === "code_verifier_missing";
+}
+
+function OpenedElsewhere({ next, confirming }: { next: string; confirming: boolean }) {
+  if (confirming) {
+    return (
+      <AuthCard title="Your email is confirmed">
+        <p>
+          The link was opened in a different browser from the one you signed up in, so you are not signed in here yet.
+          Sign in to continue.
+        </p>
+        <p>
+          <Link className="button primary" to={withNext("/sign-in", next)}>
+            Sign in
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Open the link where you asked for it">
+      <p className="notice" role="alert">
+        This sign-in link works only in the browser where you asked for it. Ask for a new one here, or type the code
+        from the email.
+      </p>
+      <p>
+        <Link className="button primary" to={withNext("/sign-in", next)}>
+          Ask for a new sign-in link
+        </Link>
       </p>
     </AuthCard>
   );

@@ -11,6 +11,7 @@ import { useSession } from "../../session/session-context.js";
 import { Loading } from "../../ui/loading.js";
 import { AuthCard } from "./auth-card.js";
 import { CheckEmail } from "./check-email.js";
+import { EmailCodeForm } from "./email-code-form.js";
 import { TwoFactorStep } from "./two-factor-step.js";
 import { useSendMagicLink, useSignIn } from "./use-auth.js";
 import { useNext } from "./use-next.js";
@@ -33,7 +34,10 @@ export function SignInPage() {
   if (linkSentTo) {
     return (
       <AuthCard title="Sign in">
-        <CheckEmail email={linkSentTo}>We sent a sign-in link to</CheckEmail>
+        <CheckEmail email={linkSentTo} then="Open its link in this browser, or type the code it holds below.">
+          We sent a sign-in link and code to
+        </CheckEmail>
+        <EmailCodeForm email={linkSentTo} next={next} follow={false} />
         <p>
           <button type="button" className="link-button" onClick={() => setLinkSentTo(null)}>
             Use a password instead

@@ -8,6 +8,7 @@ import { withNext } from "../../session/places.js";
 import { useSession } from "../../session/session-context.js";
 import { AuthCard } from "./auth-card.js";
 import { CheckEmail } from "./check-email.js";
+import { EmailCodeForm } from "./email-code-form.js";
 import { useSignUp } from "./use-auth.js";
 import { useNext } from "./use-next.js";
 
@@ -23,7 +24,10 @@ export function SignUpPage() {
   if (sentTo) {
     return (
       <AuthCard title="Confirm your email">
-        <CheckEmail email={sentTo}>We sent a confirmation link to</CheckEmail>
+        <CheckEmail email={sentTo} then="Open its link, or type the code it holds below.">
+          We sent a confirmation link and code to
+        </CheckEmail>
+        <EmailCodeForm email={sentTo} next={next} resend="signup" />
         <p className="auth-switch">
           Already confirmed? <Link to={withNext("/sign-in", next)}>Sign in</Link>
         </p>

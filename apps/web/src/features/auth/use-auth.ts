@@ -24,7 +24,8 @@ export function useSignUp() {
   return withInput(signUp, (input: { email: string; password: string; next: string }) => ({
     email: input.email,
     password: input.password,
-    redirectTo: callbackUrl(input.next),
+    // The callback tells a confirmation opened in another browser from a failed link by this mark.
+    redirectTo: `${callbackUrl(input.next)}&flow=signup`,
   }));
 }
 

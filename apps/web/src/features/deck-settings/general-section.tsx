@@ -11,6 +11,7 @@ import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { BuryFields, buryFields } from "./bury-fields.js";
 import { LeechFields, leechFields } from "./leech-fields.js";
+import { useNamePrompt } from "./name-prompt.js";
 import { PresetBar, type PresetStep } from "./preset-bar.js";
 import { DeletePresetDialog, NewPresetDialog, RenamePresetDialog } from "./preset-dialogs.js";
 import { presetOptionsOf } from "./preset-options.js";
@@ -77,6 +78,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
   const preset = presets.data?.find((candidate) => candidate.id === deck.preset_id) ?? null;
   const [status, setStatus] = useState("");
   const [step, setStep] = useState<PresetStep | null>(null);
+  const namePrompt = useNamePrompt("Save and publish");
   const errors = formErrors(update.error ?? updatePreset.error, fields);
   const defaultHint = (yours: number | undefined) =>
     `Leave empty to use each member's own limit${yours === undefined ? "" : ` (yours is ${yours})`}. 0 to 9,999.`;
@@ -100,28 +102,34 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
             is_public: form.get("is_public") === "on",
             suggestions_from: suggestionsFromOf(form),
           };
+          const options = presetOptionsOf(form);
           // Whether the options go to a preset is the deck's to say, not the preset list's (it may still be loading).
           const presetId = deck.preset_id;
-          if (!presetId) {
-            update.mutate(
-              { deckId: deck.id, patch: { ...general, ...presetOptionsOf(form) } },
-              { onSuccess: () => setStatus("Settings saved.") },
-            );
-            return;
-          }
-          // The study options are the preset's, so they go to it and reach every deck using it.
-          update
-            .mutateAsync({ deckId: deck.id, patch: general })
-            .then(() => updatePreset.mutateAsync({ presetId, patch: presetOptionsOf(form) }))
-            .then(
-              () =>
-                setStatus(
-                  preset
-                    ? `Settings saved, for every deck using “${preset.name}”.`
-                    : "Settings saved, for every deck using its preset.",
-                ),
-              () => {},
-            );
+          const save = () => {
+            if (!presetId) {
+              update.mutate(
+                { deckId: deck.id, patch: { ...general, ...options } },
+                { onSuccess: () => setStatus("Settings saved.") },
+              );
+              return;
+            }
+            // The study options are the preset's, so they go to it and reach every deck using it.
+            update
+              .mutateAsync({ deckId: deck.id, patch: general })
+              .then(() => updatePreset.mutateAsync({ presetId, patch: options }))
+              .then(
+                () =>
+                  setStatus(
+                    preset
+                      ? `Settings saved, for every deck using “${preset.name}”.`
+                      : "Settings saved, for every deck using its preset.",
+                  ),
+                () => {},
+              );
+          };
+          // Going public shows the owner's name to everyone: they choose it first.
+          if (general.is_public && !deck.is_public) namePrompt.ask(save);
+          else save();
         }}
       >
         <ErrorSummary errors={errors} formRef={formRef} />
@@ -223,6 +231,7 @@ function GeneralForm({ deck, mine }: { deck: MyDeck; mine: { new: number | undef
         {status}
       </p>
       {/* Beside the form, not in it: a dialog's own form must not submit this one. */}
+      {namePrompt.dialog}
       {step === "new" ? (
         <NewPresetDialog
           deckId={deck.id}

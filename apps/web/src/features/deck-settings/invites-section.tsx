@@ -10,6 +10,7 @@ import { TextField } from "../../forms/text-field.js";
 import { errorCode, errorMessage } from "../../lib/error-messages.js";
 import { useEngramMutations } from "../../session/factories.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
+import { useNamePrompt } from "./name-prompt.js";
 import { roleLabels } from "./roles.js";
 import { useInvites, useMembers } from "./use-deck-settings.js";
 
@@ -124,73 +125,74 @@ function CreateInviteForm({
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const create = useMutation(useEngramMutations().invites.create());
+  const namePrompt = useNamePrompt("Save and create the link");
   const roleId = useId();
   // A refusal for being over the limit stops applying once a link is revoked.
   const errors = !full && errorCode(create.error) === "quota-exceeded" ? noErrors : inviteErrors(create.error);
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="invite-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        const maxUses = textOf(form, "max_uses").trim();
-        create.mutate(
-          {
-            deckId,
-            input: {
-              role: textOf(form, "role") as "editor" | "viewer",
-              expires_in_days: Number(textOf(form, "expires_in_days")),
-              max_uses: maxUses === "" ? null : Number(maxUses),
-            },
-          },
-          { onSuccess: onCreated },
-        );
-      }}
-    >
-      <ErrorSummary errors={errors} formRef={formRef} />
-      {full && errors.summary.length === 0 ? <p className="notice">{quotaMessage}</p> : null}
-      <div className="invite-fields">
-        <div className="field">
-          <label htmlFor={roleId}>Joins as</label>
-          <p id={`${roleId}-hint`} className="field-hint">
-            Editors also add and edit notes.
-          </p>
-          <select id={roleId} name="role" data-field="role" defaultValue="viewer" aria-describedby={`${roleId}-hint`}>
-            <option value="viewer">Viewer</option>
-            <option value="editor">Editor</option>
-          </select>
+    <>
+      <form
+        ref={formRef}
+        noValidate
+        className="invite-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          const maxUses = textOf(form, "max_uses").trim();
+          const input = {
+            role: textOf(form, "role") as "editor" | "viewer",
+            expires_in_days: Number(textOf(form, "expires_in_days")),
+            max_uses: maxUses === "" ? null : Number(maxUses),
+          };
+          // Whoever opens the link sees the owner's name: they choose it first.
+          namePrompt.ask(() => create.mutate({ deckId, input }, { onSuccess: onCreated }));
+        }}
+      >
+        <ErrorSummary errors={errors} formRef={formRef} />
+        {full && errors.summary.length === 0 ? <p className="notice">{quotaMessage}</p> : null}
+        <div className="invite-fields">
+          <div className="field">
+            <label htmlFor={roleId}>Joins as</label>
+            <p id={`${roleId}-hint`} className="field-hint">
+              Editors also add and edit notes.
+            </p>
+            <select id={roleId} name="role" data-field="role" defaultValue="viewer" aria-describedby={`${roleId}-hint`}>
+              <option value="viewer">Viewer</option>
+              <option value="editor">Editor</option>
+            </select>
+          </div>
+          <TextField
+            name="expires_in_days"
+            label="Expires after (days)"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={30}
+            step={1}
+            defaultValue={7}
+            hint="1 to 30."
+            required
+            error={errors.fields.expires_in_days}
+          />
+          <TextField
+            name="max_uses"
+            label="Maximum uses"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1000}
+            step={1}
+            hint="Empty: no limit."
+            error={errors.fields.max_uses}
+          />
         </div>
-        <TextField
-          name="expires_in_days"
-          label="Expires after (days)"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={30}
-          step={1}
-          defaultValue={7}
-          hint="1 to 30."
-          required
-          error={errors.fields.expires_in_days}
-        />
-        <TextField
-          name="max_uses"
-          label="Maximum uses"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={1000}
-          step={1}
-          hint="Empty: no limit."
-          error={errors.fields.max_uses}
-        />
-      </div>
-      <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-        <Link2 aria-hidden="true" /> Create invite link
-      </SubmitButton>
-    </form>
+        <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+          <Link2 aria-hidden="true" /> Create invite link
+        </SubmitButton>
+      </form>
+      {/* Beside the form: the dialog's own form must not submit this one. */}
+      {namePrompt.dialog}
+    </>
   );
 }
 

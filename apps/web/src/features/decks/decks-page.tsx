@@ -2,6 +2,7 @@ import type { DeckStats, MyDeck } from "@engram/sdk";
 import { useState } from "react";
 import { useLocation } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";
 import { buildTree, descendantCount, type TreeNode } from "../../ui/deck-tree/deck-tree.js";
 import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";
 import { useCollapsedDecks } from "../../ui/deck-tree/tree-toggle.js";
@@ -37,11 +38,13 @@ export function DecksPage() {
   const close = () => setEditing(null);
   const statsByDeck = new Map(stats.data?.map((row) => [row.deck_id, row]));
   const collapsed = useCollapsedDecks();
+  const addSample = useAddSampleDeck();
 
   return (
     <div className="page">
       <h1>Your decks</h1>
       <CreateDeckForm focusOnMount={(location.state as DecksPageState | null)?.createDeck === true} />
+      {addSample.data ? <SampleDeckAdded sample={addSample.data} /> : null}
       {decks.isPending ? (
         <Loading label="Loading your decks…" />
       ) : decks.isError ? (
@@ -52,7 +55,10 @@ export function DecksPage() {
           </button>
         </div>
       ) : decks.data.length === 0 ? (
-        <p className="empty">No decks yet. Name your first one above to start.</p>
+        <div className="empty">
+          <p>No decks yet. Name your first one above to start, or try a sample deck.</p>
+          <AddSampleDeckButton add={addSample} />
+        </div>
       ) : (
         <ul className="deck-list" aria-label="Decks">
           <DeckBranch

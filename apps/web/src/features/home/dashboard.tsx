@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { formatDay } from "../../lib/stats-format.js";
 import { OptimiseScheduler } from "../../optimiser/optimise-scheduler.js";
+import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { LiveUpdates } from "../../session/live-updates.js";
 import { DueCountList, type DueCounts, dueCounts, totalDue } from "../../ui/due-counts.js";
@@ -20,12 +21,14 @@ export function Dashboard() {
   const queries = useEngramQueries();
   const decks = useQuery(queries.stats.decks());
   const user = useQuery(queries.stats.user());
+  const addSample = useAddSampleDeck();
 
   return (
     <div className="page dashboard">
       {/* `/` is outside the signed-in routes' layout, so it follows changes made elsewhere itself. */}
       <LiveUpdates />
       <h1>Today</h1>
+      {addSample.data ? <SampleDeckAdded sample={addSample.data} /> : null}
       {decks.isPending || user.isPending ? (
         <Loading label="Loading your day…" />
       ) : decks.isError || user.isError ? (
@@ -43,7 +46,9 @@ export function Dashboard() {
           </button>
         </div>
       ) : decks.data.length === 0 ? (
-        <FirstDeck />
+        addSample.data ? null : (
+          <FirstDeck addSample={addSample} />
+        )
       ) : (
         <Overview decks={decks.data} user={user.data} />
       )}
@@ -51,14 +56,14 @@ export function Dashboard() {
   );
 }
 
-function FirstDeck() {
+function FirstDeck({ addSample }: { addSample: ReturnType<typeof useAddSampleDeck> }) {
   return (
     <section className="dashboard-empty" aria-labelledby="first-deck-title">
       <Layers aria-hidden="true" className="dashboard-empty-icon" />
       <h2 id="first-deck-title">Make your first deck</h2>
       <p>
         A deck holds the notes you want to remember. Name one, add a few notes, and Engram shows each card right before
-        you would forget it.
+        you would forget it. Or start with a sample deck and see how studying works.
       </p>
       <div className="form-actions">
         <Link className="button primary" to="/decks" state={{ createDeck: true }}>
@@ -67,6 +72,7 @@ function FirstDeck() {
         <Link className="button secondary" to="/import">
           <FileUp aria-hidden="true" /> Import
         </Link>
+        <AddSampleDeckButton add={addSample} />
       </div>
     </section>
   );
