@@ -199,6 +199,9 @@ begin
       where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid is not null
       order by n.source_guid, n.created_at, n.id
     ) n on n.source_guid = t.guid;
+    -- A temporary table has no statistics until analysed, and the joins below
+    -- would each be planned for a few hundred rows.
+    analyze pg_temp.import_notes (seq, note_id, action);
 
     -- created_at a microsecond apart keeps the file's order in the deck and
     -- in the order new cards are studied (new cards are due at creation).
@@ -257,6 +260,7 @@ begin
     cross join lateral jsonb_array_elements(i.cards) as e(card)
     join public.cards c on c.note_id = i.note_id and c.ordinal = (e.card ->> 'ordinal')::integer
     where i.action in ('insert', 'update');
+    analyze pg_temp.import_cards (card_id, added);
 
     -- The caller's schedules of the cards just added, in one insert: the
     -- file's schedule, suspension and burial, else 'new' and due at creation,
@@ -283,12 +287,12 @@ begin
     from pg_temp.import_notes i
     join public.cards c on c.note_id = i.note_id
     join public.deck_members m on m.deck_id = c.deck_id and m.user_id = uid
-    left join lateral (
-      select ic.card, case when jsonb_typeof(ic.card -> 'schedule') = 'object' then ic.card -> 'schedule' end as schedule
+    left join (
+      select ic.card_id, ic.card,
+        case when jsonb_typeof(ic.card -> 'schedule') = 'object' then ic.card -> 'schedule' end as schedule
       from pg_temp.import_cards ic
-      where ic.card_id = c.id
-      limit 1
-    ) x on true
+      where ic.added
+    ) x on x.card_id = c.id
     where i.action = 'insert'
     on conflict (user_id, card_id) do nothing;
 
