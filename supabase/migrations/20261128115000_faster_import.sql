@@ -57,7 +57,9 @@ begin
   select m.user_id, c.id, c.deck_id, c.created_at
   from added_cards c
   join public.deck_members m on m.deck_id = c.deck_id
-  where not (m.user_id = auth.uid() and current_setting('engram.writing_own_schedules', true) = 'on')
+  -- (is distinct from: the setting is null in a session that never set it,
+  -- and "not (true and null)" would leave out the caller's own schedule)
+  where (m.user_id = auth.uid() and current_setting('engram.writing_own_schedules', true) = 'on') is distinct from true
   on conflict (user_id, card_id) do nothing;
   return null;
 end
