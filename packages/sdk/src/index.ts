@@ -15,7 +15,8 @@ export {
   maxBrowsePage,
 } from "./browse.js";
 export { type CardInfo, type CardReview, defaultFsrsDecay, retrievabilityAfter } from "./card-info.js";
-export type { Card, CardWithSchedule, ScheduleRow } from "./cards.js";
+export type { BuriedCard, Card, CardFlag, CardWithSchedule, ScheduleRow } from "./cards.js";
+export { cardFlags } from "./cards.js";
 export { createEngram, type Engram, type EngramClient } from "./client.js";
 export type { Database, Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
 export type { DeckPreset, PresetInput, PresetOptions, PresetPatch } from "./deck-presets.js";
@@ -80,6 +81,7 @@ export {
   type SortDirection,
 } from "./notes.js";
 export type { PersonalNote, PersonalNoteInput } from "./personal-notes.js";
+export { markedTag } from "./personal-notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export { displayNameChosen } from "./profile.js";
 export type { SampleDeck } from "./sample-deck.js";

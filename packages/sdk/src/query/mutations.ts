@@ -7,6 +7,7 @@
 import type { NoteType } from "@engram/core";
 import { mutationOptions, type QueryClient } from "@tanstack/react-query";
 import type { SignUpInput } from "../auth.js";
+import type { CardFlag } from "../cards.js";
 import type { Engram } from "../client.js";
 import type { PresetInput, PresetPatch } from "../deck-presets.js";
 import type { DeckPatch, MyDeck, NewDeckInput } from "../decks.js";
@@ -447,6 +448,13 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: ({ noteId }: { deckId: string; noteId: string }) => engram.personalNotes.clear(noteId),
           onSuccess: (_result, { deckId, noteId }) => invalidate(...personalLayer(deckId, noteId)),
         }),
+      /** Anki's "mark note", as the user's own tag `marked`. */
+      setMarked: () =>
+        mutationOptions({
+          mutationFn: ({ noteId, marked }: { deckId: string; noteId: string; marked: boolean }) =>
+            engram.personalNotes.setMarked(noteId, marked),
+          onSuccess: (_saved, { deckId, noteId }) => invalidate(...personalLayer(deckId, noteId)),
+        }),
     },
     cards: {
       setSuspended: () =>
@@ -461,6 +469,25 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           mutationFn: ({ noteIds, suspended }: { noteIds: string[]; suspended: boolean }) =>
             engram.cards.setSuspendedForNotes(noteIds, suspended),
           onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.stats.all),
+        }),
+      /** Buried cards leave today's queue and its counts. */
+      setBuried: () =>
+        mutationOptions({
+          mutationFn: ({ cardIds, buried }: { cardIds: string[]; buried: boolean }) =>
+            engram.cards.setBuried(cardIds, buried),
+          onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.decks.all),
+        }),
+      setBuriedForNotes: () =>
+        mutationOptions({
+          mutationFn: ({ noteIds, buried }: { noteIds: string[]; buried: boolean }) =>
+            engram.cards.setBuriedForNotes(noteIds, buried),
+          onSuccess: () => invalidate(engramKeys.cards.all, engramKeys.study.all, engramKeys.decks.all),
+        }),
+      /** A flag is the user's own mark on their schedule: only what shows cards changes. */
+      setFlag: () =>
+        mutationOptions({
+          mutationFn: ({ cardIds, flag }: { cardIds: string[]; flag: CardFlag }) => engram.cards.setFlag(cardIds, flag),
+          onSuccess: () => invalidate(engramKeys.cards.all),
         }),
     },
     media: {

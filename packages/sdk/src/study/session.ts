@@ -268,6 +268,45 @@ export class ReviewSession {
     return found;
   }
 
+  /**
+   * Takes cards out of the session at once (suspended or buried while
+   * studying); if the one on screen is among them, the next is shown. Returns
+   * the cards taken out, the one on screen first, for `restore`.
+   */
+  remove(cardIds: readonly string[]): StudyCard[] {
+    const ids = new Set(cardIds);
+    const onScreen = this.shown !== null && ids.has(this.shown.card.card_id);
+    const removed = [
+      ...(onScreen && this.shown ? [this.shown.card] : []),
+      ...this.main.filter((card) => ids.has(card.card_id)),
+      ...this.learning.filter((card) => ids.has(card.card_id)),
+    ];
+    if (removed.length === 0) return removed;
+    this.main = this.main.filter((card) => !ids.has(card.card_id));
+    this.learning = this.learning.filter((card) => !ids.has(card.card_id));
+    if (onScreen) this.advance();
+    else this.changed();
+    return removed;
+  }
+
+  /**
+   * Puts cards taken out by `remove` back (the suspend or bury was undone):
+   * the first is shown at once, the others come next. `versions` are their
+   * schedules' versions now, when the change back bumped them.
+   */
+  restore(cards: readonly StudyCard[], versions: ReadonlyMap<string, number> = new Map()): void {
+    const ids = new Set(cards.map((card) => card.card_id));
+    const [first, ...rest] = cards.map((card) => ({ ...card, version: versions.get(card.card_id) ?? card.version }));
+    if (!first) return;
+    this.main = this.main.filter((card) => !ids.has(card.card_id));
+    this.learning = this.learning.filter((card) => !ids.has(card.card_id));
+    if (this.shown && !ids.has(this.shown.card.card_id)) this.putBack(this.shown.card);
+    for (const card of rest.reverse()) this.putBack(card);
+    clearTimeout(this.waitTimer);
+    this.shown = this.show(first);
+    this.changed();
+  }
+
   /** Answers and undos not acknowledged by the server yet, oldest first. */
   pending(): readonly PendingEntry[] {
     return this.outbox.pending();
