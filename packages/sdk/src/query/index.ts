@@ -5,6 +5,7 @@ export {
   type ExplorePagesParams,
   type ExploreParams,
   engramKeys,
+  type FindReplaceParams,
   type NoteFilterParams,
   type NoteListParams,
   type NotePagesParams,
