@@ -84,7 +84,6 @@ export type { PersonalNote, PersonalNoteInput } from "./personal-notes.js";
 export { markedTag } from "./personal-notes.js";
 export type { Profile, ProfilePatch } from "./profile.js";
 export { displayNameChosen } from "./profile.js";
-export type { SampleDeck } from "./sample-deck.js";
 export type {
   ChangeTable,
   ChangeType,
@@ -105,6 +104,7 @@ export type {
   Unsubscribe,
 } from "./realtime.js";
 export type { FieldIssue } from "./request.js";
+export type { SampleDeck } from "./sample-deck.js";
 export type {
   DeckStats,
   RetentionPeriod,
@@ -129,6 +129,10 @@ export {
   type AnsweredCard,
   type AnswerInput,
   type CurrentCard,
+  type CustomStudyCards,
+  type CustomStudyMode,
+  type CustomStudyOptions,
+  customStudyLimit,
   indexedDbReviewStore,
   type LeechMark,
   memoryReviewStore,

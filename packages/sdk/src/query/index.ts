@@ -1,6 +1,7 @@
 export { engramChanges, engramInvalidations, invalidateKeys } from "./invalidations.js";
 export {
   type BrowsePagesParams,
+  type CustomStudyParams,
   type DeckHistoryParams,
   type ExplorePagesParams,
   type ExploreParams,

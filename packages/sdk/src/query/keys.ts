@@ -19,6 +19,8 @@ export type ExploreParams = NonNullable<Parameters<Engram["decks"]["explore"]>[0
 export type ExplorePagesParams = Omit<ExploreParams, "limit" | "offset">;
 export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]>[0]>;
 export type QueueParams = { deckId?: string };
+/** A custom session's choice: the cards it gives (and how many match) change with every answer. */
+export type CustomStudyParams = Parameters<Engram["study"]["custom"]>[0];
 /** A find and replace over some of a deck's notes, previewed before it is made. */
 export type FindReplaceParams = { noteIds: string[]; options: FindReplaceOptions };
 /** A deck's history page without its cursor: the infinite list pages through it. */
@@ -115,6 +117,7 @@ export const engramKeys = {
   study: {
     all: ["study"] as const,
     queue: (params: QueueParams) => [...engramKeys.study.all, "queue", params] as const,
+    custom: (params: CustomStudyParams) => [...engramKeys.study.all, "custom", params] as const,
   },
   stats: {
     all: ["stats"] as const,

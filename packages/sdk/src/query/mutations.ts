@@ -456,6 +456,15 @@ export function engramMutations(engram: Engram, queryClient: QueryClient) {
           onSuccess: (_saved, { deckId, noteId }) => invalidate(...personalLayer(deckId, noteId)),
         }),
     },
+    study: {
+      /** More new cards today: the deck's queue and its counts in the deck list grow. */
+      extendToday: () =>
+        mutationOptions({
+          mutationFn: ({ deckId, extraNew }: { deckId: string; extraNew: number }) =>
+            engram.study.extendToday(deckId, extraNew),
+          onSuccess: () => invalidate(engramKeys.study.all, engramKeys.decks.all, engramKeys.stats.all),
+        }),
+    },
     cards: {
       setSuspended: () =>
         mutationOptions({

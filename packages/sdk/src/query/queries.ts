@@ -4,6 +4,7 @@ import type { Engram } from "../client.js";
 import { signedUrlExpiresAt } from "../storage/signed-url-expiry.js";
 import {
   type BrowsePagesParams,
+  type CustomStudyParams,
   type DeckHistoryParams,
   type ExplorePagesParams,
   type ExploreParams,
@@ -224,6 +225,9 @@ export function engramQueries(engram: Engram) {
     study: {
       queue: (params: QueueParams = {}) =>
         queryOptions({ queryKey: engramKeys.study.queue(params), queryFn: () => engram.study.queue(params) }),
+      /** The cards a custom session would take and how many match (the dialog's count). */
+      custom: (params: CustomStudyParams) =>
+        queryOptions({ queryKey: engramKeys.study.custom(params), queryFn: () => engram.study.custom(params) }),
     },
     stats: {
       user: (params: UserStatsParams = {}) =>

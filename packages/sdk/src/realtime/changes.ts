@@ -20,6 +20,7 @@ export const changeTables = [
   "cards",
   "card_states",
   "review_logs",
+  "study_day_extras",
   "import_jobs",
   "personal_notes",
   "note_suggestions",

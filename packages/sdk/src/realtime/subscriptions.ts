@@ -19,10 +19,11 @@ import {
 /**
  * The user's schedule changed elsewhere (another device answered, undid,
  * suspended): `card_states` with the cards' ids, `review_logs` with the
- * answers' ids. Schedules added or removed with cards and memberships come as
+ * answers' ids, `study_day_extras` (more new cards today) with the decks'
+ * ids. Schedules added or removed with cards and memberships come as
  * those changes, on the deck's topic or as a membership.
  */
-export type OwnScheduleEvent = TableChange<"card_states" | "review_logs">;
+export type OwnScheduleEvent = TableChange<"card_states" | "review_logs" | "study_day_extras">;
 
 /**
  * Something in a deck changed: the deck row, its members (ids are the
@@ -85,7 +86,13 @@ export function createSubscriptions(supabase: EngramClient) {
     ): Unsubscribe {
       return afterSetup(async () => {
         const userId = await currentUserId(supabase);
-        return subscribeToChanges(supabase, userTopic(userId), ["card_states", "review_logs"], listener, options);
+        return subscribeToChanges(
+          supabase,
+          userTopic(userId),
+          ["card_states", "review_logs", "study_day_extras"],
+          listener,
+          options,
+        );
       }, options.onError);
     },
 

@@ -3,6 +3,7 @@ import type { Scheduler } from "@engram/core";
 import type { EngramClient } from "../supabase-client.js";
 import { type AnswerInput, checkAnswer, computeAnswer, type RecordedReview, sendAnswer, sendUndo } from "./answers.js";
 import type { ScheduledCard, StudyCard } from "./cards.js";
+import { type CustomStudyCards, type CustomStudyOptions, extendToday, fetchCustomCards } from "./custom.js";
 import { fetchQueue, loadScheduler, type QueueOptions } from "./queue.js";
 import { openSession, type ReviewSession, type ReviewSessionOptions } from "./session.js";
 
@@ -11,6 +12,21 @@ export function createStudy(supabase: EngramClient) {
     /** Today's cards in study order (learning, reviews, new) within the daily limits; `now` for another moment. */
     queue(options: QueueOptions = {}): Promise<StudyCard[]> {
       return fetchQueue(supabase, options);
+    },
+
+    /**
+     * Cards outside today's schedule, for a custom session: due within the next
+     * days (`ahead`), answered Again lately (`forgotten`) or found by a search
+     * in Anki's syntax (`search`; one that does not parse fails with
+     * `search/syntax`). At most `limit` (1000) cards; `matched` tells how many matched.
+     */
+    custom(options: CustomStudyOptions): Promise<CustomStudyCards> {
+      return fetchCustomCards(supabase, options);
+    },
+
+    /** Adds `extraNew` new cards to the deck's limit for today only; returns today's extra for the deck. */
+    extendToday(deckId: string, extraNew: number): Promise<number> {
+      return extendToday(supabase, deckId, extraNew);
     },
 
     /** The FSRS scheduler with the user's desired retention and trained parameters. */
@@ -47,6 +63,8 @@ export type Study = ReturnType<typeof createStudy>;
 export type { AnswerInput, LeechMark, RecordedReview, ReviewAnswer } from "./answers.js";
 export { learnAheadMs } from "./answers.js";
 export type { ScheduledCard, StoredSchedule, StudyCard, StudyNote, StudyQueue } from "./cards.js";
+export type { CustomStudyCards, CustomStudyMode, CustomStudyOptions } from "./custom.js";
+export { customStudyLimit } from "./custom.js";
 export type { OutboxEvent, RetryOptions } from "./outbox.js";
 export type { QueueOptions } from "./queue.js";
 export type {

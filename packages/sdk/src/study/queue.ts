@@ -29,7 +29,7 @@ export async function fetchQueue(supabase: EngramClient, options: QueueOptions =
  * Custom notes render from their note type: each such note gets its type,
  * read once per queue (two small reads, and none for a queue without them).
  */
-async function withNoteTypes(supabase: EngramClient, cards: StudyCard[]): Promise<StudyCard[]> {
+export async function withNoteTypes(supabase: EngramClient, cards: StudyCard[]): Promise<StudyCard[]> {
   const noteIds = [...new Set(cards.filter((card) => card.note.kind === "custom").map((card) => card.note.id))];
   if (noteIds.length === 0) return cards;
   const notes = (

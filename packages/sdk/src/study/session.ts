@@ -49,6 +49,12 @@ export type ReviewSessionOptions = {
   /** The clock. */
   now?: () => Date;
   retry?: Partial<RetryOptions>;
+  /**
+   * Flip through the cards without changing the schedule: no answer is
+   * recorded; Again shows the card again after the others, any other answer
+   * takes it out of the session.
+   */
+  preview?: boolean;
 };
 
 /** The card on screen and what each answer button would do. */
@@ -95,7 +101,7 @@ type UndoStep = {
 export async function openSession(supabase: EngramClient, options: ReviewSessionOptions = {}): Promise<ReviewSession> {
   const userId = await currentUserId(supabase);
   const scheduler = options.scheduler ?? (await loadScheduler(supabase));
-  const session = new ReviewSession(scheduler, userId, options.now ?? (() => new Date()));
+  const session = new ReviewSession(scheduler, userId, options.now ?? (() => new Date()), options.preview ?? false);
   const retry = { ...defaultRetry, ...options.retry };
   const outbox = new Outbox(supabase, options.store ?? memoryReviewStore(), userId, scheduler, retry, session.receive);
   await outbox.open();
@@ -124,11 +130,14 @@ export class ReviewSession {
   private readonly listeners = new Set<(event: ReviewSessionEvent) => void>();
   private state: ReviewSessionState | null = null;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Answers given in a preview, to name each for undo. */
+  private flips = 0;
 
   constructor(
     private readonly scheduler: Scheduler,
     private readonly userId: string,
     private readonly now: () => Date,
+    private readonly preview = false,
   ) {}
 
   /** The card to show now; served from memory, never waits for the network. */
@@ -160,6 +169,7 @@ export class ReviewSession {
   answer(rating: Rating, options: { durationMs?: number } = {}): AnsweredCard {
     const shown = this.shown;
     if (!shown) throw new EngramError("not-found", "There is no card to answer.");
+    if (this.preview) return this.flip(shown.card, rating);
     const reviewedAt = this.now();
     const elapsed = Math.min(limits.maxDurationMs, Math.max(0, reviewedAt.getTime() - shown.shownAt.getTime()));
     const answer = computeAnswer(this.scheduler, {
@@ -214,7 +224,11 @@ export class ReviewSession {
     if (this.shown && this.shown.card.card_id !== cardId) this.putBack(this.shown.card);
     this.learning = this.learning.filter((card) => card.card_id !== cardId);
     let version: number;
-    if (this.outbox.retract(step.answerId)) {
+    if (this.preview) {
+      // Again put the card back at the end; undo shows it now instead.
+      this.main = this.main.filter((card) => card.card_id !== cardId);
+      version = step.before.version;
+    } else if (this.outbox.retract(step.answerId)) {
       version = step.before.version;
       if (step.previousEntry === undefined) this.latestEntry.delete(cardId);
       else this.latestEntry.set(cardId, step.previousEntry);
@@ -352,7 +366,8 @@ export class ReviewSession {
       const newer = known.get(loaded.card_id);
       const card: StudyCard =
         newer && newer.version > loaded.version ? { ...loaded, ...newer, queue: "learning" } : loaded;
-      if (isLearning(card.schedule)) this.insertLearning(card);
+      if (this.preview) this.main.push(card);
+      else if (isLearning(card.schedule)) this.insertLearning(card);
       else if (card.queue !== "learning") this.main.push(card);
     }
     this.advance();
@@ -420,6 +435,17 @@ export class ReviewSession {
     this.main = this.main.filter((card) => card.card_id !== cardId);
     this.learning = this.learning.filter((card) => card.card_id !== cardId);
     if (this.shown?.card.card_id === cardId) this.advance();
+  }
+
+  /** A preview's answer: nothing recorded; Again shows the card again after the others. */
+  private flip(card: StudyCard, rating: Rating): AnsweredCard {
+    const id = `preview:${++this.flips}`;
+    this.history.push({ before: card, answerId: id, previousEntry: undefined, savedVersion: null });
+    if (this.history.length > defaults.undoDepth) this.history.shift();
+    if (rating === 1) this.main.push(card);
+    this.shown = null;
+    this.advance();
+    return { clientReviewId: id, card };
   }
 
   /** Learning cards due now first, then the queue in order, then learning cards due within 20 minutes. */
