@@ -115,6 +115,13 @@ export function createRouter() {
               ),
             },
             {
+              path: "/decks/:deckId/custom-study",
+              lazy: screen(
+                () => import("../features/study/custom-study-page.js"),
+                (m) => m.CustomStudyPage,
+              ),
+            },
+            {
               path: "/import",
               lazy: screen(
                 () => import("../features/import/import-page.js"),

@@ -1,6 +1,7 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
 import { ArrowLeft, GraduationCap, History, Keyboard, Lightbulb, Plus, Settings, Trash2 } from "lucide-react";
 import { Link } from "react-router";
+import { CustomStudyButton } from "../../custom-study/custom-study-button.js";
 import { ExportMenu } from "../../export/export-menu.js";
 import { SuggestionsLink } from "../../suggestion-form/suggestions-link.js";
 import { DeckBreadcrumbs } from "../../ui/deck-tree/deck-breadcrumbs.js";
@@ -53,6 +54,7 @@ export function DeckHeader({
         <Link to={`/decks/${deck.id}/study`} className="button primary">
           <GraduationCap aria-hidden="true" /> Study
         </Link>
+        {role ? <CustomStudyButton deckId={deck.id} /> : null}
         {onAdd ? (
           <button type="button" className="button secondary" onClick={onAdd} aria-keyshortcuts="a">
             <Plus aria-hidden="true" /> Add note

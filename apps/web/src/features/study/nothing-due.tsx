@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { CustomStudyButton } from "../../custom-study/custom-study-button.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { LeaveStudy } from "./leave-study.js";
 import { nextDue } from "./next-due.js";
@@ -27,6 +28,11 @@ export function NothingDue({ deckId }: { deckId: string | undefined }) {
               ? `Next review ${next.words}.`
               : `You've seen today's new cards. More new cards ${next.words}.`}
       </p>
+      {deckId ? (
+        <p className="study-state-actions">
+          <CustomStudyButton deckId={deckId} />
+        </p>
+      ) : null}
       <LeaveStudy deckId={deckId} />
     </section>
   );

@@ -1,12 +1,15 @@
 /**
  * Opens a review session for the screen: today's cards (from the server, or
- * the device's copy when offline), answers kept in IndexedDB until the server
- * has them, and what happened to them (saved, dropped as answered elsewhere,
- * refused) turned into what the screen shows.
+ * the device's copy when offline) or a custom session's cards, answers kept
+ * in IndexedDB until the server has them, and what happened to them (saved,
+ * dropped as answered elsewhere, refused) turned into what the screen shows.
  */
 import type { Rating } from "@engram/core";
 import {
+  type CustomStudyOptions,
+  type Engram,
   indexedDbReviewStore,
+  memoryReviewStore,
   type ReviewSession,
   type ReviewSessionEvent,
   type ReviewSessionState,
@@ -25,11 +28,34 @@ export type Opened = {
   attempt: number;
   /** The session was started from the device's copy of the queue (no connection). */
   fromDevice: boolean;
+  /** How many cards a custom session's choice matched (it takes at most 1,000). */
+  matched: number;
 };
+
+/**
+ * Where a session's cards come from: today's queue, or a custom choice
+ * (docs/product.md, "Custom study") answered as usual or only previewed.
+ */
+export type CardSource = { kind: "today" } | { kind: "custom"; options: CustomStudyOptions; preview: boolean };
+
+const today: CardSource = { kind: "today" };
+
+/** The cards to study and the scheduler, by source; a custom session needs the server. */
+async function loadCards(engram: Engram, userId: string, deckId: string | undefined, source: CardSource) {
+  if (source.kind === "today") {
+    const input = await loadStudyInput(engram, userId, deckId);
+    return { ...input, matched: input.cards.length };
+  }
+  const [found, scheduler] = await Promise.all([engram.study.custom(source.options), engram.study.scheduler()]);
+  return { cards: found.cards, scheduler, fromDevice: false, matched: found.matched };
+}
 
 type Opening = { status: "loading" } | { status: "error"; error: unknown } | ({ status: "ready" } & Opened);
 
-export function useOpenSession(deckId: string | undefined): Opening & { retry: () => void } {
+export function useOpenSession(
+  deckId: string | undefined,
+  source: CardSource = today,
+): Opening & { retry: () => void } {
   const engram = useEngram();
   const signedIn = useSession();
   const userId = signedIn.status === "signed-in" ? signedIn.session.user.id : null;
@@ -42,11 +68,14 @@ export function useOpenSession(deckId: string | undefined): Opening & { retry: (
     let opened: ReviewSession | undefined;
     setOpening({ status: "loading" });
     (async () => {
-      const input = await loadStudyInput(engram, userId, deckId);
+      const input = await loadCards(engram, userId, deckId, source);
+      const preview = source.kind === "custom" && source.preview;
       const session = await engram.study.session({
         cards: input.cards,
         scheduler: input.scheduler,
-        store: indexedDbReviewStore(),
+        // A preview records nothing; answers of earlier sessions still waiting are sent by the next real one.
+        store: preview ? memoryReviewStore() : indexedDbReviewStore(),
+        preview,
       });
       opened = session;
       if (!active) {
@@ -60,7 +89,7 @@ export function useOpenSession(deckId: string | undefined): Opening & { retry: (
         if (event.type === "dropped") void recordStored(userId, deckId, event.current, true);
       });
       const cards = new Map(input.cards.map((card) => [card.card_id, card]));
-      setOpening({ status: "ready", session, cards, fromDevice: input.fromDevice, attempt });
+      setOpening({ status: "ready", session, cards, fromDevice: input.fromDevice, matched: input.matched, attempt });
     })().catch((error: unknown) => {
       if (active) setOpening({ status: "error", error });
     });
@@ -69,7 +98,7 @@ export function useOpenSession(deckId: string | undefined): Opening & { retry: (
       // Answers not sent yet stay in IndexedDB; the next session sends them.
       void opened?.close();
     };
-  }, [engram, userId, deckId, attempt]);
+  }, [engram, userId, deckId, source, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { ...opening, retry };
