@@ -30,6 +30,7 @@ beforeAll(async () => {
   world = await buildWorld(db);
   await addPersonalNotes(db, world);
   classmatesSuggestion = await addSuggestion(db, world);
+  await addStudyDayExtras(db, world);
 });
 afterAll(() => db?.close());
 
@@ -47,7 +48,8 @@ type Table =
   | "deck_presets"
   | "personal_notes"
   | "note_history"
-  | "note_suggestions";
+  | "note_suggestions"
+  | "study_day_extras";
 type Operation = "select" | "insert" | "update" | "delete";
 type ActorName = "anon" | "non-member" | "viewer" | "editor" | "owner";
 /**
@@ -198,6 +200,16 @@ const matrix: Cell[] = [
   ...row("import_jobs",  "update", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
   ...row("import_jobs",  "delete", "own",             NA,      PERM,      PERM,    PERM,    PERM),
   ...row("import_jobs",  "delete", "another user's",  PERM,    PERM,      PERM,    PERM,    PERM),
+
+  // More new cards today: each user reads their own, written only through extend_study_day.
+  ...row("study_day_extras", "select", "own",            NA,   ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
+  ...row("study_day_extras", "select", "another user's", PERM, EMPTY,     EMPTY,   EMPTY,   EMPTY),
+  ...row("study_day_extras", "insert", "own",            NA,   PERM,      PERM,    PERM,    PERM),
+  ...row("study_day_extras", "insert", "another user's", PERM, PERM,      PERM,    PERM,    PERM),
+  ...row("study_day_extras", "update", "own",            NA,   PERM,      PERM,    PERM,    PERM),
+  ...row("study_day_extras", "update", "another user's", PERM, PERM,      PERM,    PERM,    PERM),
+  ...row("study_day_extras", "delete", "own",            NA,   PERM,      PERM,    PERM,    PERM),
+  ...row("study_day_extras", "delete", "another user's", PERM, PERM,      PERM,    PERM,    PERM),
 
   // Deck presets: each user's own, read and written only by them.
   ...row("deck_presets", "select", "own",             NA,      ALLOWED,   ALLOWED, ALLOWED, ALLOWED),
@@ -544,6 +556,43 @@ const probes: Record<Table, Record<Operation, (c: Context) => Probe>> = {
     },
   },
 
+  study_day_extras: {
+    select: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("select user_id from study_day_extras where user_id = $1", [s.userId]),
+        rows: (rows) => expect(rows).toEqual([{ user_id: s.userId }]),
+      };
+    },
+    insert: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query(
+            `insert into study_day_extras (user_id, deck_id, study_date, extra_new)
+             values ($1, $2, current_date + 1, 9999) returning user_id`,
+            [s.userId, s.deckId],
+          ),
+        state: (q) => extrasOf(q, s.userId),
+      };
+    },
+    update: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) =>
+          tx.query("update study_day_extras set extra_new = 9999 where user_id = $1 returning user_id", [s.userId]),
+        state: (q) => extrasOf(q, s.userId),
+      };
+    },
+    delete: (c) => {
+      const s = subjectOf(c);
+      return {
+        act: (tx) => tx.query("delete from study_day_extras where user_id = $1 returning user_id", [s.userId]),
+        state: (q) => extrasOf(q, s.userId),
+      };
+    },
+  },
+
   import_jobs: {
     select: (c) => {
       const s = subjectOf(c);
@@ -794,6 +843,24 @@ function scheduleOf(q: Queryable, userId: string) {
   ]);
 }
 
+function extrasOf(q: Queryable, userId: string) {
+  return q.query("select deck_id, study_date, extra_new from study_day_extras where user_id = $1 order by deck_id", [
+    userId,
+  ]);
+}
+
+/** Five more new cards on each user's study day today, in the deck they study, written as the table owner. */
+async function addStudyDayExtras(db: Database, w: World) {
+  for (const user of [w.owner, w.editor, w.viewer, w.classmate, w.stranger]) {
+    const deck = user.id === w.stranger.id ? w.strangersClone : w.privateDeck;
+    await db.query(
+      `insert into study_day_extras (user_id, deck_id, study_date, extra_new)
+       select p.id, $2, private.study_date(now(), p.timezone, p.day_starts_at), 5 from profiles p where p.id = $1`,
+      [user.id, deck.id],
+    );
+  }
+}
+
 function profileOf(q: Queryable, userId: string) {
   return q.query("select display_name, desired_retention from profiles where id = $1", [userId]);
 }
@@ -833,6 +900,7 @@ describe("private rows stay private, even from the owner of a shared deck", () =
     ["import_jobs", "select distinct user_id from import_jobs"],
     ["profiles", "select id as user_id from profiles"],
     ["personal_notes", "select distinct user_id from personal_notes"],
+    ["study_day_extras", "select distinct user_id from study_day_extras"],
   ])("the owner reading all %s gets only their own", async (_table, sql) => {
     const rows = await actAs(db, world.owner, (tx) => tx.query(sql));
     expect(rows).toEqual([{ user_id: world.owner.id }]);
@@ -1182,6 +1250,42 @@ describe("study actions change only the caller's own schedules, through bury_car
     expect(!buried.ok && buried.error.message).toMatch(/^permission denied for function bury_cards/);
     const flagged = await probeAs(db, anon, flagIt);
     expect(!flagged.ok && flagged.error.message).toMatch(/^permission denied for function set_flag/);
+  });
+});
+
+describe("custom study reads and extends only the caller's own study, through custom_study_cards and extend_study_day", () => {
+  const forgotten = (tx: Queryable) =>
+    tx.query<{ card_id: string }>("select card_id from custom_study_cards($1, 'search', null, $2)", [
+      world.privateDeck.id,
+      JSON.stringify({ op: "text", like: "%" }),
+    ]);
+  const extend = (tx: Queryable) =>
+    tx.query<{ total: number }>("select extend_study_day($1, 3) as total", [world.privateDeck.id]);
+
+  test.each([
+    ["a viewer", () => world.viewer],
+    ["an editor", () => world.editor],
+    ["the owner", () => world.owner],
+  ] as const)("%s finds their own schedules of the deck's cards and adds to their own day", async (_who, who) => {
+    const result = await probeAs(db, who(), async (tx) => ({ cards: await forgotten(tx), extended: await extend(tx) }));
+    expect(result).toEqual({
+      ok: true,
+      value: { cards: [{ card_id: world.privateDeck.cardId }], extended: [{ total: 8 }] },
+    });
+  });
+
+  test("a non-member finds nothing in a private deck and cannot extend its day", async () => {
+    const found = await probeAs(db, world.stranger, forgotten);
+    expect(!found.ok && found.error.code).toBe("PT404");
+    const extended = await probeAs(db, world.stranger, extend);
+    expect(!extended.ok && extended.error.code).toBe("PT404");
+  });
+
+  test("anon cannot call custom_study_cards or extend_study_day at all", async () => {
+    const found = await probeAs(db, anon, forgotten);
+    expect(!found.ok && found.error.message).toMatch(/^permission denied for function custom_study_cards/);
+    const extended = await probeAs(db, anon, extend);
+    expect(!extended.ok && extended.error.message).toMatch(/^permission denied for function extend_study_day/);
   });
 });
 
