@@ -1663,3 +1663,53 @@ describe("browse_notes lists only the notes the caller reads, with their own sch
     ]);
   });
 });
+
+describe("find and replace goes through replace_in_notes, for the deck's owner and editors", () => {
+  // Each note's new fields, stated at its current version (read first: every probe rolls back).
+  const notes = new Map<string, { version: number; fields: Record<string, string> }>();
+  beforeAll(async () => {
+    for (const noteId of [world.privateDeck.noteId, world.publicDeck.noteId]) {
+      const [note] = await db.query<{ version: number; fields: Record<string, string> }>(
+        "select version, fields from notes where id = $1",
+        [noteId],
+      );
+      notes.set(noteId, must(note));
+    }
+  });
+  const replace = (noteId: () => string) => (tx: Queryable) => {
+    const note = must(notes.get(noteId()));
+    const change = { id: noteId(), version: note.version, fields: { ...note.fields, back: "Replaced" } };
+    return tx.query<{ id: string }>("select id from replace_in_notes($1::jsonb)", [JSON.stringify([change])]);
+  };
+
+  test.each([
+    ["the owner", () => world.owner],
+    ["an editor", () => world.editor],
+  ] as const)("%s can replace in a deck's notes", async (_who, who) => {
+    const result = await probeAs(
+      db,
+      who(),
+      replace(() => world.privateDeck.noteId),
+    );
+    expect(result).toEqual({ ok: true, value: [{ id: world.privateDeck.noteId }] });
+  });
+
+  test.each([
+    ["a viewer", () => world.viewer, () => world.privateDeck.noteId, "42501"],
+    // A non-member cannot even learn the private deck's note exists.
+    ["a non-member", () => world.stranger, () => world.privateDeck.noteId, "PT404"],
+    ["a non-member, on a public deck", () => world.stranger, () => world.publicDeck.noteId, "42501"],
+  ] as const)("%s cannot replace in a deck's notes", async (_who, who, noteId, code) => {
+    const result = await probeAs(db, who(), replace(noteId));
+    expect(!result.ok && result.error.code).toBe(code);
+  });
+
+  test("anon cannot call replace_in_notes at all", async () => {
+    const result = await probeAs(
+      db,
+      anon,
+      replace(() => world.publicDeck.noteId),
+    );
+    expect(!result.ok && result.error.message).toMatch(/^permission denied for function replace_in_notes/);
+  });
+});
