@@ -3,11 +3,17 @@
  * schedule and a suspend switch each, and the note's own actions.
  */
 import type { CardWithSchedule, Note } from "@engram/sdk";
-import { Pencil, Trash2 } from "lucide-react";
+import { Info, Pencil, Trash2 } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { fieldText } from "../../lib/field-text.js";
 import { fieldsOf, type NoteTypeInfo } from "./plain-text.js";
 import { useDeckMutations, useNoteCards } from "./use-deck.js";
+
+// Loaded when first opened, so the browser's chunk stays small.
+const CardInfoDialog = lazy(() =>
+  import("../../card-info/card-info-dialog.js").then((m) => ({ default: m.CardInfoDialog })),
+);
 
 const stateLabels: Record<string, string> = {
   new: "New",
@@ -87,6 +93,7 @@ export function NoteCards({
 }) {
   const cards = useNoteCards(note.id);
   const { suspendCards } = useDeckMutations();
+  const [infoCardId, setInfoCardId] = useState<string | null>(null);
 
   return (
     <div className="note-cards">
@@ -105,6 +112,7 @@ export function NoteCards({
               <th scope="col">Due</th>
               <th scope="col">Interval</th>
               <th scope="col">Suspended</th>
+              <th scope="col">Info</th>
             </tr>
           </thead>
           <tbody>
@@ -140,12 +148,23 @@ export function NoteCards({
                       "—"
                     )}
                   </td>
+                  <td>
+                    <button type="button" className="icon-button" onClick={() => setInfoCardId(card.id)}>
+                      <Info aria-hidden="true" />
+                      <span className="visually-hidden">Card info: {name}</span>
+                    </button>
+                  </td>
                 </tr>
               );
             })}
           </tbody>
         </table>
       )}
+      {infoCardId ? (
+        <Suspense fallback={null}>
+          <CardInfoDialog cardId={infoCardId} onClose={() => setInfoCardId(null)} />
+        </Suspense>
+      ) : null}
       {suspendCards.isError ? <p role="alert">{errorMessage(suspendCards.error)}</p> : null}
       {suggesting ? (
         <div className="note-actions">
