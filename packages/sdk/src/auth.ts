@@ -219,10 +219,15 @@ export function createAuth(supabase: EngramClient) {
       const { error } = await supabase.auth.initialize();
       if (error) throw fromAuthError(error);
       const data = await call(supabase.auth.getSession());
-      if (!data.session) {
-        throw new EngramError("auth/link-expired", "This link has expired, was already used or was opened elsewhere.");
+      if (data.session) return data.session;
+      // auth-js trades a `?code=` only where its code verifier is stored: a code left untraded
+      // means the link was opened in a browser other than the one that asked for it.
+      if (typeof window !== "undefined" && new URL(window.location.href).searchParams.has("code")) {
+        throw new EngramError("auth/link-expired", "This link was opened in another browser.", {
+          rule: "code_verifier_missing",
+        });
       }
-      return data.session;
+      throw new EngramError("auth/link-expired", "This link has expired, was already used or was opened elsewhere.");
     },
 
     /** Emails a password-reset link; answers the same whether or not the account exists. */
