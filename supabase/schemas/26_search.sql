@@ -224,6 +224,8 @@ $$;
 -- and the caller's query keeps only the ids its policies let it read.
 create function private.search_text_ids(p_deck_id uuid, p_like text) returns setof uuid
 language plpgsql stable security definer
+-- Few rows as a rule, so the caller's query looks its notes up by id.
+rows 100
 set search_path = ''
 as $$
 begin

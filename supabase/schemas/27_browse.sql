@@ -152,8 +152,8 @@ begin
   if p_mode = 'notes' then
     -- Per note, the aggregates of the caller's schedules of its cards. Sorted
     -- by one of them, every note's are needed: one grouped pass over the
-    -- deck's cards. Sorted by a column of the note, only the page's notes',
-    -- looked up note by note.
+    -- deck's cards. Sorted by a column of the note, the page is cut from the
+    -- notes alone and only its notes' are looked up.
     aggregates := format(
       'select c.note_id, count(*) as cards, '
       'min(%s) filter (where not coalesce(%s, false)) as due, avg(%s) as interval, avg(%s) as difficulty, '
@@ -162,23 +162,27 @@ begin
       card_value ->> 'due', card_value ->> 'suspended', card_value ->> 'interval', card_value ->> 'difficulty',
       card_value ->> 'stability', card_value ->> 'retrievability', card_value ->> 'lapses',
       card_value ->> 'reviews', schedules);
+    -- Each row of the page is built by a lookup of its note by id.
     execute format(
-      'select coalesce(jsonb_agg(to_jsonb(n) - ''search'' || jsonb_build_object('
-      '''my_tags'', public.my_tags(n), ''deck_name'', d.name, ''card_count'', coalesce(p.cards, 0), '
-      '''due'', p.due, ''interval'', p.interval, ''difficulty'', p.difficulty, ''stability'', p.stability, '
-      '''retrievability'', p.retrievability, ''lapses'', p.lapses, ''reviews'', p.reviews) order by p.at), ''[]'') '
+      'select coalesce(jsonb_agg(r.row order by r.at), ''[]'') from (select p.at, ('
+      '  select to_jsonb(n) - ''search'' || jsonb_build_object(''my_tags'', public.my_tags(n), '
+      '    ''deck_name'', (select d.name from public.decks d where d.id = n.deck_id), '
+      '    ''card_count'', coalesce(s.cards, 0), ''due'', s.due, ''interval'', s.interval, '
+      '    ''difficulty'', s.difficulty, ''stability'', s.stability, ''retrievability'', s.retrievability, '
+      '    ''lapses'', s.lapses, ''reviews'', s.reviews) from public.notes n where n.id = p.id) as row '
       'from (select page.*, row_number() over () as at from ('
-      '  select n.id, s.cards, s.due, s.interval, s.difficulty, s.stability, s.retrievability, s.lapses, s.reviews'
-      '  from public.notes n %s'
-      '  where %s order by %s %s %s, n.id %s limit %s offset %s) page) p '
-      'join public.notes n on n.id = p.id join public.decks d on d.id = n.deck_id',
+      '  select n.id%s from public.notes n %s'
+      '  where %s order by %s %s %s, n.id %s limit %s offset %s) page) p %s) r',
+      case when p_sort = any (schedule_columns) then
+        ', s.cards, s.due, s.interval, s.difficulty, s.stability, s.retrievability, s.lapses, s.reviews'
+      else '' end,
       case when p_sort = any (schedule_columns) then
         format('left join (%s where c.deck_id = %L::uuid group by c.note_id) s on s.note_id = n.id',
           aggregates, p_deck_id)
-      else
-        format('left join lateral (%s where c.note_id = n.id group by c.note_id) s on true', aggregates)
-      end,
-      conditions, sort_key, dir, null_order, dir, p_limit, p_offset)
+      else '' end,
+      conditions, sort_key, dir, null_order, dir, p_limit, p_offset,
+      case when p_sort = any (schedule_columns) then 'cross join lateral (select p.*) s'
+      else format('left join lateral (%s where c.note_id = p.id group by c.note_id) s on true', aggregates) end)
     into page_rows;
     if p_offset = 0 then
       execute format('select count(*) from (select 1 from public.notes n where %s limit %s) m',
@@ -186,24 +190,26 @@ begin
       into total;
     end if;
   else
-    -- One row per card, with the caller's own schedule of it.
+    -- One row per card, with the caller's own schedule of it. Sorted by a
+    -- column of the note, the page is cut without the schedules; each row of
+    -- the page is built by a lookup of its card by id.
     execute format(
-      'select coalesce(jsonb_agg(to_jsonb(n) - ''search'' || jsonb_build_object('
-      '''my_tags'', public.my_tags(n), ''deck_name'', d.name, '
-      '''card_count'', (select count(*) from public.cards k where k.note_id = n.id), '
-      '''card_id'', p.card_id, ''ordinal'', p.ordinal, ''template'', private.card_template_name(n, p.ordinal), '
-      '''state'', p.state, ''suspended'', p.suspended, ''due'', p.due, ''interval'', p.interval, '
-      '''difficulty'', p.difficulty, ''stability'', p.stability, ''retrievability'', p.retrievability, '
-      '''lapses'', p.lapses, ''reviews'', p.reviews) order by p.at), ''[]'') '
+      'select coalesce(jsonb_agg(r.row order by r.at), ''[]'') from (select p.at, ('
+      '  select to_jsonb(n) - ''search'' || jsonb_build_object(''my_tags'', public.my_tags(n), '
+      '    ''deck_name'', (select d.name from public.decks d where d.id = n.deck_id), '
+      '    ''card_count'', (select count(*) from public.cards k where k.note_id = n.id), '
+      '    ''card_id'', c.id, ''ordinal'', c.ordinal, ''template'', private.card_template_name(n, c.ordinal), '
+      '    ''state'', %s, ''suspended'', %s, ''due'', %s, ''interval'', %s, '
+      '    ''difficulty'', %s, ''stability'', %s, ''retrievability'', %s, '
+      '    ''lapses'', %s, ''reviews'', %s) '
+      '  from public.cards c join public.notes n on n.id = c.note_id %s where c.id = p.card_id) as row '
       'from (select page.*, row_number() over () as at from ('
-      '  select n.id as note_id, c.id as card_id, c.ordinal, %s as state, %s as suspended, %s as due, '
-      '    %s as interval, %s as difficulty, %s as stability, %s as retrievability, %s as lapses, %s as reviews'
-      '  from public.notes n join public.cards c on c.note_id = n.id %s'
-      '  where %s order by %s %s %s, c.id %s limit %s offset %s) page) p '
-      'join public.notes n on n.id = p.note_id join public.decks d on d.id = n.deck_id',
+      '  select c.id as card_id from public.notes n join public.cards c on c.note_id = n.id %s'
+      '  where %s order by %s %s %s, c.id %s limit %s offset %s) page) p) r',
       card_value ->> 'state', card_value ->> 'suspended', card_value ->> 'due', card_value ->> 'interval',
       card_value ->> 'difficulty', card_value ->> 'stability', card_value ->> 'retrievability',
       card_value ->> 'lapses', card_value ->> 'reviews', schedules,
+      case when p_sort = any (schedule_columns) then schedules else '' end,
       conditions, sort_key, dir, null_order, dir, p_limit, p_offset)
     into page_rows;
     if p_offset = 0 then
