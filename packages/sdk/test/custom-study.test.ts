@@ -1,5 +1,6 @@
-import { describe, expect, test } from "vitest";
-import { errorOf, type SignedIn, signedIn } from "./support/engram.js";
+import { describe, expect, test, vi } from "vitest";
+import { createEngram } from "../src/client.js";
+import { errorOf, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
 // Custom study (docs/product.md, "Custom study"): study.custom gives cards
 // outside today's schedule, study.extendToday more new cards today, and a
@@ -72,6 +73,26 @@ describe("study.custom", () => {
     expect(await newCards()).toBe(1);
     expect(await user.engram.study.extendToday(deck.id, 1)).toBe(1);
     expect(await newCards()).toBe(2);
+  });
+});
+
+describe("more new cards today on another device", () => {
+  test("arrives as a change of the user's own schedule naming the deck", async () => {
+    const user = await signedIn("custom-realtime");
+    const deck = await examDeck(user);
+    const events: unknown[] = [];
+    let ready = false;
+    const stop = user.engram.realtime.onOwnSchedule((event) => events.push(event), { onReady: () => (ready = true) });
+    await vi.waitFor(() => expect(ready).toBe(true), { timeout: 8_000 });
+
+    const phone = createEngram(supabaseClient());
+    await phone.auth.signIn({ email: user.account.email, password: user.account.password });
+    await phone.study.extendToday(deck.id, 5);
+    await vi.waitFor(
+      () => expect(events).toContainEqual({ table: "study_day_extras", type: "insert", ids: [deck.id] }),
+      { timeout: 8_000 },
+    );
+    await stop();
   });
 });
 
