@@ -34,6 +34,12 @@ const routes: { name: string; path: string; modules: string[] }[] = [
   { name: "study", path: "/study", modules: ["src/features/study/study-page.tsx", sdk] },
   { name: "import", path: "/import", modules: ["src/features/import/import-page.tsx", sdk] },
   { name: "statistics", path: "/stats", modules: ["src/features/stats/stats-page.tsx", sdk] },
+  { name: "settings", path: "/settings", modules: ["src/features/settings/settings-page.tsx", sdk] },
+  {
+    name: "settings + workload",
+    path: "/settings",
+    modules: ["src/features/settings/settings-page.tsx", "src/features/settings/workload-chart.tsx", sdk],
+  },
 ];
 
 /** Loaded by the import screen, Export and the optimiser once they start: the transfer worker and its wasm. */

@@ -133,8 +133,8 @@ async function seed(stackUrl: string, serviceRoleKey: string) {
 async function chartsDrawnAt(page: Page): Promise<number> {
   const handle = await page.waitForFunction(
     () =>
-      document.querySelector('.stats[data-state="ready"] [data-section="reviews"] .recharts-bar-rectangle') &&
-      document.querySelector('.stats[data-state="ready"] [data-section="forecast"] .recharts-bar-rectangle')
+      document.querySelector('.stats[data-state="ready"] [data-section="reviews"] .chart-bar') &&
+      document.querySelector('.stats[data-state="ready"] [data-section="forecast"] .chart-bar')
         ? performance.now()
         : 0,
     null,

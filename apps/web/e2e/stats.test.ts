@@ -174,7 +174,7 @@ test("the figures are the server's and add up by hand, as charts with names and 
 
   // Every chart has a name and is drawn.
   for (const name of [/^Bar chart of reviews per day/, /^Bar chart of time studied/, /^Bar chart of cards due/]) {
-    expect(await page.getByRole("img", { name }).locator(".recharts-bar-rectangle").count()).toBeGreaterThan(0);
+    expect(await page.getByRole("img", { name }).locator(".chart-bar").count()).toBeGreaterThan(0);
   }
   expect(await page.getByRole("img", { name: /^Donut chart of cards by state/ }).count()).toBe(1);
   // Today's square in the calendar names its nine reviews.

@@ -1,27 +1,9 @@
-/** Axes, grid and tooltip set up once, so every chart on the screen reads the same. */
+/** The tooltip card and the legend, set up once, so every chart on the screen reads the same. */
 import type { ReactNode } from "react";
-import type { TooltipContentProps } from "recharts";
 import "./chart-parts.css";
 
+/** Every bar chart's height in pixels: its bars and the labels under them. */
 export const chartHeight = 208;
-
-/** Recharts' own keyboard layer is off: each chart is one named image, and its table carries the figures. */
-export const chartProps = {
-  responsive: true,
-  accessibilityLayer: false,
-  style: { width: "100%", height: chartHeight },
-  margin: { top: 8, right: 8, bottom: 0, left: -12 },
-} as const;
-
-export const axisProps = {
-  stroke: "var(--border)",
-  tick: { fill: "var(--muted)", fontSize: 12 },
-  tickLine: false,
-} as const;
-
-export const gridProps = { stroke: "var(--border)", strokeDasharray: "3 3", vertical: false } as const;
-
-export const cursorProps = { fill: "color-mix(in srgb, var(--fg) 8%, transparent)" } as const;
 
 /** The tooltip as a small card in the page's colours: a title, then a line per series. */
 export function TooltipCard({
@@ -43,12 +25,6 @@ export function TooltipCard({
       ))}
     </div>
   );
-}
-
-/** The data row under the pointer, as the chart was given it. */
-export function hovered<T>(props: TooltipContentProps): T | undefined {
-  if (!props.active) return undefined;
-  return props.payload?.[0]?.payload as T | undefined;
 }
 
 /** A colour key under a chart; hidden from assistive technology, which gets the table. */

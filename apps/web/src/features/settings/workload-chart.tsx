@@ -2,13 +2,13 @@
  * The workload simulator beside the desired retention: reviews a day over the
  * next year at the retention being chosen, simulated from the user's own
  * cards, limits and answer times, and the retention with the least work per
- * card remembered. Loaded on its own (recharts), after the form.
+ * card remembered. Loaded on its own, after the form.
  */
 import { type Simulation, simulateWorkload, type Workload } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
+import { BarChart, type BarSeries } from "../../charts/bar-chart.js";
+import { TooltipCard } from "../../charts/chart-parts.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
 import "./workload-chart.css";
@@ -19,6 +19,9 @@ const shortDate = new Intl.DateTimeFormat(undefined, { month: "short", day: "num
 const monthName = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
 
 type Day = Simulation["days"][number] & { date: Date };
+
+const series: BarSeries<Day>[] = [{ name: "Reviews", color: "var(--accent)", value: (day) => day.reviews }];
+const dayName = (day: Day) => (day.day === 0 ? "Today" : shortDate.format(day.date));
 
 const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 /** Averages under ten keep a decimal, so a light year does not read as "0 minutes". */
@@ -104,41 +107,25 @@ function WorkloadFigures({
     <section className="workload-simulation" aria-labelledby="workload-title">
       <h3 id="workload-title">Workload</h3>
       <p className="workload-summary">{summary}</p>
-      <div
-        className="workload-chart"
-        role="img"
-        aria-label={`Bar chart of reviews per day over the next year. ${summary}`}
-      >
-        <BarChart {...chartProps} data={days} barCategoryGap={0}>
-          <CartesianGrid {...gridProps} />
-          <XAxis
-            dataKey="day"
-            {...axisProps}
-            tickFormatter={(day: number) => (day === 0 ? "Today" : shortDate.format(days[day]?.date))}
-            minTickGap={32}
-            interval="preserveStartEnd"
-          />
-          <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
-          <Tooltip
-            cursor={cursorProps}
-            isAnimationActive={false}
-            content={(props) => {
-              const day = hovered<Day>(props);
-              if (!day) return null;
-              return (
-                <TooltipCard
-                  title={day.day === 0 ? "Today" : shortDate.format(day.date)}
-                  rows={[
-                    { name: "Reviews", value: whole.format(day.reviews) },
-                    { name: "New cards", value: whole.format(day.learned) },
-                    { name: "Minutes", value: whole.format(day.minutes) },
-                  ]}
-                />
-              );
-            }}
-          />
-          <Bar dataKey="reviews" name="Reviews" fill="var(--accent)" isAnimationActive={false} />
-        </BarChart>
+      <div className="workload-chart">
+        <BarChart
+          label={`Bar chart of reviews per day over the next year. ${summary}`}
+          data={days}
+          series={series}
+          categoryGap={0}
+          categoryLabel={dayName}
+          minLabelGap={32}
+          tooltip={(day) => (
+            <TooltipCard
+              title={dayName(day)}
+              rows={[
+                { name: "Reviews", value: whole.format(day.reviews) },
+                { name: "New cards", value: whole.format(day.learned) },
+                { name: "Minutes", value: whole.format(day.minutes) },
+              ]}
+            />
+          )}
+        />
       </div>
       {/* A table ignores the 1px width visually-hidden gives; its wrapper does not. */}
       <div className="visually-hidden">

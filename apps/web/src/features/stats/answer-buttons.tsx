@@ -1,13 +1,5 @@
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import {
-  axisProps,
-  chartProps,
-  cursorProps,
-  gridProps,
-  hovered,
-  Legend,
-  TooltipCard,
-} from "../../charts/chart-parts.js";
+import { BarChart, type BarSeries } from "../../charts/bar-chart.js";
+import { Legend, TooltipCard } from "../../charts/chart-parts.js";
 import { formatCount, percent } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { buttonColors } from "./colors.js";
@@ -20,6 +12,14 @@ const groups = ["learning", "young", "mature"] as const;
 const groupLabels = { learning: "Learning", young: "Young", mature: "Mature" } as const;
 
 type Group = { group: string; total: number; correct: string | null } & Record<(typeof buttons)[number], number>;
+
+const series: BarSeries<Group>[] = buttons.map((button) => ({
+  name: buttonLabels[button],
+  color: buttonColors[button],
+  value: (group) => group[button],
+}));
+/** A group's name along the bottom, with its share answered correctly. */
+const groupLabel = (group: Group) => (group.correct ? `${group.group} · ${group.correct}` : group.group);
 
 /** How often each answer button was pressed, for learning, young and mature cards, and the share answered correctly. */
 export function AnswerButtons({ reviews, period }: { reviews: ReviewStats; period: Period }) {
@@ -40,9 +40,6 @@ export function AnswerButtons({ reviews, period }: { reviews: ReviewStats; perio
       id="buttons"
       title="Answer buttons"
       summary={summary}
-      label={`Grouped bar chart of answer buttons pressed for learning, young and mature cards. ${data
-        .map((group) => `${group.group}: ${buttons.map((button) => `${group[button]} ${button}`).join(", ")}`)
-        .join("; ")}.`}
       table={
         <table className="stats-table">
           <caption>Answer buttons pressed, {span}</caption>
@@ -71,45 +68,27 @@ export function AnswerButtons({ reviews, period }: { reviews: ReviewStats; perio
         </table>
       }
     >
-      <BarChart {...chartProps} data={data} barCategoryGap="18%" barGap={2}>
-        <CartesianGrid {...gridProps} />
-        <XAxis
-          dataKey="group"
-          {...axisProps}
-          tickFormatter={(name: string) => {
-            const group = data.find((item) => item.group === name);
-            return group?.correct ? `${name} · ${group.correct}` : name;
-          }}
-        />
-        <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
-        <Tooltip
-          cursor={cursorProps}
-          isAnimationActive={false}
-          content={(props) => {
-            const group = hovered<Group>(props);
-            if (!group) return null;
-            return (
-              <TooltipCard
-                title={`${group.group}: ${group.correct ?? "—"} correct`}
-                rows={buttons.map((button) => ({
-                  name: buttonLabels[button],
-                  value: `${group[button]} (${percent(group[button], group.total) ?? "—"})`,
-                  color: buttonColors[button],
-                }))}
-              />
-            );
-          }}
-        />
-        {buttons.map((button) => (
-          <Bar
-            key={button}
-            dataKey={button}
-            name={buttonLabels[button]}
-            fill={buttonColors[button]}
-            isAnimationActive={false}
+      <BarChart
+        label={`Grouped bar chart of answer buttons pressed for learning, young and mature cards. ${data
+          .map((group) => `${group.group}: ${buttons.map((button) => `${group[button]} ${button}`).join(", ")}`)
+          .join("; ")}.`}
+        data={data}
+        series={series}
+        layout="grouped"
+        categoryGap={0.18}
+        barGap={2}
+        categoryLabel={groupLabel}
+        tooltip={(group) => (
+          <TooltipCard
+            title={`${group.group}: ${group.correct ?? "—"} correct`}
+            rows={buttons.map((button) => ({
+              name: buttonLabels[button],
+              value: `${group[button]} (${percent(group[button], group.total) ?? "—"})`,
+              color: buttonColors[button],
+            }))}
           />
-        ))}
-      </BarChart>
+        )}
+      />
       <Legend items={buttons.map((button) => ({ name: buttonLabels[button], color: buttonColors[button] }))} />
     </ChartSection>
   );

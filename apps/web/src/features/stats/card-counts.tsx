@@ -1,4 +1,4 @@
-import { Cell, Pie, PieChart } from "recharts";
+import { DonutChart } from "../../charts/donut-chart.js";
 import { formatCount, percent, plural } from "../../lib/stats-format.js";
 import { stateColors } from "./colors.js";
 import type { UserStats } from "./stats-types.js";
@@ -11,9 +11,11 @@ export function CardCounts({ user }: { user: UserStats }) {
   const counts = user.card_counts;
   const total = states.reduce((sum, state) => sum + counts[state], 0);
   const slices = states.map((state) => ({ state, name: labels[state], value: counts[state] }));
-  // Empty states draw no slice (a zero slice would still show its border); no cards at all draws a grey ring.
-  const drawn: { state: (typeof states)[number] | "none"; name: string; value: number }[] =
-    total === 0 ? [{ state: "none", name: "None", value: 1 }] : slices.filter((slice) => slice.value > 0);
+  // No cards at all draws a grey ring.
+  const drawn =
+    total === 0
+      ? [{ key: "none", value: 1, color: "var(--surface)" }]
+      : slices.map((slice) => ({ key: slice.state, value: slice.value, color: stateColors[slice.state] }));
   const summary =
     total === 0
       ? "No cards yet."
@@ -27,22 +29,7 @@ export function CardCounts({ user }: { user: UserStats }) {
       <p className="stats-summary">{total === 0 ? "No cards yet." : `${plural(total, "card")} in all.`}</p>
       <div className="card-counts">
         <div className="stats-donut" role="img" aria-label={`Donut chart of cards by state. ${summary}`}>
-          <PieChart responsive accessibilityLayer={false} style={{ width: "100%", height: "100%" }}>
-            <Pie
-              data={drawn}
-              dataKey="value"
-              nameKey="name"
-              innerRadius="62%"
-              outerRadius="100%"
-              stroke="var(--bg)"
-              strokeWidth={2}
-              isAnimationActive={false}
-            >
-              {drawn.map((slice) => (
-                <Cell key={slice.state} fill={slice.state === "none" ? "var(--surface)" : stateColors[slice.state]} />
-              ))}
-            </Pie>
-          </PieChart>
+          <DonutChart slices={drawn} />
           <p className="stats-donut-total" aria-hidden="true">
             <span>{formatCount(total)}</span> cards
           </p>

@@ -3,9 +3,10 @@ import { type ReactNode, useId, useState } from "react";
 
 /**
  * One statistics panel: a heading, a line saying what the chart shows, the
- * chart (one image to assistive technology, named by `label`) and the same
- * figures as a table. The table is always in the page for screen readers;
- * "Show as table" puts it on screen in place of the chart.
+ * chart (one named image to assistive technology: a bar chart names itself,
+ * a figure is named by `label`) and the same figures as a table. The table is
+ * always in the page for screen readers; "Show as table" puts it on screen in
+ * place of the chart.
  */
 export function ChartSection({
   id,
@@ -20,8 +21,8 @@ export function ChartSection({
   id: string;
   title: string;
   summary: ReactNode;
-  /** What the chart shows, in a sentence (its accessible name). */
-  label: string;
+  /** What a figure shows, in a sentence (its accessible name); an image names itself. */
+  label?: string;
   table: ReactNode;
   /** "figure" when the chart's parts have names of their own (the calendar's days). */
   chartRole?: "img" | "figure";
@@ -48,9 +49,7 @@ export function ChartSection({
       </div>
       <p className="stats-summary">{summary}</p>
       {asTable ? null : chartRole === "img" ? (
-        <div className="stats-chart" role="img" aria-label={label}>
-          {children}
-        </div>
+        <div className="stats-chart">{children}</div>
       ) : (
         <figure className="stats-chart" aria-label={label}>
           {children}

@@ -1,11 +1,14 @@
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
+import { useCallback } from "react";
+import { BarChart, type BarSeries } from "../../charts/bar-chart.js";
+import { TooltipCard } from "../../charts/chart-parts.js";
 import { formatCount, formatDay, formatShortDay, plural } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { forecastColor } from "./colors.js";
 import type { UserStats } from "./stats-types.js";
 
 type ForecastDay = UserStats["forecast"][number];
+
+const series: BarSeries<ForecastDay>[] = [{ name: "Cards due", color: forecastColor, value: (day) => day.due }];
 
 /** Cards coming due on each of the next 30 days; today's bar holds the overdue ones too (Anki's "Future due"). */
 export function ForecastChart({ user }: { user: UserStats }) {
@@ -19,14 +22,16 @@ export function ForecastChart({ user }: { user: UserStats }) {
     total === 0
       ? "Nothing comes due in the next 30 days."
       : `${plural(total, "card")} due in the next 30 days, ${formatCount(tomorrow)} tomorrow.${busiest ? ` Busiest: ${formatDay(busiest.date)}, ${plural(busiest.due, "card")}.` : ""}`;
-  const label = (date: string) => (date === user.today ? "Today" : formatShortDay(date));
+  const categoryLabel = useCallback(
+    (day: ForecastDay) => (day.date === user.today ? "Today" : formatShortDay(day.date)),
+    [user.today],
+  );
 
   return (
     <ChartSection
       id="forecast"
       title="Due forecast"
       summary={summary}
-      label={`Bar chart of cards due per day over the next 30 days. ${summary}`}
       table={
         <table className="stats-table">
           <caption>Cards due per day, next 30 days</caption>
@@ -53,26 +58,18 @@ export function ForecastChart({ user }: { user: UserStats }) {
         </table>
       }
     >
-      <BarChart {...chartProps} data={user.forecast} barCategoryGap="15%">
-        <CartesianGrid {...gridProps} />
-        <XAxis dataKey="date" {...axisProps} tickFormatter={label} minTickGap={24} interval="preserveStartEnd" />
-        <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
-        <Tooltip
-          cursor={cursorProps}
-          isAnimationActive={false}
-          content={(props) => {
-            const day = hovered<ForecastDay>(props);
-            if (!day) return null;
-            return (
-              <TooltipCard
-                title={day.date === user.today ? "Today, with overdue cards" : formatDay(day.date)}
-                rows={[{ name: "Due", value: plural(day.due, "card") }]}
-              />
-            );
-          }}
-        />
-        <Bar dataKey="due" name="Cards due" fill={forecastColor} isAnimationActive={false} />
-      </BarChart>
+      <BarChart
+        label={`Bar chart of cards due per day over the next 30 days. ${summary}`}
+        data={user.forecast}
+        series={series}
+        categoryLabel={categoryLabel}
+        tooltip={(day) => (
+          <TooltipCard
+            title={day.date === user.today ? "Today, with overdue cards" : formatDay(day.date)}
+            rows={[{ name: "Due", value: plural(day.due, "card") }]}
+          />
+        )}
+      />
     </ChartSection>
   );
 }

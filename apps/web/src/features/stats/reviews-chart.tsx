@@ -1,14 +1,6 @@
-import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import {
-  axisProps,
-  chartProps,
-  cursorProps,
-  gridProps,
-  hovered,
-  Legend,
-  TooltipCard,
-} from "../../charts/chart-parts.js";
+import { useCallback, useMemo } from "react";
+import { BarChart, type BarSeries } from "../../charts/bar-chart.js";
+import { Legend, TooltipCard } from "../../charts/chart-parts.js";
 import { formatCount, plural } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { stateColors } from "./colors.js";
@@ -21,6 +13,12 @@ export const stateLabels = { new: "New", learning: "Learning", relearning: "Rele
 
 const totalOf = (day: Pick<DayAnswers, (typeof answerStates)[number]>) =>
   day.new + day.learning + day.relearning + day.review;
+
+const series: BarSeries<DayAnswers>[] = answerStates.map((state) => ({
+  name: stateLabels[state],
+  color: stateColors[state],
+  value: (day) => day[state],
+}));
 
 /** Answers per day over the period, stacked by the card's state before the answer (Anki's "Reviews" graph). */
 export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period: Period }) {
@@ -35,6 +33,8 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
       ? `No reviews ${periodPhrases[period]}.`
       : `${plural(total, "review")} ${periodPhrases[period]}: ${average.toFixed(1)} a day on average, on ${studied.length} of ${reviews.days} days.`;
   const breakdown = answerStates.map((state, index) => `${totals[index]} ${stateLabels[state].toLowerCase()}`);
+  const label = `Bar chart of reviews per ${unit}, ${span}, by card state. ${summary} ${total === 0 ? "" : `In all: ${breakdown.join(", ")}.`}`;
+  const categoryLabel = useCallback((day: DayAnswers) => tick(day.date), [tick]);
 
   return (
     <ChartSection
@@ -42,7 +42,6 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
       title="Reviews"
       wide
       summary={summary}
-      label={`Bar chart of reviews per ${unit}, ${span}, by card state. ${summary} ${total === 0 ? "" : `In all: ${breakdown.join(", ")}.`}`}
       table={
         <table className="stats-table">
           <caption>
@@ -85,39 +84,23 @@ export function ReviewsChart({ reviews, period }: { reviews: ReviewStats; period
         </table>
       }
     >
-      <BarChart {...chartProps} data={bars} barCategoryGap={bars.length > 90 ? 0 : "15%"}>
-        <CartesianGrid {...gridProps} />
-        <XAxis dataKey="date" {...axisProps} tickFormatter={tick} minTickGap={24} interval="preserveStartEnd" />
-        <YAxis {...axisProps} allowDecimals={false} axisLine={false} />
-        <Tooltip
-          cursor={cursorProps}
-          isAnimationActive={false}
-          content={(props) => {
-            const day = hovered<DayAnswers>(props);
-            if (!day) return null;
-            return (
-              <TooltipCard
-                title={`${title(day.date)}: ${plural(totalOf(day), "review")}`}
-                rows={answerStates.map((state) => ({
-                  name: stateLabels[state],
-                  value: day[state],
-                  color: stateColors[state],
-                }))}
-              />
-            );
-          }}
-        />
-        {answerStates.map((state) => (
-          <Bar
-            key={state}
-            dataKey={state}
-            name={stateLabels[state]}
-            stackId="answers"
-            fill={stateColors[state]}
-            isAnimationActive={false}
+      <BarChart
+        label={label}
+        data={bars}
+        series={series}
+        categoryGap={bars.length > 90 ? 0 : 0.15}
+        categoryLabel={categoryLabel}
+        tooltip={(day) => (
+          <TooltipCard
+            title={`${title(day.date)}: ${plural(totalOf(day), "review")}`}
+            rows={answerStates.map((state) => ({
+              name: stateLabels[state],
+              value: day[state],
+              color: stateColors[state],
+            }))}
           />
-        ))}
-      </BarChart>
+        )}
+      />
       <Legend items={answerStates.map((state) => ({ name: stateLabels[state], color: stateColors[state] }))} />
     </ChartSection>
   );

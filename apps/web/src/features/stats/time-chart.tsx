@@ -1,6 +1,6 @@
-import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { axisProps, chartProps, cursorProps, gridProps, hovered, TooltipCard } from "../../charts/chart-parts.js";
+import { useCallback, useMemo } from "react";
+import { BarChart, type BarSeries } from "../../charts/bar-chart.js";
+import { TooltipCard } from "../../charts/chart-parts.js";
 import { formatDuration } from "../../lib/stats-format.js";
 import { ChartSection } from "./chart-section.js";
 import { timeColor } from "./colors.js";
@@ -9,6 +9,9 @@ import { type Period, periodPhrases, periodSpans } from "./stats-params.js";
 import type { ReviewStats } from "./stats-types.js";
 
 type TimeDay = { date: string; time: number; duration_ms: number };
+
+const series: BarSeries<TimeDay>[] = [{ name: "Time", color: timeColor, value: (day) => day.time }];
+const axisNumber = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
 
 /** The axis' unit: seconds for a few answers, minutes for most days, hours for long ones. */
 function unitFor(longest: number): { label: string; ms: number } {
@@ -38,13 +41,14 @@ export function TimeChart({ reviews, period }: { reviews: ReviewStats; period: P
     total === 0
       ? `No study time ${periodPhrases[period]}.`
       : `${formatDuration(total)} ${periodPhrases[period]}: ${formatDuration(total / reviews.days)} a day on average.`;
+  const categoryLabel = useCallback((day: TimeDay) => tick(day.date), [tick]);
+  const valueLabel = useCallback((value: number) => `${axisNumber.format(value)} ${unit.label}`, [unit.label]);
 
   return (
     <ChartSection
       id="time"
       title="Study time"
       summary={summary}
-      label={`Bar chart of time studied per ${per}, ${span}. ${summary}`}
       table={
         <table className="stats-table">
           <caption>
@@ -73,26 +77,18 @@ export function TimeChart({ reviews, period }: { reviews: ReviewStats; period: P
         </table>
       }
     >
-      <BarChart {...chartProps} data={days} barCategoryGap={days.length > 90 ? 0 : "15%"}>
-        <CartesianGrid {...gridProps} />
-        <XAxis dataKey="date" {...axisProps} tickFormatter={tick} minTickGap={24} interval="preserveStartEnd" />
-        <YAxis {...axisProps} axisLine={false} unit={` ${unit.label}`} width={56} />
-        <Tooltip
-          cursor={cursorProps}
-          isAnimationActive={false}
-          content={(props) => {
-            const day = hovered<TimeDay>(props);
-            if (!day) return null;
-            return (
-              <TooltipCard
-                title={title(day.date)}
-                rows={[{ name: "Studied", value: formatDuration(day.duration_ms) }]}
-              />
-            );
-          }}
-        />
-        <Bar dataKey="time" name="Time" fill={timeColor} isAnimationActive={false} />
-      </BarChart>
+      <BarChart
+        label={`Bar chart of time studied per ${per}, ${span}. ${summary}`}
+        data={days}
+        series={series}
+        categoryGap={days.length > 90 ? 0 : 0.15}
+        categoryLabel={categoryLabel}
+        valueLabel={valueLabel}
+        decimals
+        tooltip={(day) => (
+          <TooltipCard title={title(day.date)} rows={[{ name: "Studied", value: formatDuration(day.duration_ms) }]} />
+        )}
+      />
     </ChartSection>
   );
 }
