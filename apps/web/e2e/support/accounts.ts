@@ -30,12 +30,19 @@ export const adminClient = () => nodeClient(app().serviceRoleKey);
 
 /**
  * A confirmed account with a password. Its study day starts twelve hours from
- * now (UTC), so "today" cannot roll over while a test runs.
+ * now (UTC), so "today" cannot roll over while a test runs. Its name (the
+ * email's part before the @) counts as chosen, so publishing and inviting go
+ * straight on; `nameChosen: false` leaves it as a new user's, who is asked first.
  */
-export async function newAccount(prefix = "user"): Promise<Account> {
+export async function newAccount(prefix = "user", { nameChosen = true } = {}): Promise<Account> {
   const email = uniqueEmail(prefix);
   const password = `pw-${randomUUID()}`;
-  const { data, error } = await adminClient().auth.admin.createUser({ email, password, email_confirm: true });
+  const { data, error } = await adminClient().auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    ...(nameChosen ? { user_metadata: { display_name_chosen: true } } : {}),
+  });
   if (error || !data.user) throw error ?? new Error("the admin API returned no user");
   await startDayFarFromNow(data.user.id);
   return { id: data.user.id, email, password };

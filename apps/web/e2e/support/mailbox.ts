@@ -18,10 +18,14 @@ export async function countEmails(to: string): Promise<number> {
 }
 
 /**
- * Waits for an email beyond the first `seen` ones and returns its subject and
- * first link (the one the email asks the reader to open).
+ * Waits for an email beyond the first `seen` ones and returns its subject,
+ * first link (the one the email asks the reader to open) and its code.
  */
-export async function nextEmail(to: string, seen = 0, timeoutMs = 10_000): Promise<{ subject: string; link: string }> {
+export async function nextEmail(
+  to: string,
+  seen = 0,
+  timeoutMs = 10_000,
+): Promise<{ subject: string; link: string; code: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await fetch(mailboxUrl(to));
@@ -31,7 +35,9 @@ export async function nextEmail(to: string, seen = 0, timeoutMs = 10_000): Promi
       const newest = list[0] as MailSummary;
       const mail = (await (await fetch(`${mailboxUrl(to)}/${newest.id}`)).json()) as Mail;
       const href = /href="([^"]+)"/.exec(mail.body.html)?.[1] ?? "";
-      return { subject: mail.subject, link: href.replaceAll("&#38;", "&").replaceAll("&amp;", "&") };
+      // The one-time code the email offers beside its link.
+      const code = /enter the code: (\d+)/i.exec(mail.body.text)?.[1] ?? "";
+      return { subject: mail.subject, link: href.replaceAll("&#38;", "&").replaceAll("&amp;", "&"), code };
     }
     if (Date.now() > deadline) throw new Error(`no new email to ${to} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
