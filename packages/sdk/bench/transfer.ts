@@ -8,6 +8,8 @@
  * Prints wall time per phase and this process's peak RSS, which includes the
  * database when it is PGlite (in process); ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
  */
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import type { ExportNote, ExportReview } from "@engram/core/export";
 import { writeApkg } from "@engram/core/export";
 import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/index.js";
@@ -71,6 +73,59 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/**
+ * Requests unrelated to the import, one of each every 100 ms whether or not
+ * the last has answered: an anonymous read through the API and auth's health
+ * check. They run in a worker thread, so a stack blocking this thread (PGlite
+ * runs in it) delays their answers but not their sending. stop() waits for
+ * the last ones and gives each one's response times and failures.
+ */
+function probeAvailability(url: string, anonKey: string) {
+  const targets = [
+    ["GET /rest/v1/decks (anon)", `${url}/rest/v1/decks?select=id&limit=1`],
+    ["GET /auth/v1/health", `${url}/auth/v1/health`],
+  ];
+  const worker = new Worker(
+    `const { parentPort, workerData } = require("node:worker_threads");
+     const times = {}, failed = {}, pending = [];
+     for (const [label] of workerData.targets) { times[label] = []; failed[label] = 0; }
+     const timer = setInterval(() => {
+       for (const [label, address] of workerData.targets) {
+         const start = performance.now();
+         pending.push(fetch(address, { headers: { apikey: workerData.anonKey } })
+           .then(async (response) => {
+             await response.arrayBuffer();
+             if (!response.ok) throw new Error(String(response.status));
+             times[label].push(performance.now() - start);
+           })
+           .catch(() => { failed[label] += 1; }));
+       }
+     }, 100);
+     parentPort.once("message", async () => {
+       clearInterval(timer);
+       await Promise.all(pending);
+       parentPort.postMessage({ times, failed });
+     });`,
+    { eval: true, workerData: { targets, anonKey } },
+  );
+  return {
+    async stop(): Promise<{ times: Map<string, number[]>; failed: Map<string, number> }> {
+      const answer = once(worker, "message");
+      worker.postMessage("stop");
+      const [result] = (await answer) as [{ times: Record<string, number[]>; failed: Record<string, number> }];
+      await worker.terminate();
+      return { times: new Map(Object.entries(result.times)), failed: new Map(Object.entries(result.failed)) };
+    },
+  };
+}
+
+function spread(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+  const ms = (value: number) => `${Math.round(value)} ms`;
+  return `${ms(at(0.5))} / ${ms(at(0.99))} / ${ms(sorted[sorted.length - 1] ?? 0)}`.padEnd(28);
+}
+
 // ENGRAM_BENCH_DATABASE_URL runs the stack on PostgreSQL (e.g. `.ci/start-postgres`) instead of PGlite.
 const { stack, engram } = await signedInOnStack("bench");
 try {
@@ -89,9 +144,11 @@ try {
   const onProgress = (progress: ImportProgress) => {
     if (!phases.has(progress.phase)) phases.set(progress.phase, performance.now());
   };
+  const probes = probeAvailability(stack.url, stack.anonKey);
   const summary = await timed("import end to end", () =>
     importDeck(engram, file, { target: { newDeckName: "Bench" }, includeSchedule: true, onProgress }),
   );
+  const answered = await probes.stop();
   const marks = [...phases.entries(), ["done", performance.now()] as const];
   for (let i = 0; i < marks.length - 1; i += 1) {
     const [phase, at] = marks[i] as [string, number];
@@ -99,6 +156,11 @@ try {
     console.log(`  ${phase.padEnd(32)} ${((next - at) / 1000).toFixed(2)} s`);
   }
   console.log(`  notes ${summary.notesAdded}, cards ${summary.cards}, reviews ${summary.reviews}`);
+  console.log("meanwhile, a request every 100 ms   p50 / p99 / max");
+  for (const [label, times] of answered.times) {
+    const failed = answered.failed.get(label) ?? 0;
+    console.log(`  ${label.padEnd(32)} ${spread(times)} (${times.length} answered, ${failed} failed)`);
+  }
 
   await timed("export .apkg with schedule", () =>
     exportDeck(engram, summary.deckId, { format: "apkg", includeSchedule: true }),

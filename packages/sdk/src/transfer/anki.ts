@@ -208,12 +208,24 @@ export async function stageAnkiNotes(
       else reviewsByCard.set(review.ankiCardId, [review]);
     }
   }
+  // One digest per card with history, all at once: awaited one card at a
+  // time, the round trips to the digest took most of reading a large collection.
+  const reviewIds = new Map<number, (id: number) => string>();
+  const historyCards = [...reviewsByCard.keys()];
+  const made = await Promise.all(historyCards.map((cardId) => stableUuids(`${options.deckKey}:${cardId}`)));
+  historyCards.forEach((cardId, index) => {
+    const ids = made[index];
+    if (ids) reviewIds.set(cardId, ids);
+  });
   const now = options.now ?? new Date();
   const buriedUntil = new Date(now.getTime() + 86_400_000).toISOString();
 
   const staged: StagedNote[] = [];
   const stagedCards = new Set<number>();
-  for (const note of pkg.notes) {
+  for (const [index, note] of pkg.notes.entries()) {
+    // Lets the host's other work run now and then (timers, sockets, a
+    // cancel), as awaiting each card's digest used to.
+    if (index % 250 === 249) await new Promise((resolve) => setTimeout(resolve, 0));
     const split = (perNote.get(note.ankiNoteId) ?? 1) > 1;
     const guid = split ? `${note.guid} card ${note.cards[0]?.ankiOrdinal ?? 0}` : note.guid;
     const input = noteInput(note, tagsFor(note, tagDecks ? deckTagOf(note.deckName) : null, skipped), noteTypeKeys);
@@ -233,7 +245,7 @@ export async function stageAnkiNotes(
             now,
           })
         : { schedule: null, reviews: [] };
-      const reviewId = history.reviews.length > 0 ? await stableUuids(`${options.deckKey}:${card.ankiCardId}`) : null;
+      const reviewId = history.reviews.length > 0 ? reviewIds.get(card.ankiCardId) : undefined;
       const reviews = history.reviews.map((review) => ({
         client_review_id: reviewId?.(review.ankiReviewId) ?? "",
         rating: review.rating,

@@ -1,9 +1,13 @@
 /** Deterministic ids, so a retried or repeated import names the same rows the same way. */
 
+/** Each byte's two hex digits, looked up: an import names a review with each of these. */
+const hexOfByte = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 function uuidOf(bytes: Uint8Array): string {
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of bytes) hex += hexOfByte[byte];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
