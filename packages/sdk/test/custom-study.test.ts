@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { createEngram } from "../src/client.js";
-import { errorOf, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
+import { adminClient, errorOf, type SignedIn, signedIn, supabaseClient } from "./support/engram.js";
 
 // Custom study (docs/product.md, "Custom study"): study.custom gives cards
 // outside today's schedule, study.extendToday more new cards today, and a
@@ -93,6 +93,32 @@ describe("more new cards today on another device", () => {
       { timeout: 8_000 },
     );
     await stop();
+  });
+});
+
+describe("a custom session", () => {
+  test("serves a learning card due tomorrow at once, where today's session would wait for it", async () => {
+    const user = await signedIn("custom-learning");
+    const deck = await examDeck(user);
+    const { cards } = await user.engram.study.custom({ deckId: deck.id, mode: "search", search: "mitosis" });
+    const card = cards[0];
+    if (!card) throw new Error("no card");
+    await user.engram.study.recordReview({ card, rating: 1, duration_ms: 3000 });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const moved = await adminClient()
+      .from("card_states")
+      .update({ due: tomorrow, scheduled_days: 1 })
+      .eq("user_id", user.account.id)
+      .eq("card_id", card.card_id);
+    expect(moved.error).toBeNull();
+
+    const ahead = await user.engram.study.custom({ deckId: deck.id, mode: "ahead", days: 2 });
+    expect(ahead.cards.map((found) => found.schedule.state)).toEqual(["learning"]);
+    const custom = await user.engram.study.session({ cards: ahead.cards, custom: true });
+    expect(custom.current?.card.card_id).toBe(card.card_id);
+    const today = await user.engram.study.session({ cards: ahead.cards });
+    expect(today.current).toBeNull();
+    await Promise.all([custom.close(), today.close()]);
   });
 });
 

@@ -55,6 +55,12 @@ export type ReviewSessionOptions = {
    * takes it out of the session.
    */
   preview?: boolean;
+  /**
+   * The cards are a custom session's (`study.custom`): each is served in the
+   * order given whatever its due, a learning card due tomorrow included;
+   * answers then schedule as usual. A preview serves them so too.
+   */
+  custom?: boolean;
 };
 
 /** The card on screen and what each answer button would do. */
@@ -101,7 +107,10 @@ type UndoStep = {
 export async function openSession(supabase: EngramClient, options: ReviewSessionOptions = {}): Promise<ReviewSession> {
   const userId = await currentUserId(supabase);
   const scheduler = options.scheduler ?? (await loadScheduler(supabase));
-  const session = new ReviewSession(scheduler, userId, options.now ?? (() => new Date()), options.preview ?? false);
+  const session = new ReviewSession(scheduler, userId, options.now ?? (() => new Date()), {
+    preview: options.preview ?? false,
+    custom: (options.custom ?? false) || (options.preview ?? false),
+  });
   const retry = { ...defaultRetry, ...options.retry };
   const outbox = new Outbox(supabase, options.store ?? memoryReviewStore(), userId, scheduler, retry, session.receive);
   await outbox.open();
@@ -137,8 +146,12 @@ export class ReviewSession {
     private readonly scheduler: Scheduler,
     private readonly userId: string,
     private readonly now: () => Date,
-    private readonly preview = false,
+    private readonly mode: { preview: boolean; custom: boolean } = { preview: false, custom: false },
   ) {}
+
+  private get preview(): boolean {
+    return this.mode.preview;
+  }
 
   /** The card to show now; served from memory, never waits for the network. */
   get current(): CurrentCard | null {
@@ -366,7 +379,7 @@ export class ReviewSession {
       const newer = known.get(loaded.card_id);
       const card: StudyCard =
         newer && newer.version > loaded.version ? { ...loaded, ...newer, queue: "learning" } : loaded;
-      if (this.preview) this.main.push(card);
+      if (this.mode.custom) this.main.push(card);
       else if (isLearning(card.schedule)) this.insertLearning(card);
       else if (card.queue !== "learning") this.main.push(card);
     }

@@ -76,6 +76,7 @@ export function useOpenSession(
         // A preview records nothing; answers of earlier sessions still waiting are sent by the next real one.
         store: preview ? memoryReviewStore() : indexedDbReviewStore(),
         preview,
+        custom: source.kind === "custom",
       });
       opened = session;
       if (!active) {
