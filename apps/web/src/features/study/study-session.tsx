@@ -1,17 +1,21 @@
 /**
  * The study screen's session: the card, Show answer, the four answer buttons
- * with their intervals, undo, edit in place, replay, and the states around
- * them (waiting for learning cards, the summary, nothing due).
+ * with their intervals, undo, edit in place, replay, the card actions
+ * (suspend, bury, flag, mark), and the states around them (waiting for
+ * learning cards, the summary, nothing due).
  */
 import type { Rating } from "@engram/core";
-import type { ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
+import type { CardFlag, ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useEngram } from "../../session/engram-context.js";
 import { CardView, queryCard } from "../../ui/card-view/card-view.js";
 import { findAnswerBox } from "../../ui/card-view/type-answer.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
+import { ActionNotice } from "./action-notice.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
+import { CardActionsMenu } from "./card-actions-menu.js";
+import { CardMarks } from "./card-marks.js";
 import { LeechNotice } from "./leech-notice.js";
 import { MyNotes } from "./my-notes.js";
 import { NothingDue } from "./nothing-due.js";
@@ -19,6 +23,7 @@ import { SessionCounts } from "./session-counts.js";
 import { SessionSummary } from "./session-summary.js";
 import { isRatingAction, ratingOf, type StudyAction, shortcuts } from "./shortcuts.js";
 import { SyncStatus } from "./sync-status.js";
+import { useCardActions } from "./use-card-actions.js";
 import { useStudyKeys } from "./use-study-keys.js";
 import { useSessionEvents, useSessionState, useTally } from "./use-study-session.js";
 import { WaitingForLearning } from "./waiting.js";
@@ -48,20 +53,23 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
   // What was typed into a type-in card's box, for the card shown at `at` only.
   const [typing, setTyping] = useState<{ at: Date | null; text: string }>({ at: null, text: "" });
   const typed = current !== null && typing.at === current.shownAt ? typing.text : "";
+  const actions = useCardActions(session, current?.card ?? null);
 
   const rate = useCallback(
     (rating: Rating) => {
       events.clearLeech();
       session.answer(rating);
       tally.add(rating);
+      actions.answered();
     },
-    [session, tally.add, events.clearLeech],
+    [session, tally.add, events.clearLeech, actions.answered],
   );
 
-  const undo = useCallback(() => {
+  // Answers and card actions share one history: the newest is taken back first.
+  const undo = () => {
     events.clearLeech();
-    if (session.undo()) tally.undo();
-  }, [session, tally.undo, events.clearLeech]);
+    if (actions.undo() === "answer" && session.undo()) tally.undo();
+  };
 
   const replay = useCallback(() => {
     const side = queryCard(cardArea.current, revealed ? ".card-view-back" : ".card-view-front");
@@ -74,12 +82,18 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
     return true;
   }, [revealed]);
 
-  const act = (action: StudyAction): boolean => {
+  const act = (action: StudyAction, key: string): boolean => {
     if (action === "help") setDialog("help");
     else if (action === "undo") {
-      if (!session.canUndo) return false;
+      if (!actions.canUndo) return false;
       undo();
     } else if (!current) return false;
+    else if (action === "suspend") actions.suspendCard(current.card);
+    else if (action === "bury-card") actions.buryCard(current.card);
+    else if (action === "bury-note") actions.buryNote(current.card);
+    else if (action === "mark") actions.markNote(current.card);
+    else if (action === "flag") actions.flagCard(current.card, Number(key) as CardFlag);
+    else if (action === "unflag") actions.flagCard(current.card, 0);
     else if (action === "reveal") {
       if (revealed) return false;
       setRevealedAt(current.shownAt);
@@ -135,6 +149,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
       {current ? (
         <>
           <section className="study-card" aria-label={revealed ? "Card, answer shown" : "Card"} ref={cardArea}>
+            <CardMarks flag={actions.flag} marked={actions.marked} />
             <CardView
               deckId={current.card.deck_id}
               cardId={current.card.card_id}
@@ -166,8 +181,9 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
       ) : (
         <NothingDue deckId={deckId} />
       )}
+      <ActionNotice notice={actions.notice} onUndo={actions.undoFromNotice} />
       <div className="study-tools">
-        {state.canUndo && (
+        {actions.canUndo && (
           <button type="button" className="button secondary small" onClick={undo}>
             Undo <kbd>U</kbd>
           </button>
@@ -177,7 +193,19 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
             Edit <kbd>E</kbd>
           </button>
         )}
-        <button type="button" className="button secondary small" onClick={() => setDialog("help")}>
+        {current && (
+          <CardActionsMenu
+            flag={actions.flag}
+            marked={actions.marked}
+            onSuspend={() => actions.suspendCard(current.card)}
+            onBuryCard={() => actions.buryCard(current.card)}
+            onBuryNote={() => actions.buryNote(current.card)}
+            onFlag={(flag) => actions.flagCard(current.card, flag)}
+            onMark={() => actions.markNote(current.card)}
+          />
+        )}
+        {/* Touch screens have no keys: no shortcuts to list (study.css hides it there). */}
+        <button type="button" className="button secondary small shortcuts-button" onClick={() => setDialog("help")}>
           Shortcuts <kbd>?</kbd>
         </button>
       </div>

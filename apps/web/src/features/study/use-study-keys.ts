@@ -7,7 +7,7 @@ import { isActivationOfFocused, type StudyAction, shortcutFor } from "./shortcut
  * `act` is used without re-subscribing, so a key never sees a stale card.
  * Returns true from `act` when the key did something (its default is then prevented).
  */
-export function useStudyKeys(act: (action: StudyAction) => boolean) {
+export function useStudyKeys(act: (action: StudyAction, key: string) => boolean) {
   const latest = useRef(act);
   latest.current = act;
   useEffect(() => {
@@ -17,7 +17,7 @@ export function useStudyKeys(act: (action: StudyAction) => boolean) {
       const target = event.composedPath()[0] ?? event.target;
       if (isTypingTarget(target) || isActivationOfFocused(event)) return;
       const action = shortcutFor(event);
-      if (action && latest.current(action)) event.preventDefault();
+      if (action && latest.current(action, event.key)) event.preventDefault();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
