@@ -2,8 +2,17 @@
  * What the note browser shows lives in the URL (search, tag, kind or note type, order), so
  * a filtered view can be bookmarked, shared and restored with Back.
  */
-import { type NoteSort, type NoteSortColumn, noteSortColumns, noteSorts, type SortDirection } from "@engram/sdk";
-import type { NotePagesParams } from "@engram/sdk/query";
+import {
+  type BrowseMode,
+  browseModes,
+  browseSorts,
+  type NoteFilter,
+  type NoteSort,
+  noteSorts,
+  type BrowseSort as SdkBrowseSort,
+  type SortDirection,
+} from "@engram/sdk";
+import type { BrowsePagesParams } from "@engram/sdk/query";
 import { useCallback } from "react";
 import { choiceField, textField, type UrlField, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
 
@@ -28,9 +37,9 @@ export const kindLabels: Record<NoteKindFilter, string> = {
 /**
  * A list's order in the URL: a named order ("newest", the default, "oldest",
  * "edited", "alphabetical"), or a column a header sorts by ("sort_field",
- * "created", "modified", or "field:<name>" for one field), with `dir`.
+ * "created", "modified", "due", "lapses"…, or "field:<name>" for one field), with `dir`.
  */
-export type BrowserSort = NoteSort | (typeof noteSortColumns)[number] | `field:${string}`;
+export type BrowserSort = NoteSort | SdkBrowseSort;
 
 /** The column and direction an order sorts by, which the table's headers show. */
 export interface SortState {
@@ -55,6 +64,10 @@ export interface BrowserParams {
   sort: BrowserSort;
   /** The direction of a column's order (a named order has its own). */
   dir: SortDirection;
+  /** A row per note or per card. */
+  mode: BrowseMode;
+  /** The columns chosen beside the sort field, by key, comma-separated; empty for the mode's default. */
+  cols: string;
 }
 
 const fieldPrefix = "field:";
@@ -62,7 +75,7 @@ const fieldPrefix = "field:";
 function isBrowserSort(raw: string): raw is BrowserSort {
   return (
     (noteSorts as readonly string[]).includes(raw) ||
-    (noteSortColumns as readonly string[]).includes(raw) ||
+    (browseSorts as readonly string[]).includes(raw) ||
     // Field names are 1 to 100 characters without a double quote.
     (raw.startsWith(fieldPrefix) && /^[^"]{1,100}$/.test(raw.slice(fieldPrefix.length)))
   );
@@ -81,6 +94,8 @@ const schema: UrlSchema<BrowserParams> = {
   noteType: textField("type"),
   sort: sortField,
   dir: choiceField<SortDirection>("dir", ["asc", "desc"], "asc"),
+  mode: choiceField<BrowseMode>("mode", browseModes, "notes"),
+  cols: textField("cols"),
 };
 
 /** The column and direction the params' order sorts by. */
@@ -98,12 +113,6 @@ export function sortByColumn(current: SortState, column: string): Pick<BrowserPa
 /** The column key of one field's column. */
 export const fieldColumn = (name: string) => `${fieldPrefix}${name}`;
 
-/** The SDK's order for a column key and direction. */
-function noteOrder({ column, dir }: SortState): { by: NoteSortColumn; dir: SortDirection } {
-  if (column.startsWith(fieldPrefix)) return { by: { field: column.slice(fieldPrefix.length) }, dir };
-  return { by: column as Exclude<NoteSortColumn, { field: string }>, dir };
-}
-
 export function useBrowserParams() {
   const [params, update] = useUrlState(schema);
   const change = useCallback(
@@ -116,8 +125,8 @@ export function useBrowserParams() {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The SDK's list options for these params (empty ones left out, so equal views share a cache entry). */
-export function listOptions(params: BrowserParams): NotePagesParams {
+/** The filters of these params, as the SDK's `notes.ids` takes them (empty ones left out, so equal views share a cache entry). */
+export function filterOptions(params: BrowserParams): NoteFilter {
   const search = params.search.trim();
   const tag = params.tag.trim().replace(/^#/, "");
   return {
@@ -126,9 +135,11 @@ export function listOptions(params: BrowserParams): NotePagesParams {
     ...(params.kind ? { kind: params.kind } : {}),
     // A hand-edited link naming no note type lists every note rather than fail.
     ...(!params.kind && uuidPattern.test(params.noteType) ? { noteTypeId: params.noteType } : {}),
-    // A named order goes as its name, so the views it names share cache entries with other screens.
-    sort: (noteSorts as readonly string[]).includes(params.sort)
-      ? (params.sort as NoteSort)
-      : noteOrder(sortState(params)),
   };
+}
+
+/** The SDK's browse options for these params: the filters, the mode and the order. */
+export function browseOptions(params: BrowserParams): BrowsePagesParams {
+  const { column, dir } = sortState(params);
+  return { ...filterOptions(params), mode: params.mode, sort: column as SdkBrowseSort, dir };
 }

@@ -6,7 +6,7 @@ import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";
-import { listOptions, useBrowserParams } from "./browser-params.js";
+import { browseOptions, useBrowserParams } from "./browser-params.js";
 import { DeckScreen } from "./deck-screen.js";
 import { pageSize, useDeckAccess } from "./use-deck.js";
 import "./deck.css";
@@ -23,7 +23,7 @@ export function DeckPage() {
   // The first page of notes is asked for alongside the deck, not after it:
   // one round trip less before the first rows show.
   useEffect(() => {
-    void queryClient.prefetchInfiniteQuery(queries.notes.pages(deckId, listOptions(params), pageSize));
+    void queryClient.prefetchInfiniteQuery(queries.notes.browsePages(deckId, browseOptions(params), pageSize));
   }, [queryClient, queries, deckId, params]);
 
   if (access.status === "loading") return <Loading label="Loading the deck…" />;

@@ -14,7 +14,7 @@ import { SuggestSlot, type SuggestTarget } from "../../suggestion-form/suggest-s
 import { isTypingTarget } from "../../ui/keys.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
-import { listOptions, sortByColumn, sortState, useBrowserParams } from "./browser-params.js";
+import { browseOptions, filterOptions, sortByColumn, sortState, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
 import { DeleteNotesDialog } from "./bulk-dialogs.js";
 import { browserColumns } from "./columns.js";
@@ -25,9 +25,10 @@ import { NoteList } from "./note-list.js";
 import { firstFieldText } from "./plain-text.js";
 import { shortcutFor, shortcuts } from "./shortcuts.js";
 import { type Undoable, UndoDelete } from "./undo-delete.js";
-import { canEdit, useDeckMutations, useDeckNoteTypes, useNotePages, useProfile } from "./use-deck.js";
+import { canEdit, useBrowsePages, useDeckMutations, useDeckNoteTypes, useProfile } from "./use-deck.js";
 import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
+import { ViewControls } from "./view-controls.js";
 
 type Editor = { noteId?: string } | null;
 const numberFormat = new Intl.NumberFormat();
@@ -39,24 +40,31 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
   const editable = canEdit(role);
   const suggesting = !editable && offersSuggestions(deck, role);
   const [params, setParams] = useBrowserParams();
-  const options = useMemo(() => listOptions(params), [params]);
-  const { sort: _sort, ...filter } = options;
-  const pages = useNotePages(deck.id, options);
-  const filtered = Boolean(options.search || options.tags || options.kind || options.noteTypeId);
+  const options = useMemo(() => browseOptions(params), [params]);
+  const filter = useMemo(() => filterOptions(params), [params]);
+  const pages = useBrowsePages(deck.id, options);
+  const filtered = Boolean(filter.search || filter.tags || filter.kind || filter.noteTypeId);
+  const cardsMode = params.mode === "cards";
   const noteTypes = useDeckNoteTypes(deck.id);
   const columns = useMemo(
-    () => browserColumns({ kind: params.kind, noteType: options.noteTypeId ?? "" }, noteTypes.byId),
-    [params.kind, options.noteTypeId, noteTypes.byId],
+    () =>
+      browserColumns(
+        { kind: params.kind, noteType: filter.noteTypeId ?? "", cols: params.cols, mode: params.mode },
+        noteTypes.byId,
+      ),
+    [params.kind, filter.noteTypeId, params.cols, params.mode, noteTypes.byId],
   );
   const sort = sortState(params);
   // Rows wait for the note types too: they name custom notes' types and give a type's columns.
   const loadingRows = pages.isPending || noteTypes.isPending;
-  // Unfiltered, the list's own total is the deck's; a filtered view asks for the count apart.
-  const countAll = useQuery({ ...queries.notes.list(deck.id, { limit: 1 }), enabled: filtered });
-  const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.notes) ?? [], [pages.data]);
+  // The deck's count of notes apart: the list's total counts cards in cards mode and stops at 10,000.
+  const countAll = useQuery(queries.notes.list(deck.id, { limit: 1 }));
+  const notes = useMemo(() => pages.data?.pages.flatMap((page) => page.rows) ?? [], [pages.data]);
+  // Row by row, the note each row stands for: selection and bulk actions act on notes (a note's cards share its id).
   const noteIds = useMemo(() => notes.map((note) => note.id), [notes]);
   const total = pages.data?.pages[0]?.total ?? 0;
-  const deckTotal = filtered || pages.isPlaceholderData ? countAll.data?.total : pages.data?.pages[0]?.total;
+  const capped = pages.data?.pages[0]?.capped ?? false;
+  const deckTotal = countAll.data?.total;
 
   const profile = useProfile();
   const room = useDeckRoom(deck.id, role !== null && profile.isSuccess, {
@@ -88,6 +96,11 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
     clearSelection();
     setActiveIndex(0);
   }, [filterKey, clearSelection]);
+  // Rows are keyed by card in cards mode: opened rows do not carry over.
+  useEffect(() => {
+    void params.mode;
+    setExpanded(new Set());
+  }, [params.mode]);
 
   // Made a viewer while here: the editor and a selection for bulk edits close with the rights they needed.
   useEffect(() => {
@@ -152,10 +165,10 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
     await refetched;
   };
 
-  const toggleExpanded = useCallback((noteId: string) => {
+  const toggleExpanded = useCallback((key: string) => {
     setExpanded((current) => {
       const next = new Set(current);
-      if (!next.delete(noteId)) next.add(noteId);
+      if (!next.delete(key)) next.add(key);
       return next;
     });
   }, []);
@@ -189,11 +202,18 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
           Notes
         </h2>
         <NoteFilters params={params} noteTypes={noteTypes.list} onChange={setParams} searchRef={searchRef} />
-        <p className="list-summary" aria-live="polite">
-          {pages.isPending
-            ? "Loading notes…"
-            : `${numberFormat.format(total)} ${total === 1 ? "note" : "notes"}${filtered ? " match" : ""}`}
-        </p>
+        <div className="list-bar">
+          <p className="list-summary" aria-live="polite">
+            {pages.isPending
+              ? cardsMode
+                ? "Loading cards…"
+                : "Loading notes…"
+              : `${numberFormat.format(total)}${capped ? "+" : ""} ${
+                  cardsMode ? (total === 1 ? "card" : "cards") : total === 1 ? "note" : "notes"
+                }${filtered ? " match" : ""}`}
+          </p>
+          <ViewControls params={params} onChange={(patch) => setParams(patch)} />
+        </div>
         {editable && selection.selected.size > 0 ? (
           <BulkBar
             deckId={deck.id}
@@ -235,6 +255,7 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
         ) : (
           <NoteList
             notes={notes}
+            mode={params.mode}
             columns={columns}
             sort={sort}
             onSort={(column) => setParams(sortByColumn(sort, column))}

@@ -1,10 +1,11 @@
 /**
- * The deck's notes as a virtualised table: only the rows in view are in the
- * DOM (spacer rows stand for the rest), and the next page is fetched as the
- * user nears the end, so a deck of 10,000 notes scrolls as smoothly as one of
- * ten. Each note is a row group, so an opened note's cards sit under its row.
+ * The deck's notes (or cards) as a virtualised table: only the rows in view
+ * are in the DOM (spacer rows stand for the rest), and the next page is
+ * fetched as the user nears the end, so a deck of 10,000 notes scrolls as
+ * smoothly as one of ten. Each row is a row group, so an opened note's cards
+ * sit under its row.
  */
-import type { ListedNote, Note } from "@engram/sdk";
+import type { BrowseRow, Note } from "@engram/sdk";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from "react";
@@ -15,7 +16,9 @@ import type { NoteTypeLookup } from "./plain-text.js";
 import { shortcutFor } from "./shortcuts.js";
 
 export interface NoteListProps {
-  notes: ListedNote[];
+  notes: BrowseRow[];
+  /** Notes or cards: a row per note, or per card (its note's actions act on the note). */
+  mode: "notes" | "cards";
   columns: readonly BrowserColumn[];
   /** The column and direction the list is in, shown on its header. */
   sort: SortState;
@@ -29,17 +32,21 @@ export interface NoteListProps {
   /** Edit and delete become suggestions (viewers of a deck that takes them). */
   suggesting?: boolean;
   selected: ReadonlySet<string>;
+  /** The rows opened, by row key (rowKey). */
   expanded: ReadonlySet<string>;
   activeIndex: number;
   editing: ReadonlyMap<string, string>;
   onActiveIndex: (index: number) => void;
   onSelect: (index: number, range: boolean) => void;
-  onToggle: (noteId: string) => void;
+  onToggle: (rowKey: string) => void;
   onEdit: (noteId: string) => void;
   onDelete: (note: Note) => void;
 }
 
 const ariaSort = { asc: "ascending", desc: "descending" } as const;
+
+/** A row's own key: its card in cards mode, else its note. */
+export const rowKey = (row: BrowseRow) => row.card_id ?? row.id;
 /** The header row's height in pixels, as deck.css draws it. */
 const headerHeight = 40;
 
@@ -55,7 +62,11 @@ function SortHeader({
   const sorted = column.sort !== undefined && sort.column === column.sort ? sort.dir : undefined;
   const Icon = sorted === "asc" ? ArrowUp : sorted === "desc" ? ArrowDown : ArrowUpDown;
   return (
-    <th scope="col" className={`col-${column.kind}`} aria-sort={sorted ? ariaSort[sorted] : undefined}>
+    <th
+      scope="col"
+      className={`col-${column.kind}${column.primary ? " col-primary" : ""}`}
+      aria-sort={sorted ? ariaSort[sorted] : undefined}
+    >
       {column.sort === undefined ? (
         column.label
       ) : (
@@ -80,7 +91,10 @@ export function NoteList(props: NoteListProps) {
     paddingStart: headerHeight,
     scrollPaddingStart: headerHeight,
     overscan: 8,
-    getItemKey: (index) => notes[index]?.id ?? "loading",
+    getItemKey: (index) => {
+      const row = notes[index];
+      return row ? rowKey(row) : "loading";
+    },
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;
@@ -98,8 +112,7 @@ export function NoteList(props: NoteListProps) {
     virtualizer.scrollToIndex(target, { align: "auto" });
     // The row may only be rendered after the scroll; focus it on the next frame.
     requestAnimationFrame(() => {
-      const id = notes[target]?.id;
-      if (id) scrollRef.current?.querySelector<HTMLElement>(`[data-note-toggle="${id}"]`)?.focus();
+      scrollRef.current?.querySelector<HTMLElement>(`[data-row-toggle="${target}"]`)?.focus();
     });
   };
 
@@ -114,7 +127,7 @@ export function NoteList(props: NoteListProps) {
     } else if (action === "open" && target.matches(".note-toggle")) {
       event.preventDefault();
       const note = notes[activeIndex];
-      if (note) props.onToggle(note.id);
+      if (note) props.onToggle(rowKey(note));
     } else if (action === "select") {
       event.preventDefault();
       props.onSelect(activeIndex, false);
@@ -139,7 +152,11 @@ export function NoteList(props: NoteListProps) {
       // A short list takes only its rows' height; a long one a screenful and scrolls.
       style={{ height: `min(${virtualizer.getTotalSize() + 2}px, max(24rem, 100vh - 22rem))` }}
     >
-      <table aria-label="Notes" aria-rowcount={props.total + 1} className={`note-table columns-${columns.length}`}>
+      <table
+        aria-label={props.mode === "cards" ? "Cards" : "Notes"}
+        aria-rowcount={props.total + 1}
+        className={`note-table columns-${columns.length}`}
+      >
         <thead>
           <tr aria-rowindex={1}>
             {editable ? (
@@ -160,7 +177,7 @@ export function NoteList(props: NoteListProps) {
               <tbody key={item.key} ref={virtualizer.measureElement} data-index={item.index}>
                 <tr>
                   <td colSpan={span} className="note-loading">
-                    Loading more notes…
+                    {props.mode === "cards" ? "Loading more cards…" : "Loading more notes…"}
                   </td>
                 </tr>
               </tbody>
@@ -170,6 +187,7 @@ export function NoteList(props: NoteListProps) {
             <NoteRow
               key={item.key}
               note={note}
+              rowKey={rowKey(note)}
               columns={columns}
               index={item.index}
               measureRef={virtualizer.measureElement}
@@ -177,11 +195,11 @@ export function NoteList(props: NoteListProps) {
               editable={editable}
               suggesting={props.suggesting ?? false}
               selected={props.selected.has(note.id)}
-              expanded={props.expanded.has(note.id)}
+              expanded={props.expanded.has(rowKey(note))}
               active={item.index === activeIndex}
               editingBy={props.editing.get(note.id)}
               onSelect={(event: MouseEvent<HTMLInputElement>) => props.onSelect(item.index, event.shiftKey)}
-              onToggle={() => props.onToggle(note.id)}
+              onToggle={() => props.onToggle(rowKey(note))}
               onFocusRow={() => props.onActiveIndex(item.index)}
               onEdit={() => props.onEdit(note.id)}
               onDelete={() => props.onDelete(note)}

@@ -2,7 +2,7 @@
  * One note in the browser's table, as a row group: its row (select box, the
  * view's columns, who is editing it) and, when open, a row with its fields and cards.
  */
-import type { ListedNote } from "@engram/sdk";
+import type { BrowseRow } from "@engram/sdk";
 import { ChevronRight, PenLine } from "lucide-react";
 import type { MouseEvent, Ref } from "react";
 import { fieldText } from "../../lib/field-text.js";
@@ -11,9 +11,12 @@ import { kindLabels } from "./browser-params.js";
 import type { BrowserColumn } from "./columns.js";
 import { NoteCards } from "./note-cards.js";
 import { fieldsOf, type NoteTypeLookup, noteTypeOf } from "./plain-text.js";
+import { exactTime, relativeTime } from "./relative-time.js";
 
 export interface NoteRowProps {
-  note: ListedNote;
+  note: BrowseRow;
+  /** The row's own key: its card in cards mode, else its note. */
+  rowKey: string;
   columns: readonly BrowserColumn[];
   noteTypes: NoteTypeLookup;
   /** The row's place among all the notes the view lists, from 0. */
@@ -32,11 +35,34 @@ export interface NoteRowProps {
   onDelete: () => void;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "short" });
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+const percentFormat = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 0 });
+
+/** A date relative to now, the exact one as its title; a dash for none. */
+function TimeCell({ value, className }: { value: string | null; className?: string }) {
+  if (!value) return <td className={className}>—</td>;
+  const date = new Date(value);
+  return (
+    <td className={className}>
+      <time dateTime={value} title={exactTime(date)}>
+        {relativeTime(date)}
+      </time>
+    </td>
+  );
+}
+
+/** A number, right-aligned; a dash for none. */
+const numberCell = (key: string, value: string | null) => (
+  <td key={key} className="number">
+    {value ?? "—"}
+  </td>
+);
+const days = (value: number | null) => (value === null ? null : `${numberFormat.format(value)} d`);
+const percent = (value: number | null) => (value === null ? null : percentFormat.format(value));
+const count = (value: number | null) => (value === null ? null : numberFormat.format(value));
 
 /** A field column's text: the field as one line, or the note's sort field (kept by the database). */
-function fieldCellText(note: ListedNote, column: BrowserColumn): string {
+function fieldCellText(note: BrowseRow, column: BrowserColumn): string {
   if (column.field === undefined) return note.sort_field;
   const value = fieldsOf(note)[column.field];
   const text = fieldText(typeof value === "string" ? value : "");
@@ -49,7 +75,7 @@ export function NoteRow(props: NoteRowProps) {
   const noteType = noteTypeOf(note, props.noteTypes);
   const primary = columns.find((column) => column.primary);
   const text = (primary ? fieldCellText(note, primary) : note.sort_field) || "(empty)";
-  const detailsId = `note-${note.id}-cards`;
+  const detailsId = `row-${props.rowKey}-cards`;
 
   const cell = (column: BrowserColumn) => {
     switch (column.kind) {
@@ -60,7 +86,7 @@ export function NoteRow(props: NoteRowProps) {
               <button
                 type="button"
                 className="note-toggle"
-                data-note-toggle={note.id}
+                data-row-toggle={props.index}
                 aria-expanded={expanded}
                 aria-controls={expanded ? detailsId : undefined}
                 tabIndex={active ? 0 : -1}
@@ -116,19 +142,35 @@ export function NoteRow(props: NoteRowProps) {
           </td>
         );
       case "cards":
+        return numberCell(column.key, count(note.card_count));
+      case "card":
+        return <td key={column.key}>{note.template ?? ""}</td>;
+      case "deck":
         return (
-          <td key={column.key} className="number">
-            {note.card_count}
+          <td key={column.key} title={note.deck_name}>
+            {note.deck_name}
           </td>
         );
+      case "created":
+        return <TimeCell key={column.key} value={note.created_at} />;
       case "modified":
-        return (
-          <td key={column.key}>
-            <time dateTime={note.updated_at} title={dateTimeFormat.format(new Date(note.updated_at))}>
-              {dateFormat.format(new Date(note.updated_at))}
-            </time>
-          </td>
-        );
+        return <TimeCell key={column.key} value={note.updated_at} />;
+      case "due":
+        // Anki's way: a new card has no due date; a suspended one shows it in brackets.
+        if (note.state === "new") return <td key={column.key}>New</td>;
+        return <TimeCell key={column.key} value={note.due} className={note.suspended ? "suspended-due" : undefined} />;
+      case "interval":
+        return numberCell(column.key, days(note.interval));
+      case "difficulty":
+        return numberCell(column.key, percent(note.difficulty));
+      case "stability":
+        return numberCell(column.key, days(note.stability));
+      case "retrievability":
+        return numberCell(column.key, percent(note.retrievability));
+      case "lapses":
+        return numberCell(column.key, count(note.lapses));
+      case "reviews":
+        return numberCell(column.key, count(note.reviews));
     }
   };
 

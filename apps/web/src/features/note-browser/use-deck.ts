@@ -1,6 +1,6 @@
 /** The deck screen's server state, straight from the SDK's query and mutation factories. */
 import type { DeckNoteType, DeckRole } from "@engram/sdk";
-import type { NotePagesParams } from "@engram/sdk/query";
+import type { BrowsePagesParams, NotePagesParams } from "@engram/sdk/query";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
@@ -31,6 +31,15 @@ export function useNotePages(deckId: string, params: NotePagesParams) {
   return useInfiniteQuery({
     ...useEngramQueries().notes.pages(deckId, params, pageSize),
     // The previous view stays while a new search loads, so the list does not flash empty.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The browser's rows (notes or cards), sorted and paged by the database. */
+export function useBrowsePages(deckId: string, params: BrowsePagesParams) {
+  return useInfiniteQuery({
+    ...useEngramQueries().notes.browsePages(deckId, params, pageSize),
+    // The previous view stays while a new search or order loads, so the list does not flash empty.
     placeholderData: keepPreviousData,
   });
 }
