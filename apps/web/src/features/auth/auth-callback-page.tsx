@@ -91,7 +91,7 @@ function OpenedElsewhere({ next, confirming }: { next: string; confirming: boole
     );
   }
   return (
-    <AuthCard title="Open the link where you asked for it">
+    <AuthCard title="This link didn't work">
       <p className="notice" role="alert">
         This sign-in link works only in the browser where you asked for it. Ask for a new one here, or type the code
         from the email.
