@@ -1,5 +1,5 @@
 /**
- * The sample deck a new user can add in one click (docs/product.md §4): a few
+ * The sample deck a new user can add in one click (docs/product.md §2, "The first minute"): a few
  * notes of every built-in kind about how memory and spaced repetition work,
  * with a little formatting and one formula, so the first session shows what
  * the app does. Plain data; the SDK adds it as one import.

@@ -1,5 +1,5 @@
 /**
- * The sample deck (docs/product.md §4): @engram/core's sample notes added as a
+ * The sample deck (docs/product.md §2, "The first minute"): @engram/core's sample notes added as a
  * new deck of the user's own through the import path, so it lands whole or
  * not at all (a failed import removes the deck it made).
  */

@@ -1,4 +1,4 @@
-/** "Add a sample deck" on the empty dashboard and deck list, then "Study now" (docs/product.md §4). */
+/** "Add a sample deck" on the empty dashboard and deck list, then "Study now" (docs/product.md §2, "The first minute"). */
 import type { SampleDeck } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, Play, Sparkles } from "lucide-react";

@@ -1,7 +1,7 @@
 /**
  * Before a deck goes public or an invite link is made, the user names
  * themselves if they never did: otherwise others would see the part of their
- * email before the @ (docs/product.md §7).
+ * email before the @ (docs/product.md §2, "The first minute").
  */
 import { displayNameChosen, EngramError } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
