@@ -223,6 +223,36 @@ test("the figures are the server's and add up by hand, as charts with names and 
   expect(await reviewsSection.getByRole("img", { name: /^Bar chart of reviews per day/ }).count()).toBe(0);
   await reviewsSection.getByRole("button", { name: "Show as chart: Reviews" }).click();
   await reviewsSection.getByRole("img", { name: /^Bar chart of reviews per day/ }).waitFor();
+
+  // Pointing at a bar shows its day's figures in a card, gone when the pointer leaves.
+  const reviewsChart = page.getByRole("img", { name: /^Bar chart of reviews per day/ });
+  const tooltipTitle = (chart: Locator) => chart.locator(".stats-tooltip-title").textContent();
+  await reviewsChart.locator(".chart-bar").last().hover();
+  expect(await tooltipTitle(reviewsChart)).toMatch(/: 9 reviews$/);
+  expect(await reviewsChart.locator(".stats-tooltip-row").allTextContents()).toEqual([
+    "New5",
+    "Learning0",
+    "Relearning0",
+    "Review4",
+  ]);
+  await page.mouse.move(0, 0);
+  await reviewsChart.locator(".stats-tooltip").waitFor({ state: "detached" });
+
+  // With a chart in focus, the arrow keys move the card from bar to bar; Escape puts it away.
+  const forecastChart = page.getByRole("img", { name: /^Bar chart of cards due/ });
+  await forecastChart.focus();
+  await page.keyboard.press("Home");
+  expect(await tooltipTitle(forecastChart)).toBe("Today, with overdue cards");
+  expect(await forecastChart.locator(".stats-tooltip-value").textContent()).toMatch(
+    new RegExp(`^${user.forecast[0]?.due} cards?$`),
+  );
+  await page.keyboard.press("ArrowRight");
+  expect(await tooltipTitle(forecastChart)).not.toBe("Today, with overdue cards");
+  expect(await forecastChart.locator(".stats-tooltip-value").textContent()).toMatch(
+    new RegExp(`^${user.forecast[1]?.due} cards?$`),
+  );
+  await page.keyboard.press("Escape");
+  await forecastChart.locator(".stats-tooltip").waitFor({ state: "detached" });
 });
 
 test("an answer elsewhere arrives live; one deck and a year, kept in the URL", async () => {
