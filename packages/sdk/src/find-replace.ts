@@ -63,8 +63,64 @@ function checkedOptions(options: FindReplaceOptions): FindReplaceOptions {
   return checked;
 }
 
-export function createFindReplace(supabase: EngramClient) {
+/** A note as find and replace reads it: its fields and the version they are at. */
+export type ReplaceableNote = Pick<Note, "id" | "version" | "kind"> & { fields: Record<string, string> };
+
+/** The names of the fields find and replace searches in these notes, in the order first met. */
+export function replaceableFieldNames(notes: readonly ReplaceableNote[]): string[] {
+  const names = new Set<string>();
+  for (const note of notes) {
+    const skipped = notSearched[note.kind] ?? [];
+    for (const name of Object.keys(note.fields)) if (!skipped.includes(name)) names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * What replacing in these notes would change; pure, so a form can show it as
+ * the user types. Throws `validation` (on `find`) for a pattern that does not parse.
+ */
+export function previewReplace(notes: readonly ReplaceableNote[], options: FindReplaceOptions): FindReplacePreview {
+  const checked = checkedOptions(options);
+  const changes: NoteReplacement[] = [];
+  for (const note of notes) {
+    const skipped = notSearched[note.kind] ?? [];
+    const searched = Object.fromEntries(Object.entries(note.fields).filter(([name]) => !skipped.includes(name)));
+    const result = findReplace(searched, checked);
+    if (result.changed.length > 0) {
+      changes.push({
+        id: note.id,
+        version: note.version,
+        fields: { ...note.fields, ...result.fields },
+        changed: result.changed,
+      });
+    }
+  }
   return {
+    changes,
+    searched: notes.length,
+    noteCount: changes.length,
+    fieldCount: changes.reduce((sum, change) => sum + change.changed.length, 0),
+  };
+}
+
+export function createFindReplace(supabase: EngramClient) {
+  /** The notes as they are now, each with its version; `not-found` when any is missing or hidden. */
+  async function load(noteIds: string[]): Promise<ReplaceableNote[]> {
+    const ids = validate(noteIdsSchema, noteIds);
+    await currentUserId(supabase);
+    const notes = await run(supabase.from("notes").select("id, version, kind, fields").in("id", ids));
+    if (notes.length < ids.length) {
+      throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
+        field: "note_ids",
+      });
+    }
+    return notes.map((note) => ({ ...note, fields: note.fields as Record<string, string> }));
+  }
+
+  return {
+    load,
+
     /**
      * What replacing in these notes would change, computed from the notes as
      * they are now; nothing is written. `find` is text, or a JavaScript regular
@@ -72,36 +128,8 @@ export function createFindReplace(supabase: EngramClient) {
      * limits it to one field by name. Only text outside markup is searched.
      */
     async preview(noteIds: string[], options: FindReplaceOptions): Promise<FindReplacePreview> {
-      const checked = checkedOptions(options);
-      const ids = validate(noteIdsSchema, noteIds);
-      await currentUserId(supabase);
-      const notes = await run(supabase.from("notes").select("id, version, kind, fields").in("id", ids));
-      if (notes.length < ids.length) {
-        throw new EngramError("not-found", "Some of these notes do not exist or are not shared with you.", {
-          field: "note_ids",
-        });
-      }
-      const changes: NoteReplacement[] = [];
-      for (const note of notes) {
-        const fields = note.fields as Record<string, string>;
-        const skipped = notSearched[note.kind] ?? [];
-        const searched = Object.fromEntries(Object.entries(fields).filter(([name]) => !skipped.includes(name)));
-        const result = findReplace(searched, checked);
-        if (result.changed.length > 0) {
-          changes.push({
-            id: note.id,
-            version: note.version,
-            fields: { ...fields, ...result.fields },
-            changed: result.changed,
-          });
-        }
-      }
-      return {
-        changes,
-        searched: notes.length,
-        noteCount: changes.length,
-        fieldCount: changes.reduce((sum, change) => sum + change.changed.length, 0),
-      };
+      checkedOptions(options);
+      return previewReplace(await load(noteIds), options);
     },
 
     /**

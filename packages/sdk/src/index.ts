@@ -45,7 +45,14 @@ export {
   type PostgrestErrorBody,
   toEngramError,
 } from "./errors.js";
-export type { FindReplaceOptions, FindReplacePreview, NoteReplacement } from "./find-replace.js";
+export {
+  type FindReplaceOptions,
+  type FindReplacePreview,
+  type NoteReplacement,
+  previewReplace,
+  type ReplaceableNote,
+  replaceableFieldNames,
+} from "./find-replace.js";
 export type { Invite, InviteInput, InvitePreview, InviteStatus } from "./invites.js";
 export type { DeckMember, MemberRole } from "./members.js";
 export type { Assurance, AssuranceLevel, EngramMfa, TotpEnrollment, TotpFactor } from "./mfa.js";

@@ -18,7 +18,7 @@ async function reviewedTwice(owner: User) {
   const [card] = await owner.engram.study.queue({ deckId: deck.id });
   if (!card) throw new Error("empty queue");
   const first = await owner.engram.study.recordReview({ card, rating: Rating.good, duration_ms: 1200 });
-  await owner.engram.study.recordReview({ card: first.card, rating: Rating.again, duration_ms: 3000 });
+  await owner.engram.study.recordReview({ card: first, rating: Rating.again, duration_ms: 3000 });
   return { deck, note, cardId: card.card_id };
 }
 

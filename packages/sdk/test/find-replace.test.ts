@@ -71,7 +71,7 @@ describe("find and replace", () => {
       code: "note/conflict",
       detail: { notes: [{ id: edited.id, version: 2 }] },
     });
-    expect((await owner.engram.notes.get(notes[0]?.id ?? "")).fields.front).toBe("velocity");
+    expect((await owner.engram.notes.get(notes[0]?.id ?? "")).fields).toMatchObject({ front: "velocity" });
   });
 
   test("a viewer may preview but not replace", async () => {

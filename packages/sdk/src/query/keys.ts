@@ -5,7 +5,6 @@
  * one deck's notes.
  */
 import type { Engram } from "../client.js";
-import type { FindReplaceOptions } from "../find-replace.js";
 import type { ReviewStatsDays } from "../stats.js";
 
 export type NoteListParams = NonNullable<Parameters<Engram["notes"]["list"]>[1]>;
@@ -21,8 +20,8 @@ export type ScheduleParams = NonNullable<Parameters<Engram["cards"]["schedules"]
 export type QueueParams = { deckId?: string };
 /** A custom session's choice: the cards it gives (and how many match) change with every answer. */
 export type CustomStudyParams = Parameters<Engram["study"]["custom"]>[0];
-/** A find and replace over some of a deck's notes, previewed before it is made. */
-export type FindReplaceParams = { noteIds: string[]; options: FindReplaceOptions };
+/** The notes a find and replace works on. */
+export type FindReplaceParams = { noteIds: string[] };
 /** A deck's history page without its cursor: the infinite list pages through it. */
 export type DeckHistoryParams = { since?: string; until?: string };
 export type UserStatsParams = { deckId?: string };
@@ -76,7 +75,7 @@ export const engramKeys = {
     browse: (deckId: string, params: BrowsePagesParams) =>
       [...engramKeys.notes.deck(deckId), "browse", params] as const,
     detail: (noteId: string) => [...engramKeys.notes.all, "detail", noteId] as const,
-    /** Under the deck's notes, so any change to them previews again. */
+    /** Under the deck's notes, so any change to them loads them again. */
     findReplace: (deckId: string, params: FindReplaceParams) =>
       [...engramKeys.notes.deck(deckId), "find-replace", params] as const,
   },

@@ -177,11 +177,11 @@ export function engramQueries(engram: Engram) {
         }),
       detail: (noteId: string) =>
         queryOptions({ queryKey: engramKeys.notes.detail(noteId), queryFn: () => engram.notes.get(noteId) }),
-      /** What a find and replace would change in these notes; writes nothing. */
+      /** The notes a find and replace works on, with their fields and versions (`previewReplace` says what would change). */
       findReplace: (deckId: string, params: FindReplaceParams) =>
         queryOptions({
           queryKey: engramKeys.notes.findReplace(deckId, params),
-          queryFn: () => engram.findReplace.preview(params.noteIds, params.options),
+          queryFn: () => engram.findReplace.load(params.noteIds),
         }),
     },
     noteTypes: {

@@ -3,13 +3,17 @@
  * the outcome is announced through the page's live region.
  */
 import { maxBulkNotes, type NoteVersion } from "@engram/sdk";
-import { FolderInput, Pause, Play, Tag, TagsIcon, Trash2, X } from "lucide-react";
-import { useState } from "react";
+import { FolderInput, Pause, Play, Replace, Tag, TagsIcon, Trash2, X } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { errorMessage, fieldErrors } from "../../lib/error-messages.js";
 import { DeleteNotesDialog, MoveDialog, notesCount, TagsDialog } from "./bulk-dialogs.js";
 import { useDeckMutations, useEditableDecks } from "./use-deck.js";
 
-type Open = "add-tags" | "remove-tags" | "move" | "delete" | null;
+type Open = "add-tags" | "remove-tags" | "move" | "delete" | "find-replace" | null;
+
+const FindReplaceDialog = lazy(() =>
+  import("../../find-replace/find-replace-dialog.js").then((m) => ({ default: m.FindReplaceDialog })),
+);
 
 /** A validation error names the rule that failed (a tag with a space…); other errors say what happened. */
 function problemOf(error: unknown): string {
@@ -87,6 +91,9 @@ export function BulkBar({
         <button type="button" className="button secondary small" onClick={() => setOpen("remove-tags")}>
           <TagsIcon aria-hidden="true" /> Remove tags
         </button>
+        <button type="button" className="button secondary small" onClick={() => setOpen("find-replace")}>
+          <Replace aria-hidden="true" /> Find and replace
+        </button>
         <button type="button" className="button secondary small" onClick={() => setOpen("move")}>
           <FolderInput aria-hidden="true" /> Move
         </button>
@@ -135,6 +142,22 @@ export function BulkBar({
             );
           }}
         />
+      ) : null}
+      {open === "find-replace" ? (
+        <Suspense fallback={null}>
+          <FindReplaceDialog
+            deckId={deckId}
+            selected={selected.map((note) => note.id)}
+            total={total}
+            onSelectAll={onSelectAll}
+            selectingAll={selectingAll}
+            onClose={close}
+            onDone={(message) => {
+              close();
+              onDone(message, false);
+            }}
+          />
+        </Suspense>
       ) : null}
       {open === "move" ? (
         <MoveDialog
