@@ -389,9 +389,9 @@ begin
 
   if p_mode = 'notes' then
     -- Per note, the aggregates of the caller's schedules of its cards. Sorted
-    -- by one of them, every note's are needed: one grouped pass over the
-    -- deck's cards. Sorted by a column of the note, the page is cut from the
-    -- notes alone and only its notes' are looked up.
+    -- by one of them, every note's are needed: one pass over the notes with
+    -- their cards, grouped by note. Sorted by a column of the note, the page
+    -- is cut from the notes alone and only its notes' are looked up.
     aggregates := format(
       'select c.note_id, count(*) as cards, '
       'min(%s) filter (where not coalesce(%s, false)) as due, avg(%s) as interval, avg(%s) as difficulty, '
@@ -411,14 +411,20 @@ begin
       'from (select page.*, row_number() over () as at from ('
       '  select n.id%s from public.notes n %s'
       '  where %s order by %s %s %s, n.id %s limit %s offset %s) page) p %s) r',
-      case when p_sort = any (schedule_columns) then
-        ', s.cards, s.due, s.interval, s.difficulty, s.stability, s.retrievability, s.lapses, s.reviews'
+      case when p_sort = any (schedule_columns) then format(
+        ', count(c.id) as cards, min(%s) filter (where not coalesce(%s, false)) as due, avg(%s) as interval, '
+        'avg(%s) as difficulty, avg(%s) as stability, avg(%s) as retrievability, sum(%s) as lapses, '
+        'sum(%s) as reviews',
+        card_value ->> 'due', card_value ->> 'suspended', card_value ->> 'interval', card_value ->> 'difficulty',
+        card_value ->> 'stability', card_value ->> 'retrievability', card_value ->> 'lapses',
+        card_value ->> 'reviews')
       else '' end,
+      -- One pass joining the notes to their cards and schedules, grouped by note.
       case when p_sort = any (schedule_columns) then
-        format('left join (%s where c.deck_id = %L::uuid group by c.note_id) s on s.note_id = n.id',
-          aggregates, p_deck_id)
+        format('left join public.cards c on c.note_id = n.id %s', schedules)
       else '' end,
-      conditions, sort_key, dir, null_order, dir, p_limit, p_offset,
+      conditions || case when p_sort = any (schedule_columns) then ' group by n.id' else '' end,
+      case when p_sort = any (schedule_columns) then p_sort else sort_key end, dir, null_order, dir, p_limit, p_offset,
       case when p_sort = any (schedule_columns) then 'cross join lateral (select p.*) s'
       else format('left join lateral (%s where c.note_id = p.id group by c.note_id) s on true', aggregates) end)
     into page_rows;
