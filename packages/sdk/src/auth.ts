@@ -222,7 +222,8 @@ export function createAuth(supabase: EngramClient) {
       if (data.session) return data.session;
       // auth-js trades a `?code=` only where its code verifier is stored: a code left untraded
       // means the link was opened in a browser other than the one that asked for it.
-      if (typeof window !== "undefined" && new URL(window.location.href).searchParams.has("code")) {
+      const href = (globalThis as { location?: { href: string } }).location?.href;
+      if (href && new URL(href).searchParams.has("code")) {
         throw new EngramError("auth/link-expired", "This link was opened in another browser.", {
           rule: "code_verifier_missing",
         });
