@@ -76,6 +76,8 @@ describe("what each API role may do with each table", () => {
       cards: { anon: "SELECT", authenticated: "SELECT", service_role: all },
       card_states: { authenticated: "SELECT", service_role: all },
       review_logs: { authenticated: "SELECT", service_role: all },
+      // Written only through extend_study_day.
+      study_day_extras: { authenticated: "SELECT", service_role: all },
       import_jobs: { authenticated: "SELECT", service_role: all },
       deck_presets: { authenticated: "DELETE,SELECT", service_role: all },
       personal_notes: { authenticated: "DELETE,SELECT", service_role: all },
