@@ -32,5 +32,19 @@ for (const root of roots) {
     }
   }
 }
+// A task that writes no report (lint, typecheck, the package check, a test
+// run that crashed) fails CI too; Turbo's run summary (`--summarize`) names it.
+const runs = join(".turbo", "runs");
+const reportedFailures = failed;
+if (existsSync(runs)) {
+  for (const file of readdirSync(runs).filter((f) => f.endsWith(".json"))) {
+    for (const task of JSON.parse(readFileSync(join(runs, file), "utf8")).tasks ?? []) {
+      const exitCode = task.execution?.exitCode;
+      if (!exitCode || (task.task === "test" && reportedFailures > 0)) continue;
+      failures.push(`task ${task.taskId} exited ${exitCode}`);
+      failed += 1;
+    }
+  }
+}
 for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed`);

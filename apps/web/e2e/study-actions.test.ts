@@ -119,7 +119,9 @@ test("by key: suspend, bury the card, bury the note, flag and mark, each undone 
     await page.keyboard.press("4");
   }
   // Either card of the reversed note may come first: both are new.
-  const noteThree = cardArea(page).locator(".card-view-front").getByText(/^(Question|Answer) 3$/);
+  const noteThree = cardArea(page)
+    .locator(".card-view-front")
+    .getByText(/^(Question|Answer) 3$/);
   await noteThree.waitFor();
   const shown = (await noteThree.textContent()) ?? "";
   await page.keyboard.press("=");
