@@ -142,6 +142,8 @@ export {
   customStudyLimit,
   indexedDbReviewStore,
   type LeechMark,
+  type LeftElsewhere,
+  type LeftElsewhereReason,
   memoryReviewStore,
   type OutboxEvent,
   type PendingAnswer,

@@ -90,7 +90,20 @@ export type ReviewSessionState = {
   done: boolean;
 };
 
-export type ReviewSessionEvent = { type: "change"; state: ReviewSessionState } | OutboxEvent;
+/** Why a card left the session because of a change made on another device (or tab). */
+export type LeftElsewhereReason = "suspended" | "buried";
+
+/** A card the session took out because it was suspended or buried elsewhere. */
+export type LeftElsewhere = { card: StudyCard; reason: LeftElsewhereReason };
+
+export type ReviewSessionEvent =
+  | { type: "change"; state: ReviewSessionState }
+  /** Cards suspended or buried on another device left the session (see `study.followSchedules`). */
+  | { type: "left-elsewhere"; cards: LeftElsewhere[] }
+  | OutboxEvent;
+
+/** The user's schedule of a card as read back from the server: whether it may still be studied today. */
+export type HeldSchedule = { card_id: string; suspended: boolean; buried_until: string | null };
 
 export type AnsweredCard = { clientReviewId: string; card: StudyCard };
 
@@ -141,6 +154,12 @@ export class ReviewSession {
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
   /** Answers given in a preview, to name each for undo. */
   private flips = 0;
+  /**
+   * card_id → how often the card was taken out or put back here (remove,
+   * restore, undo). A schedule read that started before such a change is
+   * stale for that card: it must not take out a card the user just brought back.
+   */
+  private readonly localChanges = new Map<string, number>();
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -234,6 +253,7 @@ export class ReviewSession {
     const step = this.history.pop();
     if (!step) return null;
     const cardId = step.before.card_id;
+    this.touch([cardId]);
     if (this.shown && this.shown.card.card_id !== cardId) this.putBack(this.shown.card);
     this.learning = this.learning.filter((card) => card.card_id !== cardId);
     let version: number;
@@ -302,6 +322,7 @@ export class ReviewSession {
    */
   remove(cardIds: readonly string[]): StudyCard[] {
     const ids = new Set(cardIds);
+    this.touch(ids);
     const onScreen = this.shown !== null && ids.has(this.shown.card.card_id);
     const removed = [
       ...(onScreen && this.shown ? [this.shown.card] : []),
@@ -323,6 +344,7 @@ export class ReviewSession {
    */
   restore(cards: readonly StudyCard[], versions: ReadonlyMap<string, number> = new Map()): void {
     const ids = new Set(cards.map((card) => card.card_id));
+    this.touch(ids);
     const [first, ...rest] = cards.map((card) => ({ ...card, version: versions.get(card.card_id) ?? card.version }));
     if (!first) return;
     this.main = this.main.filter((card) => !ids.has(card.card_id));
@@ -332,6 +354,53 @@ export class ReviewSession {
     clearTimeout(this.waitTimer);
     this.shown = this.show(first);
     this.changed();
+  }
+
+  /** Takes out every card of these notes still in the session (a note buried), as `remove` does. */
+  removeNotes(noteIds: readonly string[]): StudyCard[] {
+    const notes = new Set(noteIds);
+    return this.remove(
+      this.cards()
+        .filter((card) => notes.has(card.note.id))
+        .map((card) => card.card_id),
+    );
+  }
+
+  /** The ids of the cards still to come in this session, the one on screen first. */
+  cardIds(): string[] {
+    return this.cards().map((card) => card.card_id);
+  }
+
+  /**
+   * @internal How often each card was taken out or put back here so far; take
+   * it before reading schedules and pass it to `leaveElsewhere` with what was read.
+   */
+  localChangeMarks(cardIds: readonly string[]): Map<string, number> {
+    return new Map(cardIds.map((id) => [id, this.localChanges.get(id) ?? 0]));
+  }
+
+  /**
+   * @internal Takes out the cards the server now holds suspended or buried
+   * until later, except those taken out or put back here since `marks` were
+   * taken (an undo here wins over a read that started before it). Announces
+   * them in a `left-elsewhere` event and returns them.
+   */
+  leaveElsewhere(schedules: readonly HeldSchedule[], marks: ReadonlyMap<string, number>): LeftElsewhere[] {
+    const now = this.now().getTime();
+    const reasons = new Map<string, LeftElsewhereReason>();
+    for (const row of schedules) {
+      const mark = marks.get(row.card_id);
+      if (mark === undefined || mark !== (this.localChanges.get(row.card_id) ?? 0)) continue;
+      if (row.suspended) reasons.set(row.card_id, "suspended");
+      else if (row.buried_until !== null && Date.parse(row.buried_until) > now) reasons.set(row.card_id, "buried");
+    }
+    if (reasons.size === 0) return [];
+    const left = this.remove([...reasons.keys()]).map((card) => ({
+      card,
+      reason: reasons.get(card.card_id) ?? "suspended",
+    }));
+    if (left.length > 0) this.notify({ type: "left-elsewhere", cards: left });
+    return left;
   }
 
   /** Answers and undos not acknowledged by the server yet, oldest first. */
@@ -493,6 +562,15 @@ export class ReviewSession {
   private insertLearning(card: StudyCard): void {
     this.learning.push(card);
     this.learning.sort((a, b) => a.schedule.due.getTime() - b.schedule.due.getTime());
+  }
+
+  /** The cards still to come, the one on screen first. */
+  private cards(): StudyCard[] {
+    return this.shown ? [this.shown.card, ...this.main, ...this.learning] : [...this.main, ...this.learning];
+  }
+
+  private touch(cardIds: Iterable<string>): void {
+    for (const id of cardIds) this.localChanges.set(id, (this.localChanges.get(id) ?? 0) + 1);
   }
 
   private changed(): void {
