@@ -153,5 +153,14 @@ test("screens fit a phone's width without sideways scrolling", async () => {
   await page.getByRole("button", { name: "Create deck" }).click();
   await page.getByRole("listitem", { name: "Commute flashcards with a rather long name" }).waitFor();
   expect(await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+  // The app's header is one row: the logo, the navigation and the account menu side by side.
+  const middle = async (name: string, role: "link" | "button") => {
+    const box = await page.getByRole("banner").getByRole(role, { name }).boundingBox();
+    if (!box) throw new Error(`${name} is not on screen`);
+    return box.y + box.height / 2;
+  };
+  const logo = await middle("Engram home", "link");
+  expect(Math.abs((await middle("Decks", "link")) - logo)).toBeLessThan(8);
+  expect(Math.abs((await middle(account.email, "button")) - logo)).toBeLessThan(8);
   await screenshot(page, "decks-phone");
 });

@@ -1,4 +1,4 @@
-import { BarChart3, ChevronDown, LogOut, Settings } from "lucide-react";
+import { BarChart3, ChevronDown, CircleUser, LogOut, Settings } from "lucide-react";
 import { Link } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useSignOut } from "../../session/use-sign-out.js";
@@ -14,6 +14,8 @@ export function UserMenu({ email }: { email: string }) {
         align="end"
         trigger={
           <button type="button" className="user-menu-button">
+            {/* On a phone the icon stands for the email, so the header keeps to one row. */}
+            <CircleUser aria-hidden="true" className="user-icon" />
             <span className="user-email">{email}</span>
             <ChevronDown aria-hidden="true" />
             <span className="visually-hidden">Account menu</span>
