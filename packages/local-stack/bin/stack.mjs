@@ -17,7 +17,7 @@ function newestSource(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
+    else if ((entry.name.endsWith(".ts") || entry.name.endsWith(".mjs")) && !entry.name.endsWith(".test.ts"))
       newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 
 // Resolves the same from src/ (source condition) and from the bundled dist/.
 export const platformSqlDir = fileURLToPath(new URL("../sql/platform/", import.meta.url));
+/** The embedded database's worker thread: plain JavaScript, loaded as it is from either. */
+export const pgliteWorkerFile = new URL("../src/database/pglite-worker.mjs", import.meta.url);
 
 /** Finds the project's `supabase/` folder by walking up from `start`. */
 export function findSupabaseDir(start = process.cwd()): string {

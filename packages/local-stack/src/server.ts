@@ -98,7 +98,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     location = redactPassword(options.databaseUrl);
   } else {
     location = dataDir ? join(dataDir, "db") : "memory";
-    embedded = await openPglite({ withPlatform: true, ...(dataDir ? { dataDir: location } : {}) });
+    embedded = await openPglite({ withPlatform: true, worker: true, ...(dataDir ? { dataDir: location } : {}) });
     db = embedded;
   }
   await prepareDatabase(db, {

@@ -10,8 +10,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import { cacheDir, packageJsonFile } from "../paths.js";
+import type { EmbeddedPglite } from "./embedded.js";
 
 /** Which state a template holds: just initdb's, or the platform scripts of one hash applied too. */
 export type TemplateKind = "initdb" | `platform-${string}`;
@@ -39,7 +39,10 @@ export async function readTemplate(kind: TemplateKind = "initdb"): Promise<Blob 
  * "initdb" call it before anything runs in it. A platform template replaces
  * those of earlier platform scripts.
  */
-export async function saveTemplate(pglite: PGlite, kind: TemplateKind = "initdb"): Promise<void> {
+export async function saveTemplate(
+  pglite: Pick<EmbeddedPglite, "dumpDataDir">,
+  kind: TemplateKind = "initdb",
+): Promise<void> {
   const file = await templateFile(kind);
   if (kind !== "initdb") {
     const stale = `${await templatePrefix()}platform-`;

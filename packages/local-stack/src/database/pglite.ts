@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
-import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
+import type { EmbeddedPglite } from "./embedded.js";
 import { applyPlatformScripts, platformScriptsKey } from "./migrate.js";
+import { createPglite } from "./pglite-engine.mjs";
 import { readTemplate, saveTemplate, type TemplateKind } from "./pglite-template.js";
+import { PgliteThread } from "./pglite-thread.js";
 import { SharedSession } from "./shared-session.js";
 import type { Database, Queryable } from "./types.js";
 
@@ -16,13 +15,12 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
   /** A new database gets the platform scripts (from a kept copy when there is one), as a stack's needs. */
   withPlatform?: boolean;
+  /**
+   * Runs the database on a worker thread, so a long statement does not hold
+   * this thread's event loop (a server's). Each call then crosses threads.
+   */
+  worker?: boolean;
 }
-
-/**
- * Postgres's 128 MB of shared buffers are most of PGlite's memory, all of it
- * touched at start; a development database's working set fits in far less.
- */
-const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"];
 
 /** Opens embedded Postgres with the extensions Supabase preinstalls, and pg_trgm, which it offers. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDatabase> {
@@ -32,12 +30,13 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
   const platformTemplate = withPlatform ? await readTemplate(withPlatform) : null;
   const template = isNew ? (platformTemplate ?? (await readTemplate())) : null;
   const loadDataDir = options.loadDataDir ?? template;
-  const pglite = await PGlite.create({
+  const engineOptions = {
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { pg_trgm, pgcrypto, uuid_ossp },
-    startParams: [...PGlite.defaultStartParams, ...smallFootprint],
-  });
+  };
+  const pglite: EmbeddedPglite = options.worker
+    ? await PgliteThread.start(engineOptions)
+    : await createPglite(engineOptions);
   if (isNew && !template) await saveTemplate(pglite);
   const db = wrapPglite(pglite);
   if (withPlatform && !platformTemplate) {
@@ -47,7 +46,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
   return db;
 }
 
-function queryable(target: Pick<PGlite, "query" | "exec">): Queryable {
+function queryable(target: Pick<EmbeddedPglite, "query" | "exec">): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []) {
       const result = await target.query<Row>(sql, params as unknown[]);
@@ -65,12 +64,12 @@ class Rollback {
 }
 
 export interface PgliteDatabase extends Database {
-  pglite: PGlite;
+  pglite: EmbeddedPglite;
   /** The one session the stack shares with wire-protocol clients; every call here takes a turn on it. */
   session: SharedSession;
 }
 
-export function wrapPglite(pglite: PGlite): PgliteDatabase {
+export function wrapPglite(pglite: EmbeddedPglite): PgliteDatabase {
   const session = new SharedSession(pglite);
   const direct = queryable(pglite);
   return {

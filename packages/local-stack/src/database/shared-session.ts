@@ -6,7 +6,7 @@
  * behind is saved and reset when someone else takes the session, and put back
  * when that client's next turn starts, so neither side sees the other's.
  */
-import type { PGlite } from "@electric-sql/pglite";
+import type { EmbeddedPglite } from "./embedded.js";
 
 /** "stack" for the stack's own calls, a number for a wire-protocol client. */
 export type SessionOwner = "stack" | number;
@@ -30,7 +30,7 @@ export class SharedSession {
   private readonly saved = new Map<number, string>();
   private readonly gone = new Set<number>();
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedPglite) {}
 
   /** Waits for the session, switches it to `owner`, and returns the function that hands it on. */
   async acquire(owner: SessionOwner): Promise<() => void> {

@@ -7,9 +7,9 @@
  * otherwise interleave with a REST request's.
  */
 import { createServer, type Server, type Socket } from "node:net";
-import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
 import { BackendMessages, type Notification } from "./backend-messages.js";
+import type { EmbeddedPglite } from "./embedded.js";
 import type { SharedSession } from "./shared-session.js";
 import { wireCredentials } from "./wire-credentials.js";
 import { refuseProgramCopy } from "./wire-guard.js";
@@ -39,7 +39,7 @@ class ClientTurns {
 
   constructor(
     private readonly id: number,
-    private readonly pglite: PGlite,
+    private readonly pglite: EmbeddedPglite,
     private readonly session: SharedSession,
     private readonly notify: (notifications: Notification[]) => void,
   ) {}
@@ -134,7 +134,7 @@ class TurnQueue {
   private readonly clients = new Map<number, ClientTurns>();
 
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: EmbeddedPglite,
     private readonly session: SharedSession,
     private readonly notify: (notifications: Notification[]) => void,
   ) {}
@@ -166,7 +166,7 @@ class TurnQueue {
 
 /** Listens on `port` (0: any free one) of `host` and serves `pglite` to each connection in turns. */
 export async function serveWireProtocol(options: {
-  pglite: PGlite;
+  pglite: EmbeddedPglite;
   session: SharedSession;
   port: number;
   host: string;

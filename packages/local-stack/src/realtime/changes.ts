@@ -1,5 +1,5 @@
-import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
+import type { EmbeddedPglite } from "../database/embedded.js";
 import { requestContextStatement, setRequestContext } from "../database/request-context.js";
 import type { Database } from "../database/types.js";
 import { type Filter, filterSql } from "./filters.js";
@@ -160,7 +160,7 @@ export async function listenForChanges(
     }
   };
   if (db.kind === "pglite") {
-    const pglite = (db as Database & { pglite: PGlite }).pglite;
+    const pglite = (db as Database & { pglite: EmbeddedPglite }).pglite;
     const unlisten = await pglite.listen("engram_realtime", handle);
     return async () => {
       await unlisten().catch(() => undefined);

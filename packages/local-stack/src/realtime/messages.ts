@@ -1,5 +1,5 @@
-import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
+import type { EmbeddedPglite } from "../database/embedded.js";
 import type { Database } from "../database/types.js";
 import type { StackParts } from "../stack.js";
 import type { Payload } from "./channel.js";
@@ -105,7 +105,7 @@ function withId(payload: unknown, id: string): unknown {
 /** LISTEN on PGlite's one session or on a pooled connection kept for it. */
 async function listen(db: Database, channel: string, onNotify: (payload: string) => void) {
   if (db.kind === "pglite") {
-    const pglite = (db as Database & { pglite: PGlite }).pglite;
+    const pglite = (db as Database & { pglite: EmbeddedPglite }).pglite;
     const unlisten = await pglite.listen(channel, onNotify);
     return async () => {
       await unlisten().catch(() => undefined);
