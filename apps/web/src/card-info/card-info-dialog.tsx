@@ -1,7 +1,8 @@
 /**
  * Card info, as Anki's (docs/product.md §2): one card's note, deck and
  * template, the user's own schedule with its retrievability and forgetting
- * curve, and every answer they gave it. Opened from a card in the browser.
+ * curve, and every answer they gave it. Opened from a card in the browser
+ * and from the card being studied.
  */
 import type { CardInfo, CardReview } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";

@@ -382,8 +382,9 @@ export class ReviewSession {
   /**
    * @internal Takes out the cards the server now holds suspended or buried
    * until later, except those taken out or put back here since `marks` were
-   * taken (an undo here wins over a read that started before it). Announces
-   * them in a `left-elsewhere` event and returns them.
+   * taken (an undo here wins over a read that started before it) and those
+   * whose answer here is still on its way. Announces them in a
+   * `left-elsewhere` event and returns them.
    */
   leaveElsewhere(schedules: readonly HeldSchedule[], marks: ReadonlyMap<string, number>): LeftElsewhere[] {
     const now = this.now().getTime();
@@ -391,6 +392,8 @@ export class ReviewSession {
     for (const row of schedules) {
       const mark = marks.get(row.card_id);
       if (mark === undefined || mark !== (this.localChanges.get(row.card_id) ?? 0)) continue;
+      // An answer here not acknowledged yet may be what suspended it (a leech): its result decides.
+      if (this.awaitingServer(row.card_id)) continue;
       if (row.suspended) reasons.set(row.card_id, "suspended");
       else if (row.buried_until !== null && Date.parse(row.buried_until) > now) reasons.set(row.card_id, "buried");
     }
@@ -567,6 +570,12 @@ export class ReviewSession {
   /** The cards still to come, the one on screen first. */
   private cards(): StudyCard[] {
     return this.shown ? [this.shown.card, ...this.main, ...this.learning] : [...this.main, ...this.learning];
+  }
+
+  /** The card's latest answer or undo here has not been acknowledged by the server yet. */
+  private awaitingServer(cardId: string): boolean {
+    const latest = this.latestEntry.get(cardId);
+    return latest !== undefined && this.outbox.pending().some((entry) => entry.id === latest);
   }
 
   private touch(cardIds: Iterable<string>): void {

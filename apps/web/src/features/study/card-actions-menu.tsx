@@ -11,9 +11,10 @@ type Props = {
   onBuryNote: () => void;
   onFlag: (flag: CardFlag) => void;
   onMark: () => void;
+  onInfo: () => void;
 };
 
-export function CardActionsMenu({ flag, marked, onSuspend, onBuryCard, onBuryNote, onFlag, onMark }: Props) {
+export function CardActionsMenu({ flag, marked, onSuspend, onBuryCard, onBuryNote, onFlag, onMark, onInfo }: Props) {
   return (
     <Menu
       className="study-more-menu"
@@ -43,6 +44,9 @@ export function CardActionsMenu({ flag, marked, onSuspend, onBuryCard, onBuryNot
           {flag === n ? `Clear ${flagNames[n].toLowerCase()} flag` : `${flagNames[n]} flag`} <kbd>Ctrl+{n}</kbd>
         </MenuItem>
       ))}
+      <MenuItem onSelect={onInfo}>
+        Card info <kbd>I</kbd>
+      </MenuItem>
     </Menu>
   );
 }

@@ -12,6 +12,7 @@ export type StudyAction =
   | "easy"
   | "undo"
   | "edit"
+  | "info"
   | "replay"
   | "suspend"
   | "bury-card"
@@ -41,6 +42,7 @@ export const shortcuts: readonly Shortcut[] = [
   { action: "undo", keys: ["u", "U"], label: "U", description: "Undo the last answer or card action" },
   { action: "edit", keys: ["e", "E"], label: "E", description: "Edit the card's note" },
   { action: "replay", keys: ["r", "R"], label: "R", description: "Replay the card's audio" },
+  { action: "info", keys: ["i", "I"], label: "I", description: "Card info: the card's schedule and your answers" },
   { action: "suspend", keys: ["@"], label: "@", description: "Suspend the card" },
   { action: "bury-card", keys: ["-"], label: "-", description: "Bury the card until tomorrow" },
   { action: "bury-note", keys: ["="], label: "=", description: "Bury the note's cards until tomorrow" },

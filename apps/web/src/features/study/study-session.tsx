@@ -1,7 +1,7 @@
 /**
  * The study screen's session: the card, Show answer, the four answer buttons
  * with their intervals, undo, edit in place, replay, the card actions
- * (suspend, bury, flag, mark), and the states around them (waiting for
+ * (suspend, bury, flag, mark), card info, and the states around them (waiting for
  * learning cards, the summary, nothing due).
  */
 import type { Rating } from "@engram/core";
@@ -31,6 +31,9 @@ import { WaitingForLearning } from "./waiting.js";
 const NoteEditorDialog = lazy(() =>
   import("../../note-editor/note-editor-dialog.js").then((m) => ({ default: m.NoteEditorDialog })),
 );
+const CardInfoDialog = lazy(() =>
+  import("../../card-info/card-info-dialog.js").then((m) => ({ default: m.CardInfoDialog })),
+);
 
 type Props = {
   session: ReviewSession;
@@ -45,7 +48,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
   const events = useSessionEvents(session, cards);
   const tally = useTally();
   const [revealedAt, setRevealedAt] = useState<Date | null>(null);
-  const [dialog, setDialog] = useState<"help" | "edit" | null>(null);
+  const [dialog, setDialog] = useState<"help" | "edit" | "info" | null>(null);
   const [editError, setEditError] = useState(false);
   const cardArea = useRef<HTMLDivElement>(null);
   const current = state.current;
@@ -82,6 +85,12 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
     return true;
   }, [revealed]);
 
+  // The dialog gives the focus back to what had it when it opened: the card, whether opened by key or from the menu.
+  const openInfo = () => {
+    cardArea.current?.focus({ preventScroll: true });
+    setDialog("info");
+  };
+
   const act = (action: StudyAction, key: string): boolean => {
     if (action === "help") setDialog("help");
     else if (action === "undo") {
@@ -101,6 +110,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
       if (!revealed) return false;
       rate(ratingOf[action]);
     } else if (action === "edit") setDialog("edit");
+    else if (action === "info") openInfo();
     else if (action === "replay") return replay();
     return true;
   };
@@ -148,7 +158,12 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
       )}
       {current ? (
         <>
-          <section className="study-card" aria-label={revealed ? "Card, answer shown" : "Card"} ref={cardArea}>
+          <section
+            className="study-card"
+            aria-label={revealed ? "Card, answer shown" : "Card"}
+            ref={cardArea}
+            tabIndex={-1}
+          >
             <CardMarks flag={actions.flag} marked={actions.marked} />
             <CardView
               deckId={current.card.deck_id}
@@ -202,6 +217,7 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
             onBuryNote={() => actions.buryNote(current.card)}
             onFlag={(flag) => actions.flagCard(current.card, flag)}
             onMark={() => actions.markNote(current.card)}
+            onInfo={openInfo}
           />
         )}
         {/* Touch screens have no keys: no shortcuts to list (study.css hides it there). */}
@@ -215,6 +231,11 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
           caption="Keys and what they do while studying"
           onClose={() => setDialog(null)}
         />
+      )}
+      {dialog === "info" && current && (
+        <Suspense fallback={null}>
+          <CardInfoDialog cardId={current.card.card_id} onClose={() => setDialog(null)} />
+        </Suspense>
       )}
       {dialog === "edit" && current && (
         <Suspense fallback={null}>

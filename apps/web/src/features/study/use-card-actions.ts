@@ -4,12 +4,12 @@
  * tomorrow, flag it, mark its note. Suspended and buried cards leave the
  * session at once. Answers and actions share one undo history, newest first:
  * undoing an action puts back exactly what was there before and shows the
- * card again.
+ * card again. Cards suspended or buried on another device are said here too.
  */
-import type { CardFlag, ReviewSession, StudyCard } from "@engram/sdk";
+import type { CardFlag, LeftElsewhere, ReviewSession, StudyCard } from "@engram/sdk";
 import { markedTag } from "@engram/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 
@@ -19,6 +19,15 @@ type Step = { kind: "answer" } | { kind: "action"; undo: () => Promise<string> }
 
 /** What the last action did, said under the card with a way to take it back. */
 export type ActionNotice = { id: number; text: string; undoable: boolean };
+
+/** "A card was suspended on another device", "2 cards were buried on another device". */
+export function leftElsewhereText(cards: readonly LeftElsewhere[]): string {
+  const reasons = new Set(cards.map((left) => left.reason));
+  const what = reasons.size > 1 ? "suspended or buried" : (cards[0]?.reason ?? "suspended");
+  return cards.length === 1
+    ? `A card was ${what} on another device`
+    : `${cards.length} cards were ${what} on another device`;
+}
 
 const versionsOf = (rows: readonly { card_id: string; version: number }[]) =>
   new Map(rows.map((row) => [row.card_id, row.version]));
@@ -49,6 +58,13 @@ export function useCardActions(session: ReviewSession, current: StudyCard | null
   const say = useCallback((text: string, undoable: boolean) => {
     setNotice((previous) => ({ id: (previous?.id ?? 0) + 1, text, undoable }));
   }, []);
+  useEffect(
+    () =>
+      session.subscribe((event) => {
+        if (event.type === "left-elsewhere") say(leftElsewhereText(event.cards), false);
+      }),
+    [session, say],
+  );
   const push = (step: Step) => {
     history.current.push(step);
     setSteps(history.current.length);
@@ -108,24 +124,29 @@ export function useCardActions(session: ReviewSession, current: StudyCard | null
 
   const buryNote = (card: StudyCard) => {
     const noteOf = card.note.id;
-    perform("Note's cards buried until tomorrow", async () => {
-      // Siblings already buried before stay buried when this is undone.
-      const before = await queryClient.fetchQuery(queries.cards.forNote(noteOf));
-      const now = Date.now();
-      const wasFree = before
-        .filter((c) => !c.schedule?.buried_until || Date.parse(c.schedule.buried_until) <= now)
-        .map((c) => c.id);
-      const rows = await buryNotes.mutateAsync({ noteIds: [noteOf], buried: true });
-      const removed = session.remove(rows.map((row) => row.card_id));
-      return async () => {
-        const back = wasFree.length > 0 ? await bury.mutateAsync({ cardIds: wasFree, buried: false }) : [];
-        session.restore(
-          removed.filter((c) => wasFree.includes(c.card_id)),
-          versionsOf(back),
-        );
-        return "Note's cards unburied";
-      };
-    });
+    // Out before the bury is sent, so its own announcement cannot take them out as done elsewhere.
+    const removed = session.removeNotes([noteOf]);
+    perform(
+      "Note's cards buried until tomorrow",
+      async () => {
+        // Siblings already buried before stay buried when this is undone.
+        const before = await queryClient.fetchQuery(queries.cards.forNote(noteOf));
+        const now = Date.now();
+        const wasFree = before
+          .filter((c) => !c.schedule?.buried_until || Date.parse(c.schedule.buried_until) <= now)
+          .map((c) => c.id);
+        await buryNotes.mutateAsync({ noteIds: [noteOf], buried: true });
+        return async () => {
+          const back = wasFree.length > 0 ? await bury.mutateAsync({ cardIds: wasFree, buried: false }) : [];
+          session.restore(
+            removed.filter((c) => wasFree.includes(c.card_id)),
+            versionsOf(back),
+          );
+          return "Note's cards unburied";
+        };
+      },
+      () => session.restore(removed),
+    );
   };
 
   const flagCard = (card: StudyCard, wanted: CardFlag) => {

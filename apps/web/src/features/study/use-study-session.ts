@@ -3,6 +3,7 @@
  * the device's copy when offline) or a custom session's cards, answers kept
  * in IndexedDB until the server has them, and what happened to them (saved,
  * dropped as answered elsewhere, refused) turned into what the screen shows.
+ * Cards suspended or buried on another device leave the open session.
  */
 import type { Rating } from "@engram/core";
 import {
@@ -66,6 +67,7 @@ export function useOpenSession(
     if (!userId) return;
     let active = true;
     let opened: ReviewSession | undefined;
+    let stopFollowing: (() => Promise<void>) | undefined;
     setOpening({ status: "loading" });
     (async () => {
       const input = await loadCards(engram, userId, deckId, source);
@@ -89,6 +91,8 @@ export function useOpenSession(
         if (event.type === "undone" && event.result) void recordStored(userId, deckId, event.result, false);
         if (event.type === "dropped") void recordStored(userId, deckId, event.current, true);
       });
+      // Offline it joins once the connection is back, and then checks every card.
+      stopFollowing = engram.study.followSchedules(session);
       const cards = new Map(input.cards.map((card) => [card.card_id, card]));
       setOpening({ status: "ready", session, cards, fromDevice: input.fromDevice, matched: input.matched, attempt });
     })().catch((error: unknown) => {
@@ -97,6 +101,7 @@ export function useOpenSession(
     return () => {
       active = false;
       // Answers not sent yet stay in IndexedDB; the next session sends them.
+      void stopFollowing?.();
       void opened?.close();
     };
   }, [engram, userId, deckId, source, attempt]);
