@@ -153,7 +153,12 @@ export class PgliteThread implements EmbeddedPglite {
       this.listeners.set(channel, callbacks);
     }
     callbacks.add(callback);
-    await this.transactions.run(() => this.statements.run(() => this.send({ op: "listen", channel })));
+    try {
+      await this.transactions.run(() => this.statements.run(() => this.send({ op: "listen", channel })));
+    } catch (error) {
+      callbacks.delete(callback);
+      throw error;
+    }
     return async () => {
       callbacks.delete(callback);
       if (callbacks.size || this.listeners.get(channel) !== callbacks) return;
