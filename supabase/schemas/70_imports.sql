@@ -807,7 +807,21 @@ begin
 
     -- The caller's schedules of the notes updated; other members keep theirs. A schedule the
     -- caller has studied since it was last imported is not overwritten, and
-    -- a card the file leaves as it is keeps its version.
+    -- a card the file leaves as it is keeps its version. The cards are taken
+    -- from import_cards first and each schedule found by its key: planned as
+    -- one join, the schedules just inserted (not yet analysed) made PostgreSQL
+    -- scan them once per card, a minute for 10,000 cards none of which it changed.
+    with x as materialized (
+      select ic.card_id, ic.card, case
+        when jsonb_typeof(ic.card -> 'schedule') = 'object'
+          and (mine.state = 'new' or mine.last_review is null
+            or mine.last_review <= coalesce((ic.card -> 'schedule' ->> 'last_review')::timestamptz, '-infinity'))
+        then ic.card -> 'schedule'
+      end as schedule
+      from pg_temp.import_cards ic
+      join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
+      where not ic.added
+    )
     update public.card_states s set
       state = coalesce((x.schedule ->> 'state')::public.card_state, s.state),
       due = coalesce((x.schedule ->> 'due')::timestamptz, s.due),
@@ -825,17 +839,7 @@ begin
         else s.buried_until end,
       version = s.version + 1,
       updated_at = now()
-    from (
-      select ic.card_id, ic.card, case
-        when jsonb_typeof(ic.card -> 'schedule') = 'object'
-          and (mine.state = 'new' or mine.last_review is null
-            or mine.last_review <= coalesce((ic.card -> 'schedule' ->> 'last_review')::timestamptz, '-infinity'))
-        then ic.card -> 'schedule'
-      end as schedule
-      from pg_temp.import_cards ic
-      join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
-      where not ic.added
-    ) x
+    from x
     where s.user_id = uid and s.card_id = x.card_id
       and (
         x.schedule is not null
