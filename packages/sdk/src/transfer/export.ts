@@ -31,8 +31,6 @@ type NoteRow = {
   kind: ExportNote["kind"];
   fields: NoteFields | Record<string, string>;
   tags: string[];
-  /** The exporting user's own tags on the note (a computed field; docs/product.md §3). */
-  my_tags: string[] | null;
   source_guid: string | null;
   cards: { id: string; ordinal: number }[];
   note_types: NoteTypeRow | null;
@@ -43,7 +41,7 @@ async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRo
     supabase
       .from("notes")
       .select(
-        "id, kind, fields, tags, my_tags, source_guid, cards(id, ordinal), note_types(id, name, kind, fields, templates, css, source_id)",
+        "id, kind, fields, tags, source_guid, cards(id, ordinal), note_types(id, name, kind, fields, templates, css, source_id)",
       )
       .eq("deck_id", deckId)
       .order("created_at")
@@ -52,17 +50,27 @@ async function readNotes(supabase: EngramClient, deckId: string): Promise<NoteRo
   );
 }
 
-/** A note's tags for an export: its own, then the exporting user's own that it lacks. */
-const exportedTags = (note: NoteRow) => [
-  ...note.tags,
-  ...(note.my_tags ?? []).filter((tag) => !note.tags.includes(tag)),
-];
+type MyLayer = { tags: Map<string, string[]>; text: Map<string, string> };
 
-/** The exporting user's My notes by note, for the formats that carry them (docs/product.md §3). */
-async function readMyNotes(engram: Engram, deckId: string): Promise<Map<string, string>> {
+/**
+ * The exporting user's own tags and My notes by note (docs/product.md §3), read
+ * for the whole deck at once rather than per note; a signed-out reader has none.
+ */
+async function readMyLayer(engram: Engram, deckId: string): Promise<MyLayer> {
+  const { data } = await engram.supabase.auth.getSession();
+  if (!data.session) return { tags: new Map(), text: new Map() };
   const rows = await engram.personalNotes.listForDeck(deckId);
-  return new Map(rows.filter((row) => row.text !== "").map((row) => [row.note_id, row.text]));
+  return {
+    tags: new Map(rows.filter((row) => row.tags.length > 0).map((row) => [row.note_id, row.tags])),
+    text: new Map(rows.filter((row) => row.text !== "").map((row) => [row.note_id, row.text])),
+  };
 }
+
+/** A note's tags for an export: its own, then the exporting user's own that it lacks. */
+const exportedTags = (note: NoteRow, mine: MyLayer) => [
+  ...note.tags,
+  ...(mine.tags.get(note.id) ?? []).filter((tag) => !note.tags.includes(tag)),
+];
 
 type StateRow = {
   card_id: string;
@@ -99,33 +107,47 @@ type LogRow = {
   last_elapsed_days: number;
 };
 
+/** Card ids go in the query string; a few hundred at a time keeps it short. */
+const reviewChunk = 200;
+/** How many chunks are read at once: a deck's history in a few round trips' time, not one per chunk. */
+const reviewReadsAtOnce = 6;
+
 async function readReviews(supabase: EngramClient, cardIds: string[]): Promise<ExportReview[]> {
-  const reviews: ExportReview[] = [];
-  // Card ids go in the query string; a few hundred at a time keeps it short.
-  for (let start = 0; start < cardIds.length; start += 200) {
-    const chunk = cardIds.slice(start, start + 200);
-    const rows = await runAllPages<LogRow>((from, to) =>
-      supabase
-        .from("review_logs")
-        .select("card_id, reviewed_at, rating, duration_ms, state, scheduled_days, last_elapsed_days")
-        .in("card_id", chunk)
-        .order("reviewed_at")
-        .order("id")
-        .range(from, to),
-    );
-    for (const row of rows) {
-      reviews.push({
-        cardId: row.card_id,
-        reviewedAt: row.reviewed_at,
-        rating: row.rating,
-        durationMs: row.duration_ms,
-        state: row.state,
-        scheduledDays: row.scheduled_days,
-        lastIntervalDays: row.last_elapsed_days,
-      });
-    }
+  const chunks: string[][] = [];
+  for (let start = 0; start < cardIds.length; start += reviewChunk) {
+    chunks.push(cardIds.slice(start, start + reviewChunk));
   }
-  return reviews;
+  const read = new Array<ExportReview[]>(chunks.length);
+  let next = 0;
+  const reader = async () => {
+    for (let index = next++; index < chunks.length; index = next++) {
+      read[index] = await readChunkReviews(supabase, chunks[index] as string[]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(reviewReadsAtOnce, chunks.length) }, reader));
+  // In the cards' order, as one read after another gave them.
+  return read.flat();
+}
+
+async function readChunkReviews(supabase: EngramClient, chunk: string[]): Promise<ExportReview[]> {
+  const rows = await runAllPages<LogRow>((from, to) =>
+    supabase
+      .from("review_logs")
+      .select("card_id, reviewed_at, rating, duration_ms, state, scheduled_days, last_elapsed_days")
+      .in("card_id", chunk)
+      .order("reviewed_at")
+      .order("id")
+      .range(from, to),
+  );
+  return rows.map((row) => ({
+    cardId: row.card_id,
+    reviewedAt: row.reviewed_at,
+    rating: row.rating,
+    durationMs: row.duration_ms,
+    state: row.state,
+    scheduledDays: row.scheduled_days,
+    lastIntervalDays: row.last_elapsed_days,
+  }));
 }
 
 async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[]) {
@@ -145,11 +167,11 @@ async function readMedia(supabase: EngramClient, deckId: string, notes: NoteRow[
  * the Anki id it was imported with, so Anki matches it again), the built-in kinds
  * as Anki's stock note types.
  */
-function exportNote(note: NoteRow, cards: ExportNote["cards"]): ExportNote | null {
+function exportNote(note: NoteRow, cards: ExportNote["cards"], mine: MyLayer): ExportNote | null {
   const base = {
     id: note.id,
     ...(note.source_guid && !note.source_guid.includes(" ") ? { guid: note.source_guid } : {}),
-    tags: exportedTags(note),
+    tags: exportedTags(note, mine),
     cards,
   };
   if (note.kind === "custom") {
@@ -199,27 +221,28 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
   const decks = await run(supabase.from("decks").select("id, name, preset_id").eq("id", id));
   const deck = decks[0];
   if (!deck) throw new EngramError("not-found", "This deck does not exist or is not shared with you.");
-  const notes = await readNotes(supabase, id);
+  const [notes, mine] = await Promise.all([readNotes(supabase, id), readMyLayer(engram, id)]);
 
   if (options.format === "csv") {
-    const myNotes = await readMyNotes(engram, id);
     const text = writeCsv(
       notes.map((note) => ({
         kind: note.kind,
         fields: note.fields,
-        tags: exportedTags(note),
-        ...(myNotes.has(note.id) ? { myNotes: myNotes.get(note.id) } : {}),
+        tags: exportedTags(note, mine),
+        ...(mine.text.has(note.id) ? { myNotes: mine.text.get(note.id) } : {}),
       })),
     );
     return { name: fileName(deck.name, "csv"), mime: "text/csv", data: new TextEncoder().encode(text) };
   }
 
   const includeSchedule = options.includeSchedule ?? false;
-  const schedules = includeSchedule ? await readSchedules(supabase, id) : new Map<string, StateRow>();
   const cardIds = notes.flatMap((note) => note.cards.map((card) => card.id));
-  const reviews = includeSchedule ? await readReviews(supabase, cardIds) : [];
-  const media = await readMedia(supabase, id, notes);
-  const preset = await readPreset(supabase, deck.preset_id);
+  const [schedules, reviews, media, preset] = await Promise.all([
+    includeSchedule ? readSchedules(supabase, id) : new Map<string, StateRow>(),
+    includeSchedule ? readReviews(supabase, cardIds) : [],
+    readMedia(supabase, id, notes),
+    readPreset(supabase, deck.preset_id),
+  ]);
   const data = await writeApkg(
     {
       name: deck.name,
@@ -235,7 +258,7 @@ export async function exportDeck(engram: Engram, deckId: string, options: Export
               suspended: schedule?.suspended ?? false,
             };
           });
-        const exported = exportNote(note, cards);
+        const exported = exportNote(note, cards, mine);
         return exported ? [exported] : [];
       }),
       media,
