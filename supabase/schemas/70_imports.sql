@@ -911,9 +911,14 @@ begin
 end
 $$;
 
--- Committing a large deck (10,000 notes with 100,000 reviews) takes longer
--- than authenticated's 8 s on a small instance; PostgREST applies a function's
--- own statement_timeout to its request (60 s is the platform's API maximum).
+-- Committing a large deck (10,000 notes with 100,000 reviews) can take longer
+-- than authenticated's 8 s on a small instance. The SET below alone would not
+-- lift it: a statement's timer starts with the timeout in force when the
+-- statement begins, so a function's own setting comes too late. PostgREST
+-- (12.2 on, as on the platform) hoists it into the request's transaction
+-- before the call, so this request alone runs under it (60 s, the platform's
+-- API maximum); other requests keep the role's. tests/import-at-scale.test.ts
+-- imports such a deck through the API under these timeouts.
 alter function public.finish_import(uuid, jsonb) set statement_timeout = '60s';
 -- Compiling its statements (JIT) costs more than it saves on a few thousand rows.
 alter function public.finish_import(uuid, jsonb) set jit = off;
