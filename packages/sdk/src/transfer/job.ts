@@ -97,6 +97,30 @@ function summaryOf(job: Job): ImportSummary {
   };
 }
 
+/**
+ * Batches sent at once: while the database stores one, the next is already
+ * on its way and being parsed (the job's lock still stores them one at a time).
+ */
+const stagedAtOnce = 3;
+
+/** Runs `work` on every item, at most `atOnce` at a time; after a failure none starts, and it is thrown once those running settle. */
+async function inTurns<T>(items: readonly T[], atOnce: number, work: (index: number, item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) {
+      try {
+        await work(index, items[index] as T);
+      } catch (error) {
+        next = items.length; // no more are started
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** The import RPCs return the job row; PostgREST answers null only if the function returned nothing. */
 function present(job: Job | null): Job {
   if (!job) throw new EngramError("internal", "The server did not return the import.");
@@ -146,9 +170,8 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
     const parts = batches(input.notes);
     let staged = 0;
     progress("staging", 0, input.notes.length);
-    for (const [index, part] of parts.entries()) {
+    const stage = async (index: number, part: StagedNote[]) => {
       signal?.throwIfAborted();
-      staged += part.length;
       await run(
         supabase.rpc("stage_import", {
           p_job_id: jobId,
@@ -160,11 +183,14 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
               ? { presets: input.presets.presets, deck_presets: input.presets.deckPresets }
               : {}),
           } as unknown as Json,
-          p_processed: staged,
+          // The server keeps the largest count it was told, so batches may land in any order.
+          p_processed: Math.min(input.notes.length, staged + part.length),
         }),
       );
+      staged += part.length;
       progress("staging", staged, input.notes.length);
-    }
+    };
+    await inTurns(parts, stagedAtOnce, stage);
 
     signal?.throwIfAborted();
     progress("finishing", 0, 1);
