@@ -154,8 +154,9 @@ test("screens fit a phone's width without sideways scrolling", async () => {
   await page.getByRole("listitem", { name: "Commute flashcards with a rather long name" }).waitFor();
   expect(await page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
   // The app's header is one row: the logo, the navigation and the account menu side by side.
+  const header = page.getByRole("banner");
   const middle = async (name: string, role: "link" | "button") => {
-    const box = await page.getByRole("banner").getByRole(role, { name }).boundingBox();
+    const box = await header.getByRole(role, { name }).boundingBox();
     if (!box) throw new Error(`${name} is not on screen`);
     return box.y + box.height / 2;
   };

@@ -9,11 +9,9 @@ const running = stackPerFile();
 /** A statement that runs for seconds, with `finished` telling whether it has ended. */
 function longStatement() {
   const state = { finished: false };
-  const result = running.stack.db
-    .query<{ slept: boolean }>("select true as slept from pg_sleep(3)")
-    .finally(() => {
-      state.finished = true;
-    });
+  const result = running.stack.db.query<{ slept: boolean }>("select true as slept from pg_sleep(3)").finally(() => {
+    state.finished = true;
+  });
   return { state, result };
 }
 
