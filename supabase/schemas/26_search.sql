@@ -240,8 +240,11 @@ grant execute on function private.search_text_ids(uuid, text) to anon, authentic
 
 -- One part of a search as a condition on the note `n`, its values as
 -- literals (format's %L); card-level parts hold when any card of the note
--- matches with the caller's own schedule. A signed-out caller has no
--- schedules, answers or own tags, so those parts match nothing for them.
+-- matches with the caller's own schedule. With `per_card` in the context a
+-- card `c` of `n` is in scope (the browser's cards mode, cram): card-level
+-- parts then hold for that card itself, as in Anki's cards mode. A
+-- signed-out caller has no schedules, answers or own tags, so those parts
+-- match nothing for them.
 create function private.search_condition(p_node jsonb, p_context jsonb) returns text
 language plpgsql stable
 set search_path = ''
@@ -252,9 +255,16 @@ declare
   -- Text is looked up in the trigram index (search_text_ids), within the deck searched.
   text_ids constant text := format('n.id in (select private.search_text_ids(%L::uuid, %%L))', p_context ->> 'deck_id');
   like_value text := p_node ->> 'like';
-  schedule constant text :=
+  per_card constant boolean := coalesce((p_context ->> 'per_card')::boolean, false);
+  -- The caller's schedule of a card of the note, or of the card in scope.
+  schedule constant text := case when per_card then
+    'exists (select 1 from public.card_states s where s.card_id = c.id and s.user_id = %L::uuid and %s)'
+  else
     'exists (select 1 from public.cards c join public.card_states s on s.card_id = c.id '
-    'where c.note_id = n.id and s.user_id = %L::uuid and %s)';
+    'where c.note_id = n.id and s.user_id = %L::uuid and %s)' end;
+  -- A condition on a card `c`: for any card of the note, or for the card in scope.
+  any_card constant text := case when per_card then '(%s)'
+    else 'exists (select 1 from public.cards c where c.note_id = n.id and %s)' end;
   field_named constant text := '(f.key ilike %1$L or private.search_field_name(n.kind, f.key) ilike %1$L)';
   since timestamptz;
   guard text;
@@ -337,17 +347,16 @@ begin
         end) ilike %1$L)$sql$, like_value);
     when 'card' then
       if p_node ? 'ordinal' then
-        return format('exists (select 1 from public.cards c where c.note_id = n.id and c.ordinal = %L::integer)',
-          p_node ->> 'ordinal');
+        return format(any_card, format('c.ordinal = %L::integer', p_node ->> 'ordinal'));
       end if;
-      return format($sql$exists (select 1 from public.cards c where c.note_id = n.id and (case n.kind
+      return format(any_card, format($sql$(case n.kind
           when 'custom' then (
             select case t.kind when 'cloze' then t.templates -> 0 ->> 'name' else t.templates -> (c.ordinal - 1) ->> 'name' end
             from public.note_types t where t.id = n.note_type_id)
           when 'cloze' then 'Cloze'
           when 'image_occlusion' then 'Image Occlusion'
           else 'Card ' || c.ordinal
-        end) ilike %L)$sql$, like_value);
+        end) ilike %L$sql$, like_value));
     when 'is' then
       return format(schedule, uid, case p_node ->> 'state'
         when 'new' then $sql$s.state = 'new'$sql$
@@ -391,23 +400,22 @@ begin
           when '=' then '=' when '!=' then '<>' end,
         p_node ->> 'value'));
     when 'rated' then
-      return format('exists (select 1 from public.cards c join public.review_logs l on l.card_id = c.id '
-        'where c.note_id = n.id and l.user_id = %L::uuid and l.reviewed_at >= %L::timestamptz and (%L::smallint is null or l.rating = %L::smallint))',
-        uid, since, p_node ->> 'button', p_node ->> 'button');
+      return format(any_card, format('exists (select 1 from public.review_logs l where l.card_id = c.id '
+        'and l.user_id = %L::uuid and l.reviewed_at >= %L::timestamptz and (%L::smallint is null or l.rating = %L::smallint))',
+        uid, since, p_node ->> 'button', p_node ->> 'button'));
     when 'added' then
       return format('(n.created_at >= %L::timestamptz)', since);
     when 'edited' then
       return format('(n.updated_at >= %L::timestamptz)', since);
     when 'introduced' then
       -- The caller's first answer to a card of the note falls in the days.
-      return format('exists (select 1 from public.cards c where c.note_id = n.id and '
-        '(select min(l.reviewed_at) from public.review_logs l where l.card_id = c.id and l.user_id = %L::uuid) >= %L::timestamptz)',
-        uid, since);
+      return format(any_card, format('(select min(l.reviewed_at) from public.review_logs l '
+        'where l.card_id = c.id and l.user_id = %L::uuid) >= %L::timestamptz', uid, since));
     when 'nid' then
       return format('(n.id = any (%L::uuid[]))', array(select jsonb_array_elements_text(p_node -> 'ids')));
     when 'cid' then
-      return format('exists (select 1 from public.cards c where c.note_id = n.id and c.id = any (%L::uuid[]))',
-        array(select jsonb_array_elements_text(p_node -> 'ids')));
+      return format(any_card, format('c.id = any (%L::uuid[])',
+        array(select jsonb_array_elements_text(p_node -> 'ids'))));
   end case;
 end
 $$;

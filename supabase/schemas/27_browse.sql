@@ -31,8 +31,8 @@ grant execute on function private.card_template_name(public.notes, integer) to a
 -- retrievability are averages over its studied cards; lapses and reviews
 -- are sums. Difficulty is (d - 1) / 9, from 0 to 1; retrievability is FSRS's
 -- forgetting curve with the caller's decay, as prop:r. Card-level search
--- parts (is:due, prop:…) hold for a note when any of its cards matches, so
--- cards mode lists every card of the notes found.
+-- parts (is:due, prop:…) hold for a note when any of its cards matches in
+-- notes mode, and for each card itself in cards mode.
 -- Returns { rows, total, capped }: total is counted on the first page only
 -- (null after), up to 10,000 (capped beyond).
 create function public.browse_notes(
@@ -101,8 +101,9 @@ begin
   select * into today from private.study_day(coalesce(profile.timezone, 'UTC'), coalesce(profile.day_starts_at, 4), now());
   decay := coalesce(profile.fsrs_params[21], 0.1542);
   factor := power(0.9, -1 / decay) - 1;
+  -- In cards mode the card-level parts of the search hold for each card itself.
   context := jsonb_build_object('uid', uid, 'deck_id', p_deck_id, 'day_start', today.day_start,
-    'day_end', today.day_end, 'decay', decay, 'factor', factor);
+    'day_end', today.day_end, 'decay', decay, 'factor', factor, 'per_card', p_mode = 'cards');
   if p_query is not null and p_query <> 'null'::jsonb then
     perform private.search_check(p_query, 1);
   end if;

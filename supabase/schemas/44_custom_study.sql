@@ -11,8 +11,9 @@
 --             day p_days days from today, earliest first;
 --   forgotten cards the caller answered Again in the last p_days study days
 --             (Anki's rated:N:1);
---   search    cards of the notes a search tree from @engram/core's
---             parseSearch finds (private.search_condition, as search_notes).
+--   search    cards a search tree from @engram/core's parseSearch finds
+--             (private.search_condition: card-level parts such as is:due
+--             hold for the card itself, note-level ones for its note).
 -- p_deck_id and its subdecks (every deck the caller is a member of when null);
 -- archived decks, suspended cards and cards buried until later are left out.
 -- Security invoker: RLS keeps it to the caller's own schedules and the notes
@@ -96,7 +97,9 @@ begin
       'day_start', today.day_start,
       'day_end', today.day_end,
       'decay', decay,
-      'factor', power(0.9, -1 / decay) - 1));
+      'factor', power(0.9, -1 / decay) - 1,
+      -- The card-level parts hold for each card itself: `is:due` crams due cards, not their siblings.
+      'per_card', true));
   end if;
 
   return query execute format($sql$

@@ -267,6 +267,29 @@ describe("cards mode", () => {
     expect(rows.slice(5).sort()).toEqual(["charlie:Card 2", "echo:Card 1"]);
   });
 
+  test.each([
+    // Notes mode keeps a note when any of its cards matches; cards mode keeps the matching cards only.
+    ["is:suspended", ["delta"], ["delta:Cloze 2"]],
+    [
+      "-is:suspended",
+      ["alpha", "bravo", "charlie", "echo"],
+      ["alpha:Card 1", "bravo:Card 1", "charlie:Card 1", "charlie:Card 2", "delta:Cloze 1", "echo:Card 1"],
+    ],
+    ["is:new", ["charlie", "echo"], ["charlie:Card 2", "echo:Card 1"]],
+    ["prop:ivl>4", ["alpha", "charlie", "delta"], ["alpha:Card 1", "charlie:Card 1", "delta:Cloze 2"]],
+    ["prop:lapses>2", ["bravo", "delta"], ["bravo:Card 1", "delta:Cloze 2"]],
+    ["card:2", ["charlie", "delta"], ["charlie:Card 2", "delta:Cloze 2"]],
+  ])("%s: notes mode finds %j, cards mode the cards %j", async (query, inNotes, inCards) => {
+    expect((await names({ query, sort: "sort_field", descending: false })).sort()).toEqual(inNotes);
+    const page = await browse({ query, mode: "cards", sort: "sort_field", descending: false });
+    expect(page.rows.map(cardName).sort()).toEqual(inCards);
+    expect(page.total).toBe(inCards.length);
+  });
+
+  test("cid: in cards mode is that card, not its siblings", async () => {
+    expect(await cards({ query: `cid:${notes.delta.cardIds[0]}` })).toEqual(["delta:Cloze 1"]);
+  });
+
   test("Ed's cards mode shows his schedule of echo, not Olga's", async () => {
     expect((await cards({ sort: "lapses", descending: true }, ed))[0]).toBe("echo:Card 1");
   });

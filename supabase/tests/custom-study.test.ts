@@ -10,6 +10,7 @@ import {
   failure,
   insertLog,
   only,
+  reversed,
   reviewDue,
   setState,
   type User,
@@ -165,6 +166,30 @@ describe("custom_study_cards", () => {
     expect(exam.find((row) => nameOf(row.card_id) === "new1")?.queue).toBe("new");
     expect(exam[0]?.fields).toMatchObject({ front: "overdue" });
     expect(names(await custom(ana, { mode: "search", query: parseSearch("tag:exam1 is:due") }))).toEqual(["overdue"]);
+  });
+
+  test("search: card-level parts hold for each card, so a due card is crammed without its sibling", async () => {
+    // A deck of its own, so the other modes' cards stay as they are.
+    const geography = await createDeck(db, ana, { name: "Geography" });
+    const [note] = await addNotes(db, ana, geography, [reversed("capital", "Paris", ["exam3"])]);
+    const [due, sibling] = note?.cardIds ?? [];
+    await setState(db, ana.id, due as string, reviewDue(at(-DAY)));
+    await insertLog(db, {
+      userId: ana.id,
+      cardId: sibling as string,
+      rating: 1,
+      state: "learning",
+      reviewedAt: at(-HOUR),
+    });
+    const cram = async (query: string) =>
+      (await custom(ana, { deckId: geography, mode: "search", query: parseSearch(query) })).map((row) => row.card_id);
+    expect(await cram("tag:exam3")).toEqual([due, sibling]);
+    expect(await cram("tag:exam3 is:due")).toEqual([due]);
+    expect(await cram("tag:exam3 -is:due")).toEqual([sibling]);
+    expect(await cram("tag:exam3 is:new")).toEqual([sibling]);
+    expect(await cram("tag:exam3 rated:1:1")).toEqual([sibling]);
+    expect(await cram("tag:exam3 card:2")).toEqual([sibling]);
+    expect(await cram(`cid:${due}`)).toEqual([due]);
   });
 
   test("a limit keeps the first cards and tells how many matched", async () => {
