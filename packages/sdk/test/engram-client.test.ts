@@ -64,8 +64,11 @@ describe("createEngramClient", () => {
     const { supabase, token } = borrowing(await accessTokenOf(alice));
     const engram = createEngram(supabase);
 
+    // Her own tags on her notes come along, read through the borrowed token.
+    const [note] = await alice.engram.notes.list(aliceDeckId).then((page) => page.notes);
+    await alice.engram.personalNotes.save(note?.id as string, { tags: ["irregular"], text: "" });
     const file = await exportDeck(engram, aliceDeckId, { format: "csv" });
-    expect(new TextDecoder().decode(file.data)).toContain("hablar");
+    expect(new TextDecoder().decode(file.data)).toContain("hablar,to speak,irregular");
 
     token.current = await accessTokenOf(bob);
     await expect(exportDeck(engram, aliceDeckId, { format: "csv" })).rejects.toMatchObject({ code: "not-found" });

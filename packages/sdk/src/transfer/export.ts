@@ -57,9 +57,13 @@ type MyLayer = { tags: Map<string, string[]>; text: Map<string, string> };
  * for the whole deck at once rather than per note; a signed-out reader has none.
  */
 async function readMyLayer(engram: Engram, deckId: string): Promise<MyLayer> {
-  const { data } = await engram.supabase.auth.getSession();
-  if (!data.session) return { tags: new Map(), text: new Map() };
-  const rows = await engram.personalNotes.listForDeck(deckId);
+  // Only the signed-in may read personal notes. The client may hold a token
+  // without a session (the transfer worker's), so the server's refusal says
+  // who is signed out.
+  const rows = await engram.personalNotes.listForDeck(deckId).catch((error: unknown) => {
+    if (error instanceof EngramError && error.code === "permission-denied") return [];
+    throw error;
+  });
   return {
     tags: new Map(rows.filter((row) => row.tags.length > 0).map((row) => [row.note_id, row.tags])),
     text: new Map(rows.filter((row) => row.text !== "").map((row) => [row.note_id, row.text])),
