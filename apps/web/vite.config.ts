@@ -65,7 +65,8 @@ export default defineConfig({
           ) {
             return "react";
           }
-          if (id.includes("/node_modules/@supabase/")) return "supabase";
+          // cookie is @supabase/ssr's alone: left unnamed it lands in the react chunk, in every page.
+          if (/\/node_modules\/(@supabase\/|cookie\/)/.test(id)) return "supabase";
           // Used by both TipTap and the statistics screen's charts: a file of its own, so neither pulls in the other.
           if (id.includes("/node_modules/use-sync-external-store/")) return "use-sync-external-store";
           // The rich-text editor (TipTap over ProseMirror) loads only with the note editor, never up front.
