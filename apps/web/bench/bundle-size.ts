@@ -72,11 +72,14 @@ const routes: Route[] = [
 /** Loaded by the import screen, Export and the optimiser once they start: the transfer worker and its wasm. */
 const workerFiles = /^assets\/(transfer\.worker|fsrs_browser(_bg)?|workerHelpers|sql-wasm)[-.].*\.(js|wasm)$/;
 
+/** Every file the build wrote. */
+type Output = (Rollup.OutputChunk | Rollup.OutputAsset)[];
+
 /**
  * The manifest key of the chunk holding each module: the module itself when it
  * is a chunk's entry, else the chunk Rollup merged it into (named `_name-hash.js`).
  */
-function chunkKeys(manifest: Manifest, output: Rollup.RollupOutput["output"], modules: string[]): string[] {
+function chunkKeys(manifest: Manifest, output: Output, modules: string[]): string[] {
   const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
   return modules.flatMap((module) => {
     if (manifest[module]) return [module];
@@ -103,7 +106,7 @@ function closure(manifest: Manifest, keys: string[]): Set<string> {
 }
 
 /** The packages (or workspace folders) making up most of a chunk, largest first, by rendered length. */
-function contents(output: Rollup.RollupOutput["output"], file: string): string {
+function contents(output: Output, file: string): string {
   const chunk = output.find((item) => item.type === "chunk" && item.fileName === file);
   if (!chunk || chunk.type !== "chunk") return "";
   const lengths = new Map<string, number>();
@@ -177,8 +180,9 @@ async function main() {
 
     // What every signed-in route pays before its own screen: the floor under the signed-in target.
     const signedIn = closures.filter(({ route }) => route.audience === "signed in").map(({ files }) => files);
-    if (signedIn.length > 0) {
-      const shared = [...signedIn[0]].filter((file) => signedIn.every((files) => files.has(file)));
+    const [first] = signedIn;
+    if (first) {
+      const shared = [...first].filter((file) => signedIn.every((files) => files.has(file)));
       const sizes = await Promise.all(shared.map(async (file) => ({ file, bytes: await sizeOf(file) })));
       sizes.sort((a, b) => b.bytes - a.bytes);
       const total = sizes.reduce((sum, { bytes }) => sum + bytes, 0);
