@@ -157,6 +157,25 @@ test("10,000 notes with 100,000 answers are imported through the API within the 
   const reviews = await user.from("review_logs").select("id", { count: "exact", head: true });
   expect(reviews.count).toBe(noteCount * reviewsPerCard);
 
+  // The import analysed the tables it grew, so the next search is planned
+  // for 10,000 notes rather than for the empty tables it started from.
+  const analysed = await stack.stack.db.query<{ relname: string; reltuples: number; manual: boolean }>(
+    `select c.relname, c.reltuples, s.last_analyze is not null as manual
+       from pg_class c join pg_stat_user_tables s on s.relid = c.oid
+      where c.oid in ('public.notes'::regclass, 'public.cards'::regclass,
+                      'public.card_states'::regclass, 'public.review_logs'::regclass)
+      order by c.relname`,
+  );
+  expect(analysed.map((row) => [row.relname, row.manual, row.reltuples >= noteCount])).toEqual([
+    ["card_states", true, true],
+    ["cards", true, true],
+    ["notes", true, true],
+    ["review_logs", true, true],
+  ]);
+  expect(analysed.find((row) => row.relname === "review_logs")?.reltuples).toBeGreaterThanOrEqual(
+    noteCount * reviewsPerCard,
+  );
+
   if (databaseUrl) {
     // The timeouts the import ran under: the platform's for the role, and
     // finish_import's own within the API's 60 s maximum.

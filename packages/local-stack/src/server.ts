@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { loadConfig, type StackConfig } from "./config/config.js";
+import { type AutoAnalyze, startAutoAnalyze } from "./database/auto-analyze.js";
 import { prepareDatabase } from "./database/migrate.js";
 import { openPglite, type PgliteDatabase } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
@@ -108,12 +109,16 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     exposeNewTables: options.exposeNewTables ?? config.api.autoExposeNewTables,
   });
 
+  // PGlite has no autovacuum: the stack keeps its statistics as a server's would.
+  const autoAnalyze: AutoAnalyze | null = embedded ? startAutoAnalyze(embedded) : null;
+
   const hostname = options.hostname ?? "127.0.0.1";
   let wire: WireServer | null = null;
   if (embedded && options.dbPort !== undefined) {
     const port = options.dbPort === "config" ? config.db.port : options.dbPort;
     wire = await serveWireProtocol({ pglite: embedded.pglite, session: embedded.session, port, host: hostname }).catch(
       async (error: Error) => {
+        await autoAnalyze?.stop();
         await db.close().catch(() => undefined);
         throw error;
       },
@@ -141,6 +146,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       stack
         .close()
         .catch(() => undefined)
+        .then(() => autoAnalyze?.stop())
         .then(() => Promise.all([wire?.close(), db.close()]))
         .catch(() => undefined);
       reject(
@@ -166,6 +172,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       await stack.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await wire?.close();
+      await autoAnalyze?.stop();
       await db.close();
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });
     },
