@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { NavLink, Outlet } from "react-router";
 import { useOnline } from "../../lib/use-online.js";
 import { useSession } from "../../session/session-context.js";
@@ -7,7 +7,13 @@ import { Loading } from "../loading.js";
 import { useFocusOnNavigate } from "./focus-on-navigate.js";
 import { Logo } from "./logo.js";
 import { ThemeToggle } from "./theme-toggle.js";
-import { UserMenu } from "./user-menu.js";
+
+/**
+ * The account menu is a signed-in visitor's only: it and its menu library
+ * (Radix DropdownMenu over Floating UI) stay out of the landing page's download.
+ */
+const loadUserMenu = () => import("./user-menu.js");
+const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
 
 /** Every screen: skip link, header with the logo, navigation and account, then the page. */
 export function AppLayout() {
@@ -15,6 +21,11 @@ export function AppLayout() {
   useExpiryRedirect();
   useFocusOnNavigate("main");
   const online = useOnline();
+  // A stored session ("loading") fetches the menu alongside the SDK, not after it.
+  const maybeSignedIn = session.status !== "signed-out";
+  useEffect(() => {
+    if (maybeSignedIn) void loadUserMenu();
+  }, [maybeSignedIn]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -38,7 +49,11 @@ export function AppLayout() {
         </nav>
         <div className="header-actions">
           <ThemeToggle />
-          {session.status === "signed-in" ? <UserMenu email={session.session.user.email ?? "Account"} /> : null}
+          {session.status === "signed-in" ? (
+            <Suspense fallback={null}>
+              <UserMenu email={session.session.user.email ?? "Account"} />
+            </Suspense>
+          ) : null}
         </div>
       </header>
       {/* Without a connection queries wait; saying so beats a screen that only says "Loading…". */}
