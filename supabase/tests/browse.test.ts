@@ -68,6 +68,15 @@ beforeAll(async () => {
   await schedule(olga.id, card("delta", 2), { ...review(1, 5, 3, 6, 5.5, 5, 4), suspended: true });
   // Ed's own schedule, which never shows in Olga's rows.
   await schedule(ed.id, card("echo"), review(-10, 99, 50, 60, 9, 1, 30));
+  // One card of a two-card note flagged red, and another answered Hard today: the
+  // searches for them must tell the card from its sibling.
+  await setState(db, olga.id, card("delta"), { flag: 1 });
+  await db.query(
+    `insert into review_logs (user_id, card_id, client_review_id, rating, state, due, stability, difficulty,
+       elapsed_days, scheduled_days, reviewed_at, duration_ms, previous)
+     values ($1, $2, gen_random_uuid(), 2, 'review', now() + interval '20 days', 40, 1, 10, 30, now(), 4000, '{}')`,
+    [olga.id, card("charlie")],
+  );
   // Added a day apart, alpha first; edited the other way round.
   await db.exec("alter table notes disable trigger user");
   const order: Name[] = ["alpha", "bravo", "charlie", "delta", "echo"];
@@ -279,6 +288,20 @@ describe("cards mode", () => {
     ["prop:ivl>4", ["alpha", "charlie", "delta"], ["alpha:Card 1", "charlie:Card 1", "delta:Cloze 2"]],
     ["prop:lapses>2", ["bravo", "delta"], ["bravo:Card 1", "delta:Cloze 2"]],
     ["card:2", ["charlie", "delta"], ["charlie:Card 2", "delta:Cloze 2"]],
+    // Only bravo is due today: delta's cards are due tomorrow and after.
+    ["is:due", ["bravo"], ["bravo:Card 1"]],
+    [
+      "-is:due",
+      ["alpha", "charlie", "delta", "echo"],
+      ["alpha:Card 1", "charlie:Card 1", "charlie:Card 2", "delta:Cloze 1", "delta:Cloze 2", "echo:Card 1"],
+    ],
+    ["flag:1", ["delta"], ["delta:Cloze 1"]],
+    ["rated:1:2", ["charlie"], ["charlie:Card 1"]],
+    [
+      "-rated:1",
+      ["alpha", "bravo", "delta", "echo"],
+      ["alpha:Card 1", "bravo:Card 1", "charlie:Card 2", "delta:Cloze 1", "delta:Cloze 2", "echo:Card 1"],
+    ],
   ])("%s: notes mode finds %j, cards mode the cards %j", async (query, inNotes, inCards) => {
     expect((await names({ query, sort: "sort_field", descending: false })).sort()).toEqual(inNotes);
     const page = await browse({ query, mode: "cards", sort: "sort_field", descending: false });
