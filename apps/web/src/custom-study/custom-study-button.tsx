@@ -1,5 +1,9 @@
-import { useState } from "react";
-import { CustomStudyDialog } from "./custom-study-dialog.js";
+import { lazy, Suspense, useState } from "react";
+
+/** The dialog, its form and its counts load on the first click: the deck and study screens show only the button. */
+const CustomStudyDialog = lazy(() =>
+  import("./custom-study-dialog.js").then((module) => ({ default: module.CustomStudyDialog })),
+);
 
 /** Opens the Custom study dialog for a deck the user studies. */
 export function CustomStudyButton({ deckId }: { deckId: string }) {
@@ -9,7 +13,11 @@ export function CustomStudyButton({ deckId }: { deckId: string }) {
       <button type="button" className="button secondary" onClick={() => setOpen(true)}>
         Custom study
       </button>
-      {open ? <CustomStudyDialog deckId={deckId} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <CustomStudyDialog deckId={deckId} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
