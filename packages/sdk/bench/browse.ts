@@ -14,6 +14,7 @@
 import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import type { BrowseOptions } from "../src/browse.js";
+import { tablesAnalysed, writeSearchNotes } from "./support/search-deck.js";
 import { signedInOnStack } from "./support/signed-in.js";
 
 const noteCount = Number(process.env.BENCH_BROWSE_NOTES ?? 10_000);
@@ -43,7 +44,6 @@ const sorted: [string, BrowseOptions][] = [
   ["cards: mito by interval", { mode: "cards", search: "mito", sort: "interval", dir: "desc" }],
 ];
 
-const words = ["cell", "membrane", "protein", "enzyme", "nucleus", "osmosis", "ribosome", "gene", "water", "energy"];
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
@@ -56,24 +56,7 @@ try {
   const deck = await engram.decks.create({ name: "Browse bench" });
   const userId = deck.owner_id;
   const fill = performance.now();
-  for (let at = 0; at < noteCount; at += 500) {
-    const rows = Array.from({ length: Math.min(500, noteCount - at) }, (_, offset) => {
-      const i = at + offset;
-      const topic = i % 100 === 0 ? "Mitochondria, the powerhouse of the cell" : words[i % words.length];
-      return {
-        deck_id: deck.id,
-        kind: "basic" as const,
-        fields: {
-          front: `<b>Word${i}</b> ${topic}`,
-          back: `A ${words[(i * 7) % words.length]} and a ${words[(i * 3) % words.length]}, note ${i}.`,
-        },
-        tags: i % 4 === 0 ? ["spanish::verbs"] : ["biology"],
-        created_by: userId,
-      };
-    });
-    const inserted = await admin.from("notes").insert(rows);
-    if (inserted.error) throw inserted.error;
-  }
+  await writeSearchNotes(admin, deck.id, userId, noteCount);
   // A third of the cards under review with varied schedules, some due, some lapsed.
   const { data: cards, error } = await admin
     .from("cards")
@@ -102,6 +85,9 @@ try {
     if (upserted.error) throw upserted.error;
   }
   console.log(`${noteCount} notes written in ${((performance.now() - fill) / 1000).toFixed(1)} s`);
+  const waited = performance.now();
+  await tablesAnalysed(stack.stack.db);
+  console.log(`tables analysed after ${((performance.now() - waited) / 1000).toFixed(1)} s more`);
 
   const time = async (label: string, options: BrowseOptions) => {
     const times: number[] = [];

@@ -8,9 +8,9 @@
  *
  * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL instead of PGlite.
  */
-import type { Queryable } from "@engram/local-stack";
 import { createClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
+import { tablesAnalysed, writeSearchNotes } from "./support/search-deck.js";
 import { signedInOnStack } from "./support/signed-in.js";
 
 const noteCount = Number(process.env.BENCH_SEARCH_NOTES ?? 10_000);
@@ -28,23 +28,8 @@ const searches = [
   "deck:Search* added:30 -is:suspended",
 ];
 
-const words = ["cell", "membrane", "protein", "enzyme", "nucleus", "osmosis", "ribosome", "gene", "water", "energy"];
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
-
-/** Waits until none of `tables` is due for autovacuum's analyse (more than 50 rows + 10 % changed). */
-async function tablesAnalysed(db: Queryable, tables: string[]) {
-  for (;;) {
-    const due = await db.query(
-      `select 1 from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-        where s.schemaname = 'public' and s.relname = any($1)
-          and s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)`,
-      [tables],
-    );
-    if (due.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 const { stack, engram } = await signedInOnStack("bench-search");
 try {
@@ -55,24 +40,7 @@ try {
   const deck = await engram.decks.create({ name: "Search bench" });
   const userId = deck.owner_id;
   const fill = performance.now();
-  for (let at = 0; at < noteCount; at += 500) {
-    const rows = Array.from({ length: Math.min(500, noteCount - at) }, (_, offset) => {
-      const i = at + offset;
-      const topic = i % 100 === 0 ? "Mitochondria, the powerhouse of the cell" : words[i % words.length];
-      return {
-        deck_id: deck.id,
-        kind: "basic" as const,
-        fields: {
-          front: `<b>Word${i}</b> ${topic}`,
-          back: `A ${words[(i * 7) % words.length]} and a ${words[(i * 3) % words.length]}, note ${i}.`,
-        },
-        tags: i % 4 === 0 ? ["spanish::verbs"] : ["biology"],
-        created_by: userId,
-      };
-    });
-    const inserted = await admin.from("notes").insert(rows);
-    if (inserted.error) throw inserted.error;
-  }
+  await writeSearchNotes(admin, deck.id, userId, noteCount);
   // A tenth of the cards under review, some due, some suspended.
   const { data: cards, error } = await admin
     .from("cards")
@@ -92,15 +60,13 @@ try {
   }
   console.log(`${noteCount} notes written in ${((performance.now() - fill) / 1000).toFixed(1)} s`);
 
-  // A user's 10,000 notes arrive by import, which analyses the tables it grew.
-  // Written through REST here, they are analysed when autovacuum (on PGlite,
-  // the stack in its place) next looks; the searches are timed after that,
-  // and one before it, to show what the first minute after such writes costs.
+  // The searches are timed once the tables are analysed, and one before, to
+  // show what the first minute after such writes costs.
   const first = performance.now();
   await engram.notes.list(deck.id, { search: "front:word12*", limit: 50 });
   console.log(`front:word12* before the tables are analysed: ${(performance.now() - first).toFixed(0)} ms`);
   const waited = performance.now();
-  await tablesAnalysed(stack.stack.db, ["notes", "cards", "card_states"]);
+  await tablesAnalysed(stack.stack.db);
   console.log(`tables analysed after ${((performance.now() - waited) / 1000).toFixed(1)} s more`);
 
   for (const search of searches) {

@@ -5,15 +5,17 @@
  *
  *   pnpm --filter @engram/sdk bench
  *
- * Prints wall time per phase and this process's peak RSS, which includes the
- * database when it is PGlite (in process); ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
+ * Prints wall time per phase, and the peak RSS of this process (the SDK) and of
+ * the stack's, which runs in a process of its own so that the requests timed
+ * meanwhile measure the stack alone (with PGlite, the database is in it);
+ * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
  */
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import type { ExportNote, ExportReview } from "@engram/core/export";
 import { writeApkg } from "@engram/core/export";
 import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/index.js";
-import { signedInOnStack } from "./support/signed-in.js";
+import { signedInOnStackProcess } from "./support/signed-in.js";
 
 const noteCount = 10_000;
 const reviewsPerCard = 10;
@@ -127,7 +129,8 @@ function spread(times: number[]): string {
 }
 
 // ENGRAM_BENCH_DATABASE_URL runs the stack on PostgreSQL (e.g. `.ci/start-postgres`) instead of PGlite.
-const { stack, engram } = await signedInOnStack("bench");
+const { stack, engram } = await signedInOnStackProcess("bench");
+let stackPeakRssMb: number | undefined;
 try {
   const now = new Date();
   const deck = generatedDeck(now);
@@ -166,7 +169,7 @@ try {
     exportDeck(engram, summary.deckId, { format: "apkg", includeSchedule: true }),
   );
   await timed("export .csv", () => exportDeck(engram, summary.deckId, { format: "csv" }));
-  console.log(`peak RSS (this process)            ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {
-  await stack.close();
+  stackPeakRssMb = (await stack.close()).peakRssMb;
 }
+console.log(`peak RSS: SDK ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, stack ${stackPeakRssMb} MB`);
