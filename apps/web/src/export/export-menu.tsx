@@ -5,9 +5,9 @@
 import { ChevronDown, Download } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
+import { useEngram } from "../session/engram-context.js";
 import { saveFile } from "../transfer/download.js";
 import type { ExportChoices } from "../transfer/transfer-protocol.js";
-import { useTransfer } from "../transfer/use-transfer.js";
 import { Menu, MenuItem } from "../ui/menu.js";
 import "./export-menu.css";
 
@@ -24,19 +24,22 @@ type State =
   | { status: "failed"; error: unknown };
 
 export function ExportMenu({ deckId }: { deckId: string }) {
-  const transfer = useTransfer();
+  const engram = useEngram();
   const [state, setState] = useState<State>({ status: "idle" });
   const [open, setOpen] = useState(false);
 
   const exportAs = (choice: ExportChoices) => {
     setState({ status: "working" });
-    transfer.exportDeck(deckId, choice).then(
-      (file) => {
-        saveFile(file);
-        setState({ status: "saved", name: file.name });
-      },
-      (error: unknown) => setState({ status: "failed", error }),
-    );
+    // The transfer worker's client loads with the first export, not with the deck screen.
+    import("../transfer/transfer-client.js")
+      .then(({ transferClientFor }) => transferClientFor(engram).exportDeck(deckId, choice))
+      .then(
+        (file) => {
+          saveFile(file);
+          setState({ status: "saved", name: file.name });
+        },
+        (error: unknown) => setState({ status: "failed", error }),
+      );
   };
 
   const working = state.status === "working";
