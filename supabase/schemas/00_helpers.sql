@@ -425,6 +425,22 @@ begin
 end
 $$;
 
+-- The second factor's part of private.aal_satisfied(): the token is aal2 or
+-- the caller has no verified factor (anon and service_role have none).
+-- Security definer: the API roles cannot read auth.mfa_factors.
+create function private.second_factor_satisfied() returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
+    or not exists (
+      select 1 from auth.mfa_factors f
+      where f.user_id = auth.uid() and f.status = 'verified'
+    );
+end
+$$;
+
 -- Whether the caller's token may act: its session still exists
 -- (private.session_active), and it is aal2 or the caller has no verified
 -- factor (anon and service_role have none). Every restrictive policy "two-factor
@@ -432,24 +448,19 @@ $$;
 -- refused everywhere, like one that still owes its second factor. Security
 -- definer: the API roles cannot read auth.mfa_factors. Policies call it as
 -- `(select private.aal_satisfied())`, so it runs once per statement (an
--- initplan), not once per row.
+-- initplan), not once per row. PL/pgSQL, as session_active.
 create function private.aal_satisfied() returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select private.session_active()
-    and (
-      coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
-      or not exists (
-        select 1 from auth.mfa_factors f
-        where f.user_id = auth.uid() and f.status = 'verified'
-      )
-    )
+begin
+  return private.session_active() and private.second_factor_satisfied();
+end
 $$;
 
 -- Every RPC that acts for the caller starts here: it refuses the signed-out,
 -- a token whose session has ended, and a session that still owes its second
--- factor.
+-- factor (checking the session once).
 create function private.require_user() returns uuid
 language plpgsql stable
 set search_path = ''
@@ -463,7 +474,7 @@ begin
   if not private.session_active() then
     raise exception using errcode = '42501', message = 'session ended: sign in again';
   end if;
-  if not private.aal_satisfied() then
+  if not private.second_factor_satisfied() then
     raise exception using errcode = '42501',
       message = 'two-factor sign-in required: enter the code from your authenticator app';
   end if;

@@ -314,9 +314,12 @@ as $$
 declare
   uid uuid := private.require_user();
   card_deck uuid;
+  card_role public.deck_role;
+  deck_public boolean;
+  deck_leech_threshold integer;
+  deck_leech_action public.leech_action;
   current_row public.card_states;
   last_elapsed integer;
-  deck_row public.decks;
   leech boolean := false;
 begin
   -- A retry of a stored answer: return its card's schedule, change nothing.
@@ -359,31 +362,44 @@ begin
     perform private.fail('22023', 'learning_steps must not be negative', 'learning_steps');
   end if;
 
-  select deck_id into card_deck from public.cards where id = p_card_id;
-  if card_deck is null or not private.can_read_deck(card_deck) then
+  -- The card's deck and the caller's place in it, in one lookup: a card is
+  -- found in a deck the caller is a member of or that is public, and studied
+  -- only by members.
+  select c.deck_id, m.role, d.is_public, d.leech_threshold, d.leech_action
+  into card_deck, card_role, deck_public, deck_leech_threshold, deck_leech_action
+  from public.cards c
+  join public.decks d on d.id = c.deck_id
+  left join public.deck_members m on m.deck_id = c.deck_id and m.user_id = uid
+  where c.id = p_card_id;
+  if card_deck is null or (card_role is null and not deck_public) then
     perform private.fail('PT404', 'card not found', 'card_id');
   end if;
-  if private.deck_role(card_deck) is null then
+  if card_role is null then
     perform private.fail('42501', 'only members of a deck study it; add the deck to your decks first');
   end if;
 
-  insert into public.card_states (user_id, card_id, deck_id, due)
-  values (uid, p_card_id, card_deck, p_reviewed_at)
-  on conflict (user_id, card_id) do nothing;
+  -- The schedule, made on the card's first answer (an insert that finds it
+  -- already there would still run the table's statement triggers).
   select * into current_row from public.card_states where user_id = uid and card_id = p_card_id for update;
-  -- A retry that raced its original waited for the lock above; now it sees the stored answer.
-  if exists (select 1 from public.review_logs where user_id = uid and client_review_id = p_client_review_id) then
-    return current_row;
+  if not found then
+    insert into public.card_states (user_id, card_id, deck_id, due)
+    values (uid, p_card_id, card_deck, p_reviewed_at)
+    on conflict (user_id, card_id) do nothing;
+    select * into current_row from public.card_states where user_id = uid and card_id = p_card_id for update;
   end if;
 
   if current_row.version <> p_expected_version then
+    -- A retry that raced its original waited for the lock above; now it sees
+    -- the stored answer (which moved the version on).
+    if exists (select 1 from public.review_logs where user_id = uid and client_review_id = p_client_review_id) then
+      return current_row;
+    end if;
     perform private.fail('PT409', 'this card was answered on another device', to_jsonb(current_row)::text);
   end if;
 
   -- A lapse is "again" on a card in review; p_lapses is the count it brings the card to.
   if p_rating = 1 and current_row.state = 'review' then
-    select * into deck_row from public.decks where id = card_deck;
-    leech := private.is_leech_lapse(p_lapses, deck_row.leech_threshold);
+    leech := private.is_leech_lapse(p_lapses, deck_leech_threshold);
   end if;
 
   last_elapsed := case when current_row.last_review is null then 0
@@ -410,7 +426,7 @@ begin
     last_review = p_reviewed_at,
     buried_until = null,
     leech_at = case when leech then p_reviewed_at else current_row.leech_at end,
-    suspended = current_row.suspended or (leech and deck_row.leech_action = 'suspend'),
+    suspended = current_row.suspended or (leech and deck_leech_action = 'suspend'),
     version = current_row.version + 1,
     updated_at = now()
   where user_id = uid and card_id = p_card_id
@@ -582,7 +598,7 @@ returns table (
   last_review timestamptz,
   version integer
 )
-language sql stable
+language plpgsql stable
 -- A day's queue is a few hundred cards: with the default guess of 1,000 the
 -- callers' joins to cards and notes became hash joins over every card
 -- (~55 ms at 100,000 cards, supabase/bench) instead of primary-key lookups.
@@ -592,124 +608,128 @@ set search_path = ''
 -- compile, which took far longer than the query (as for study_queue).
 set jit = off
 as $$
-  with recursive me as (
-    select p.id, p.new_per_day, p.reviews_per_day, p_now as now_at, d.day_start, d.day_end,
-           private.study_date(p_now, p.timezone, p.day_starts_at) as study_date
-    from public.profiles p
-    cross join lateral private.study_day(p.timezone, p.day_starts_at, p_now) d
-    where p.id = p_user_id
-  ),
-  -- New cards added to a deck's limit for today (public.extend_study_day).
-  extras as (
-    select x.deck_id, x.extra_new
-    from me join public.study_day_extras x on x.user_id = me.id and x.study_date = me.study_date
-  ),
-  -- The deck studied and its subdecks, at any depth (a tree has no loops).
-  tree (id) as (
-    select d.id from public.decks d where d.id = p_deck_id
-    union all
-    select d.id from tree t join public.decks d on d.parent_id = t.id
-  ),
-  -- Today's answers per deck from the per-deck rollup (a quarter hour never
-  -- straddles a study day).
-  done_today as (
-    select c.deck_id,
-           coalesce(sum(c.reviews) filter (where c.state = 'new'), 0) as new_done,
-           coalesce(sum(c.reviews) filter (where c.state = 'review'), 0) as reviews_done
-    from me
-    join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
-    group by c.deck_id
-  ),
-  my_decks as (
-    select d.id, d.bury_new, d.bury_reviews, d.bury_interday_learning,
-           greatest(0, coalesce(d.new_per_day, me.new_per_day) + coalesce(x.extra_new, 0) - coalesce(t.new_done, 0))
-             as new_left,
-           greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(t.reviews_done, 0)) as reviews_left
-    from me
-    join public.deck_members m on m.user_id = me.id
-    join public.decks d on d.id = m.deck_id and d.archived_at is null
-    left join done_today t on t.deck_id = d.id
-    left join extras x on x.deck_id = d.id
-    where p_deck_id is null or d.id in (select tree.id from tree)
-  ),
-  -- Studying a deck with subdecks, as Anki's v3 scheduler does: each deck
-  -- gives its own cards within its own allowance, and the deck studied caps
-  -- their sum with its limits less what was studied in its tree today. All
-  -- decks (no deck) give the sum of every deck's allowance.
-  cap as (
-    select greatest(0, coalesce(d.new_per_day, me.new_per_day)
-             + coalesce((select x.extra_new from extras x where x.deck_id = p_deck_id), 0)
-             - coalesce((select sum(t.new_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
-             as new_cap,
-           greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day)
-             - coalesce((select sum(t.reviews_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
-             as reviews_cap
-    from me join public.decks d on d.id = p_deck_id
-  ),
-  -- The queue each state is served in, in order; learning has no daily limit.
-  states (state, queue, rank) as (
-    values ('learning'::public.card_state, 'learning', 0), ('relearning', 'learning', 0),
-           ('review', 'review', 1), ('new', 'new', 2)
-  ),
-  picked as (
-    select s.*, k.queue, k.rank
-    from me
-    join my_decks d on true
-    cross join states k
-    cross join lateral (
-      select s.* from public.card_states s
-      where s.user_id = me.id and s.deck_id = d.id and s.state = k.state and not s.suspended
-        -- new cards are offered whatever their due (their creation time)
-        and s.due < case when k.state = 'new' then 'infinity'::timestamptz else me.day_end end
-        and (s.buried_until is null or s.buried_until <= me.now_at)
-        and not (
-          case s.state
-            when 'new' then d.bury_new
-            when 'review' then d.bury_reviews
-            -- learning steps under a day are never buried
-            else d.bury_interday_learning and s.scheduled_days >= 1
-          end
-          and exists (
-            select 1
-            from public.cards c
-            join public.cards sibling on sibling.note_id = c.note_id and sibling.id <> c.id
-            join public.card_states o on o.user_id = me.id and o.card_id = sibling.id
-            where c.id = s.card_id
-              and (
-                -- answered today: its siblings wait for the next study day
-                exists (
-                  select 1 from public.review_logs l
-                  where l.card_id = sibling.id and l.user_id = me.id
-                    and l.reviewed_at >= me.day_start and l.reviewed_at < me.day_end
+#variable_conflict use_column
+begin
+  return query
+    with recursive me as (
+      select p.id, p.new_per_day, p.reviews_per_day, p_now as now_at, d.day_start, d.day_end,
+             private.study_date(p_now, p.timezone, p.day_starts_at) as study_date
+      from public.profiles p
+      cross join lateral private.study_day(p.timezone, p.day_starts_at, p_now) d
+      where p.id = p_user_id
+    ),
+    -- New cards added to a deck's limit for today (public.extend_study_day).
+    extras as (
+      select x.deck_id, x.extra_new
+      from me join public.study_day_extras x on x.user_id = me.id and x.study_date = me.study_date
+    ),
+    -- The deck studied and its subdecks, at any depth (a tree has no loops).
+    tree (id) as (
+      select d.id from public.decks d where d.id = p_deck_id
+      union all
+      select d.id from tree t join public.decks d on d.parent_id = t.id
+    ),
+    -- Today's answers per deck from the per-deck rollup (a quarter hour never
+    -- straddles a study day).
+    done_today as (
+      select c.deck_id,
+             coalesce(sum(c.reviews) filter (where c.state = 'new'), 0) as new_done,
+             coalesce(sum(c.reviews) filter (where c.state = 'review'), 0) as reviews_done
+      from me
+      join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
+      group by c.deck_id
+    ),
+    my_decks as (
+      select d.id, d.bury_new, d.bury_reviews, d.bury_interday_learning,
+             greatest(0, coalesce(d.new_per_day, me.new_per_day) + coalesce(x.extra_new, 0) - coalesce(t.new_done, 0))
+               as new_left,
+             greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day) - coalesce(t.reviews_done, 0)) as reviews_left
+      from me
+      join public.deck_members m on m.user_id = me.id
+      join public.decks d on d.id = m.deck_id and d.archived_at is null
+      left join done_today t on t.deck_id = d.id
+      left join extras x on x.deck_id = d.id
+      where p_deck_id is null or d.id in (select tree.id from tree)
+    ),
+    -- Studying a deck with subdecks, as Anki's v3 scheduler does: each deck
+    -- gives its own cards within its own allowance, and the deck studied caps
+    -- their sum with its limits less what was studied in its tree today. All
+    -- decks (no deck) give the sum of every deck's allowance.
+    cap as (
+      select greatest(0, coalesce(d.new_per_day, me.new_per_day)
+               + coalesce((select x.extra_new from extras x where x.deck_id = p_deck_id), 0)
+               - coalesce((select sum(t.new_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
+               as new_cap,
+             greatest(0, coalesce(d.reviews_per_day, me.reviews_per_day)
+               - coalesce((select sum(t.reviews_done) from done_today t where t.deck_id in (select tree.id from tree)), 0))
+               as reviews_cap
+      from me join public.decks d on d.id = p_deck_id
+    ),
+    -- The queue each state is served in, in order; learning has no daily limit.
+    states (state, queue, rank) as (
+      values ('learning'::public.card_state, 'learning', 0), ('relearning', 'learning', 0),
+             ('review', 'review', 1), ('new', 'new', 2)
+    ),
+    picked as (
+      select s.*, k.queue, k.rank
+      from me
+      join my_decks d on true
+      cross join states k
+      cross join lateral (
+        select s.* from public.card_states s
+        where s.user_id = me.id and s.deck_id = d.id and s.state = k.state and not s.suspended
+          -- new cards are offered whatever their due (their creation time)
+          and s.due < case when k.state = 'new' then 'infinity'::timestamptz else me.day_end end
+          and (s.buried_until is null or s.buried_until <= me.now_at)
+          and not (
+            case s.state
+              when 'new' then d.bury_new
+              when 'review' then d.bury_reviews
+              -- learning steps under a day are never buried
+              else d.bury_interday_learning and s.scheduled_days >= 1
+            end
+            and exists (
+              select 1
+              from public.cards c
+              join public.cards sibling on sibling.note_id = c.note_id and sibling.id <> c.id
+              join public.card_states o on o.user_id = me.id and o.card_id = sibling.id
+              where c.id = s.card_id
+                and (
+                  -- answered today: its siblings wait for the next study day
+                  exists (
+                    select 1 from public.review_logs l
+                    where l.card_id = sibling.id and l.user_id = me.id
+                      and l.reviewed_at >= me.day_start and l.reviewed_at < me.day_end
+                  )
+                  -- ahead in today's queue, in Anki's gathering order: learning
+                  -- due within the day, learning on day-long steps, reviews,
+                  -- new cards; then due and id, as the queue orders them
+                  or (not o.suspended and (o.buried_until is null or o.buried_until <= me.now_at)
+                      and (o.state = 'new' or o.due < me.day_end)
+                      and (case o.state when 'new' then 3 when 'review' then 2
+                                        else least(o.scheduled_days, 1) end, o.due, o.card_id)
+                        < (case s.state when 'new' then 3 when 'review' then 2
+                                        else least(s.scheduled_days, 1) end, s.due, s.card_id))
                 )
-                -- ahead in today's queue, in Anki's gathering order: learning
-                -- due within the day, learning on day-long steps, reviews,
-                -- new cards; then due and id, as the queue orders them
-                or (not o.suspended and (o.buried_until is null or o.buried_until <= me.now_at)
-                    and (o.state = 'new' or o.due < me.day_end)
-                    and (case o.state when 'new' then 3 when 'review' then 2
-                                      else least(o.scheduled_days, 1) end, o.due, o.card_id)
-                      < (case s.state when 'new' then 3 when 'review' then 2
-                                      else least(s.scheduled_days, 1) end, s.due, s.card_id))
-              )
+            )
           )
-        )
-      order by s.due, s.card_id
-      limit case k.queue when 'review' then d.reviews_left when 'new' then d.new_left end
-    ) s
-  ),
-  -- Each queue's cards in study order, to stop at the cap.
-  ranked as (
-    select p.*, row_number() over (partition by p.queue order by p.due, p.card_id) as in_queue
-    from picked p
-  )
-  select (row_number() over (order by p.rank, p.due, p.card_id))::integer, p.queue,
-         p.card_id, p.deck_id, p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
-         p.learning_steps, p.reps, p.lapses, p.last_review, p.version
-  from ranked p
-  where p.queue = 'learning'
-     or not exists (select 1 from cap)
-     or p.in_queue <= (select case p.queue when 'new' then cap.new_cap else cap.reviews_cap end from cap)
+        order by s.due, s.card_id
+        limit case k.queue when 'review' then d.reviews_left when 'new' then d.new_left end
+      ) s
+    ),
+    -- Each queue's cards in study order, to stop at the cap.
+    ranked as (
+      select p.*, row_number() over (partition by p.queue order by p.due, p.card_id) as in_queue
+      from picked p
+    )
+    select (row_number() over (order by p.rank, p.due, p.card_id))::integer, p.queue,
+           p.card_id, p.deck_id, p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
+           p.learning_steps, p.reps, p.lapses, p.last_review, p.version
+    from ranked p
+    where p.queue = 'learning'
+       or not exists (select 1 from cap)
+       or p.in_queue <= (select case p.queue when 'new' then cap.new_cap else cap.reviews_cap end from cap);
+end
 $$;
 
 revoke execute on function private.session_cards(uuid, uuid, timestamptz) from anon, authenticated, service_role;
@@ -741,17 +761,21 @@ returns table (
   last_review timestamptz,
   version integer
 )
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 set jit = off
 as $$
-  select p."position", p.queue, p.card_id, c.note_id, p.deck_id, c.ordinal, n.kind, n.fields, n.tags,
-         p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
-         p.learning_steps, p.reps, p.lapses, p.last_review, p.version
-  from private.session_cards(auth.uid(), p_deck_id, coalesce(p_now, now())) p
-  join public.cards c on c.id = p.card_id
-  join public.notes n on n.id = c.note_id
-  order by p."position"
+#variable_conflict use_column
+begin
+  return query
+    select p."position", p.queue, p.card_id, c.note_id, p.deck_id, c.ordinal, n.kind, n.fields, n.tags,
+           p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
+           p.learning_steps, p.reps, p.lapses, p.last_review, p.version
+    from private.session_cards(auth.uid(), p_deck_id, coalesce(p_now, now())) p
+    join public.cards c on c.id = p.card_id
+    join public.notes n on n.id = c.note_id
+    order by p."position";
+end
 $$;
 
 revoke execute on function private.study_queue_for_caller(uuid, timestamptz) from anon, authenticated;
