@@ -348,23 +348,30 @@ $$;
 
 -- Start and end of the user's study day containing p_at: from p_day_start
 -- o'clock local time to the same hour the next local day (mirrored by
--- studyDay in @engram/core).
+-- studyDay in @engram/core). PL/pgSQL, evaluated as simple expressions: a SQL
+-- body (never inlined, having a SET clause) is planned again at every
+-- statement that calls it.
 create function private.study_day(p_timezone text, p_day_start int, p_at timestamptz,
   out day_start timestamptz, out day_end timestamptz)
-language sql stable parallel safe
+language plpgsql stable parallel safe
 set search_path = ''
 as $$
-  select (d + make_interval(hours => p_day_start)) at time zone p_timezone,
-         (d + interval '1 day' + make_interval(hours => p_day_start)) at time zone p_timezone
-  from (select date_trunc('day', (p_at at time zone p_timezone) - make_interval(hours => p_day_start)) as d) as local_day
+declare
+  d timestamp := date_trunc('day', (p_at at time zone p_timezone) - make_interval(hours => p_day_start));
+begin
+  day_start := (d + make_interval(hours => p_day_start)) at time zone p_timezone;
+  day_end := (d + interval '1 day' + make_interval(hours => p_day_start)) at time zone p_timezone;
+end
 $$;
 
 -- The study day (a date) a moment falls in for a user's timezone and day start.
 create function private.study_date(p_at timestamptz, p_timezone text, p_day_start integer) returns date
-language sql stable parallel safe
+language plpgsql stable parallel safe
 set search_path = ''
 as $$
-  select ((p_at at time zone p_timezone) - make_interval(hours => p_day_start))::date
+begin
+  return ((p_at at time zone p_timezone) - make_interval(hours => p_day_start))::date;
+end
 $$;
 
 -- Raises one of the error codes the SDK maps (see supabase/README.md).

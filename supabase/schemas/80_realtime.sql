@@ -15,17 +15,20 @@
 
 -- Sends one message on a private topic; its payload is
 -- `{ table, type: insert | update | delete, ids }`, `ids` null meaning "too
--- many to list: refetch all".
+-- many to list: refetch all". PL/pgSQL, whose plan is kept for the
+-- connection.
 create function private.send_change(p_topic text, p_table text, p_op text, p_ids uuid[]) returns void
-language sql
+language plpgsql
 set search_path = ''
 as $$
-  select realtime.send(
+begin
+  perform realtime.send(
     jsonb_build_object(
       'table', p_table,
       'type', lower(p_op),
       'ids', to_jsonb(p_ids)),
-    'change', p_topic, true)
+    'change', p_topic, true);
+end
 $$;
 
 revoke execute on function private.send_change(text, text, text, uuid[]) from anon, authenticated, service_role;
