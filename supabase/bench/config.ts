@@ -36,9 +36,9 @@ export type Operation =
 /** p95 targets in ms; an operation without one for an engine is measured only. */
 export const targets: Record<EngineKind, Partial<Record<Operation, number>>> = {
   postgres: {
-    "study_queue()": 10,
-    "study_queue(deck)": 10,
-    record_review: 10,
+    "study_queue()": 5,
+    "study_queue(deck)": 5,
+    record_review: 1,
     "user_stats()": 50,
     "user_stats(deck)": 50,
     "review_stats(365)": 50,

@@ -49,7 +49,10 @@ async function printGenericBody(engine: Engine, account: Account, deckId: string
        where oid = coalesce(to_regprocedure('private.study_queue_for_caller(uuid, timestamptz)'),
                             'public.study_queue(uuid, timestamptz)'::regprocedure)`,
     );
-    const body = (fn?.body ?? "").replace(/\bp_deck_id\b/g, "$1").replace(/\bp_now\b/g, "$2");
+    // A PL/pgSQL body (`begin return query …; end`) gives the query it returns.
+    const source = fn?.body ?? "";
+    const query = /\breturn query\b([\s\S]*);\s*end\s*$/i.exec(source)?.[1] ?? source;
+    const body = query.replace(/\bp_deck_id\b/g, "$1").replace(/\bp_now\b/g, "$2");
     await tx.query("select set_config('request.jwt.claims', $1, true)", [
       JSON.stringify({ sub: account.userId, role: "authenticated" }),
     ]);
