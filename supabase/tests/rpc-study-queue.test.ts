@@ -180,6 +180,30 @@ describe("order", () => {
   });
 });
 
+describe("learning cards", () => {
+  // docs/product.md §7: a session gives learning cards due before the day
+  // ends, with no daily limit; only reviews and new cards have one.
+  let gil: User;
+  let deck: string;
+
+  beforeAll(async () => {
+    gil = await createUser(db, { displayName: "Gil" });
+    deck = await createDeck(db, gil, { name: "Steps", newPerDay: 0, reviewsPerDay: 1 });
+    await named(gil, deck, ["Ln1", "Ln2", "Ln3", "Lr1", "Lr2", "Lnew"]);
+    await setState(db, gil.id, card("Ln1"), { state: "learning", due: "2026-01-15T14:00:00Z", reps: 1 });
+    await setState(db, gil.id, card("Ln2"), { state: "relearning", due: "2026-01-15T15:30:00Z", lapses: 1, reps: 4 });
+    await setState(db, gil.id, card("Ln3"), { state: "learning", due: "2026-01-16T03:00:00Z", reps: 1 });
+    await setState(db, gil.id, card("Lr1"), reviewDue("2026-01-14T12:00:00Z"));
+    await setState(db, gil.id, card("Lr2"), reviewDue("2026-01-15T12:00:00Z"));
+  });
+
+  test("are all offered, however low the deck's daily limits", async () => {
+    const expected = ["learning Ln1", "learning Ln2", "learning Ln3", "review Lr1"];
+    expect(await queueOf(gil, { deckId: deck })).toEqual(expected);
+    expect(await queueOf(gil)).toEqual(expected);
+  });
+});
+
 describe("daily limits", () => {
   // Profile: 3 new and 4 reviews a day. Deck P uses them; deck Q has its own
   // (1 new, 2 reviews). Dues are spread so the merged order is easy to follow.
