@@ -111,7 +111,7 @@ function closure(manifest: Manifest, keys: string[]): Set<string> {
 /** The packages (or workspace folders) making up most of a chunk, largest first, by rendered length. */
 function contents(output: Output, file: string): string {
   const chunk = output.find((item) => item.type === "chunk" && item.fileName === file);
-  if (!chunk || chunk.type !== "chunk") return "";
+  if (chunk?.type !== "chunk") return "";
   const lengths = new Map<string, number>();
   for (const [id, module] of Object.entries(chunk.modules)) {
     const owner =
