@@ -18,46 +18,37 @@ const dueSql = `select format('%I.%I', s.schemaname, s.relname) as name
    order by s.n_mod_since_analyze desc`;
 
 export interface AutoAnalyze {
-  /** Analyses whatever is due now; resolves when done (also what the timer calls). */
-  runOnce(): Promise<string[]>;
+  /** Stops looking, after the round in progress (if any) has ended. */
   stop(): Promise<void>;
 }
 
 export function startAutoAnalyze(db: Queryable, options: { intervalMs?: number } = {}): AutoAnalyze {
-  let running: Promise<string[]> | null = null;
+  let running: Promise<void> | null = null;
   let stopped = false;
 
   const analyseDue = async () => {
-    const due = await db.query<{ name: string }>(dueSql);
-    const analysed: string[] = [];
-    for (const { name } of due) {
-      if (stopped) break;
+    for (const { name } of await db.query<{ name: string }>(dueSql)) {
+      if (stopped) return;
       // One statement per table, so other requests get their turns in between.
       await db.exec(`analyze ${name}`);
-      analysed.push(name);
     }
-    return analysed;
-  };
-
-  const runOnce = () => {
-    running ??= analyseDue().finally(() => {
-      running = null;
-    });
-    return running;
   };
 
   const timer = setInterval(() => {
     // A closed database or a table dropped meanwhile: the next round looks again.
-    runOnce().catch(() => undefined);
+    running ??= analyseDue()
+      .catch(() => undefined)
+      .finally(() => {
+        running = null;
+      });
   }, options.intervalMs ?? 5_000);
   timer.unref();
 
   return {
-    runOnce,
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running?.catch(() => undefined);
+      await running;
     },
   };
 }
