@@ -4,7 +4,7 @@
  */
 import type { CardWithSchedule, Note } from "@engram/sdk";
 import { Info, Pencil, Trash2 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, startTransition, useOptimistic, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { fieldText } from "../../lib/field-text.js";
 import { fieldsOf, type NoteTypeInfo } from "./plain-text.js";
@@ -93,7 +93,18 @@ export function NoteCards({
 }) {
   const cards = useNoteCards(note.id);
   const { suspendCards } = useDeckMutations();
+  // What the user asked for shows at once, in the click's own render, until the saved schedules have been fetched again.
+  const [asked, ask] = useOptimistic<Record<string, boolean>, { cardId: string; suspended: boolean }>(
+    {},
+    (current, { cardId, suspended }) => ({ ...current, [cardId]: suspended }),
+  );
   const [infoCardId, setInfoCardId] = useState<string | null>(null);
+  const setSuspended = (cardId: string, suspended: boolean) =>
+    startTransition(async () => {
+      ask({ cardId, suspended });
+      // A refusal is shown below the table, and the switch goes back to what is saved.
+      await suspendCards.mutateAsync({ cardIds: [cardId], suspended }).catch(() => undefined);
+    });
 
   return (
     <div className="note-cards">
@@ -117,9 +128,7 @@ export function NoteCards({
           </thead>
           <tbody>
             {cards.data.map((card) => {
-              // While the change is on its way, the box shows what was asked for.
-              const asked = suspendCards.isPending && suspendCards.variables.cardIds.includes(card.id);
-              const suspended = asked ? suspendCards.variables.suspended : (card.schedule?.suspended ?? false);
+              const suspended = asked[card.id] ?? card.schedule?.suspended ?? false;
               const name = cardName(note, noteType, card);
               return (
                 <tr key={card.id}>
@@ -139,7 +148,7 @@ export function NoteCards({
                           type="checkbox"
                           checked={suspended}
                           disabled={suspendCards.isPending}
-                          onChange={() => suspendCards.mutate({ cardIds: [card.id], suspended: !suspended })}
+                          onChange={() => setSuspended(card.id, !suspended)}
                         />
                         <span className="visually-hidden">Suspend {name}</span>
                         <span aria-hidden="true">{suspended ? "Yes" : "No"}</span>
