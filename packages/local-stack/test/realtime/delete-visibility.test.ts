@@ -26,8 +26,10 @@ afterAll(() => realtime.closeAll());
 const watch = async (name: string, table: string, token?: string) => watchDeletes(await client(token), name, table);
 
 async function afterMarker(watchers: Array<{ markers: ReturnType<typeof collector<string>> }>, label: string) {
+  // Counted before the insert: its marker may arrive before `addMarker` returns.
+  const expected = watchers.map((w) => w.markers.items.length + 1);
   await addMarker(stack, label);
-  await Promise.all(watchers.map((w) => w.markers.waitFor(w.markers.items.length + 1)));
+  await Promise.all(watchers.map((w, index) => w.markers.waitFor(expected[index] ?? 1)));
 }
 
 describe("strict mode: DELETE events and row-level security", () => {
