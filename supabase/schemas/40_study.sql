@@ -577,9 +577,10 @@ grant select on public.study_day_extras to authenticated;
 -- deck buries. Callers check who is asking; this is not exposed.
 --
 -- Each (deck, state) is one range of card_states_queue_idx read in study
--- order and stopped at the allowance; the bury test is a filter on that scan,
--- a few primary-key lookups per card (the note's cards, their schedules and
--- today's answers to them).
+-- order and stopped at the allowance. Each card read brings its card row
+-- (its note and ordinal, which the callers return), so the bury test is one
+-- probe of the note's other cards, and their schedules and today's answers
+-- only for a note that has them.
 create function private.session_cards(p_user_id uuid, p_deck_id uuid, p_now timestamptz)
 returns table (
   "position" integer,
@@ -596,7 +597,9 @@ returns table (
   reps integer,
   lapses integer,
   last_review timestamptz,
-  version integer
+  version integer,
+  note_id uuid,
+  ordinal integer
 )
 language plpgsql stable
 -- A day's queue is a few hundred cards: with the default guess of 1,000 the
@@ -676,7 +679,8 @@ begin
       join my_decks d on true
       cross join states k
       cross join lateral (
-        select s.* from public.card_states s
+        select s.*, c.note_id, c.ordinal from public.card_states s
+        join public.cards c on c.id = s.card_id
         where s.user_id = me.id and s.deck_id = d.id and s.state = k.state and not s.suspended
           -- new cards are offered whatever their due (their creation time)
           and s.due < case when k.state = 'new' then 'infinity'::timestamptz else me.day_end end
@@ -690,10 +694,9 @@ begin
             end
             and exists (
               select 1
-              from public.cards c
-              join public.cards sibling on sibling.note_id = c.note_id and sibling.id <> c.id
+              from public.cards sibling
               join public.card_states o on o.user_id = me.id and o.card_id = sibling.id
-              where c.id = s.card_id
+              where sibling.note_id = c.note_id and sibling.id <> c.id
                 and (
                   -- answered today: its siblings wait for the next study day
                   exists (
@@ -724,7 +727,7 @@ begin
     )
     select (row_number() over (order by p.rank, p.due, p.card_id))::integer, p.queue,
            p.card_id, p.deck_id, p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
-           p.learning_steps, p.reps, p.lapses, p.last_review, p.version
+           p.learning_steps, p.reps, p.lapses, p.last_review, p.version, p.note_id, p.ordinal
     from ranked p
     where p.queue = 'learning'
        or not exists (select 1 from cap)
@@ -734,7 +737,8 @@ $$;
 
 revoke execute on function private.session_cards(uuid, uuid, timestamptz) from anon, authenticated, service_role;
 
--- The caller's study session (private.session_cards) with each card's note.
+-- The caller's study session (private.session_cards) with each card's note,
+-- read by primary key for the cards the session gives.
 -- It reads the caller's rows as their owner (security definer, keyed on
 -- auth.uid()), so no policy sees them: public.study_queue checks the session
 -- first.
@@ -768,12 +772,11 @@ as $$
 #variable_conflict use_column
 begin
   return query
-    select p."position", p.queue, p.card_id, c.note_id, p.deck_id, c.ordinal, n.kind, n.fields, n.tags,
+    select p."position", p.queue, p.card_id, p.note_id, p.deck_id, p.ordinal, n.kind, n.fields, n.tags,
            p.state, p.due, p.stability, p.difficulty, p.elapsed_days, p.scheduled_days,
            p.learning_steps, p.reps, p.lapses, p.last_review, p.version
     from private.session_cards(auth.uid(), p_deck_id, coalesce(p_now, now())) p
-    join public.cards c on c.id = p.card_id
-    join public.notes n on n.id = c.note_id
+    join public.notes n on n.id = p.note_id
     order by p."position";
 end
 $$;
