@@ -70,20 +70,21 @@ function stagedNote(i: number, now: number) {
   let at = now - 400 * day + (i % 1000) * 60_000;
   let interval = 1;
   for (let r = 0; r < reviewsPerCard; r += 1) {
-    reviews.push({
-      client_review_id: randomUUID(),
-      rating: r > 0 && (i + r) % 9 === 0 ? 1 : 3,
-      state: r === 0 ? "new" : "review",
-      due: new Date(at + interval * day).toISOString(),
-      stability: interval + 0.5,
-      difficulty: 5,
-      elapsed_days: interval,
-      last_elapsed_days: interval,
-      scheduled_days: interval,
-      learning_steps: 0,
-      reviewed_at: new Date(at).toISOString(),
-      duration_ms: 4000,
-    });
+    // As @engram/sdk stages an answer: a tuple in finish_import's order.
+    reviews.push([
+      randomUUID(),
+      r > 0 && (i + r) % 9 === 0 ? 1 : 3,
+      r === 0 ? "new" : "review",
+      new Date(at + interval * day).toISOString(),
+      interval + 0.5,
+      5,
+      interval,
+      interval,
+      interval,
+      0,
+      new Date(at).toISOString(),
+      4000,
+    ]);
     interval = Math.min(Math.round(interval * 1.8) + 1, 30);
     at += interval * day;
   }

@@ -246,9 +246,16 @@ describe("an import into a new deck", () => {
     const france = await cardOf(deckId, "guid-france", 1);
     expect(await stateOf(db, alice.id, france)).toMatchObject({ state: "review", reps: 3, stability: 12, version: 1 });
     const logs = await logsOf(db, alice.id, france);
+    // The deck they count for is in the log itself, as an answer's own is: no row per log in review_log_decks.
     expect(logs.map((log) => [log.client_review_id, log.rating, log.previous])).toEqual(
-      historyIds.map((id, i) => [id, i === 2 ? 4 : 3, { imported: true }]),
+      historyIds.map((id, i) => [id, i === 2 ? 4 : 3, { imported: true, deck_id: deckId }]),
     );
+    expect(
+      await db.query(
+        "select 1 from private.review_log_decks n join review_logs l on l.id = n.log_id where l.card_id = $1",
+        [france],
+      ),
+    ).toEqual([]);
     const japanBack = await cardOf(deckId, "guid-japan", 2);
     expect(await stateOf(db, alice.id, japanBack)).toMatchObject({ state: "new", suspended: true, version: 1 });
     expect(await stateOf(db, alice.id, await cardOf(deckId, "guid-japan", 1))).toMatchObject({
@@ -353,6 +360,45 @@ describe("importing the same file again", () => {
     ]);
     expect(job.summary).toMatchObject({ notes_added: 1, notes_skipped: 1 });
     expect((await notesOf(job.deck_id as string)).map((n) => n.fields.front)).toEqual(["First"]);
+  });
+
+  test("an answer staged as a tuple, as the SDK sends it, is stored as the same answer staged as an object", async () => {
+    const asObject = review(randomUUID(), 2, "review", 4, 6);
+    const asTuple = {
+      ...review(randomUUID(), 2, "review", 4, 6),
+      reviewed_at: asObject.reviewed_at,
+      due: asObject.due,
+    };
+    const tuple = [
+      asTuple.client_review_id,
+      asTuple.rating,
+      asTuple.state,
+      asTuple.due,
+      asTuple.stability,
+      asTuple.difficulty,
+      asTuple.elapsed_days,
+      asTuple.last_elapsed_days,
+      asTuple.scheduled_days,
+      asTuple.learning_steps,
+      asTuple.reviewed_at,
+      asTuple.duration_ms,
+    ];
+    const job = await importNotes(alice, { deckName: "Tuples" }, [
+      [
+        basicNote("object", "Q1", "A1", { cards: [{ ordinal: 1, reviews: [asObject] }] }),
+        basicNote("tuple", "Q2", "A2", {
+          cards: [{ ordinal: 1, reviews: [tuple as unknown as Record<string, unknown>] }],
+        }),
+      ],
+    ]);
+    expect(job.summary).toMatchObject({ notes_added: 2, reviews_added: 2 });
+    const stored = async (guid: string) => {
+      const [log] = await logsOf(db, alice.id, await cardOf(job.deck_id as string, guid, 1));
+      const { id: _id, card_id: _card, client_review_id: _client, created_at: _created, ...rest } = log ?? {};
+      return rest;
+    };
+    expect(await stored("tuple")).toEqual(await stored("object"));
+    expect(await stored("tuple")).toMatchObject({ rating: 2, state: "review", scheduled_days: 6, duration_ms: 3000 });
   });
 
   test("a review id twice in one file is stored once", async () => {

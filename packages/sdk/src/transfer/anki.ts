@@ -16,7 +16,15 @@ import {
 } from "@engram/core";
 import { type AnkiNote, type AnkiPackage, type AnkiReview, scheduleFromAnki } from "@engram/core/import";
 import { stableUuids } from "./ids.js";
-import type { SkipTally, StagedCard, StagedDeckPreset, StagedNote, StagedNoteType, StagedPreset } from "./staged.js";
+import type {
+  SkipTally,
+  StagedCard,
+  StagedDeckPreset,
+  StagedNote,
+  StagedNoteType,
+  StagedPreset,
+  StagedReview,
+} from "./staged.js";
 
 export type AnkiStagingOptions = {
   includeSchedule: boolean;
@@ -246,20 +254,22 @@ export async function stageAnkiNotes(
           })
         : { schedule: null, reviews: [] };
       const reviewId = history.reviews.length > 0 ? reviewIds.get(card.ankiCardId) : undefined;
-      const reviews = history.reviews.map((review) => ({
-        client_review_id: reviewId?.(review.ankiReviewId) ?? "",
-        rating: review.rating,
-        state: review.state,
-        due: review.due.toISOString(),
-        stability: review.stability,
-        difficulty: review.difficulty,
-        elapsed_days: review.elapsed_days,
-        last_elapsed_days: review.last_elapsed_days,
-        scheduled_days: review.scheduled_days,
-        learning_steps: review.learning_steps,
-        reviewed_at: review.reviewed_at.toISOString(),
-        duration_ms: review.duration_ms,
-      }));
+      const reviews = history.reviews.map(
+        (review): StagedReview => [
+          reviewId?.(review.ankiReviewId) ?? "",
+          review.rating,
+          review.state,
+          review.due.toISOString(),
+          review.stability,
+          review.difficulty,
+          review.elapsed_days,
+          review.last_elapsed_days,
+          review.scheduled_days,
+          review.learning_steps,
+          review.reviewed_at.toISOString(),
+          review.duration_ms,
+        ],
+      );
       const schedule = history.schedule
         ? {
             ...history.schedule,

@@ -4,20 +4,24 @@
  */
 import type { CardSchedule, CardState, NoteFields, NoteKind } from "@engram/core";
 
-export type StagedReview = {
-  client_review_id: string;
-  rating: 1 | 2 | 3 | 4;
-  state: CardState;
-  due: string;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  last_elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reviewed_at: string;
-  duration_ms: number;
-};
+/**
+ * One answer, as a tuple: a history of 100,000 answers stages in half the bytes
+ * of objects with these keys (finish_import still reads either).
+ */
+export type StagedReview = [
+  client_review_id: string,
+  rating: 1 | 2 | 3 | 4,
+  state: CardState,
+  due: string,
+  stability: number,
+  difficulty: number,
+  elapsed_days: number,
+  last_elapsed_days: number,
+  scheduled_days: number,
+  learning_steps: number,
+  reviewed_at: string,
+  duration_ms: number,
+];
 
 export type StagedSchedule = Omit<CardSchedule, "due" | "last_review"> & { due: string; last_review: string | null };
 
