@@ -3,12 +3,9 @@
  * new deck of the user's own through the import path, so it lands whole or
  * not at all (a failed import removes the deck it made).
  */
-import { sampleDeckKey, sampleDeckName, sampleDeckNotes } from "@engram/core";
+import { sampleDeckKey } from "@engram/core";
 import { run } from "./request.js";
 import type { EngramClient } from "./supabase-client.js";
-import { newJobId } from "./transfer/ids.js";
-import { runImportJob } from "./transfer/job.js";
-import { SkipTally, type StagedNote } from "./transfer/staged.js";
 
 export type SampleDeck = { deckId: string; created: boolean };
 
@@ -41,24 +38,9 @@ export function createSampleDeck(supabase: EngramClient) {
     async add(): Promise<SampleDeck> {
       const existing = await find();
       if (existing) return { deckId: existing, created: false };
-      const notes: StagedNote[] = sampleDeckNotes.map((note, index) => ({
-        guid: `sample ${sampleDeckKey} ${index}`,
-        kind: note.kind,
-        fields: note.fields,
-        tags: note.tags,
-        cards: [],
-      }));
-      const summary = await runImportJob(supabase, {
-        jobId: newJobId(),
-        source: "csv",
-        origin,
-        target: { newDeckName: sampleDeckName },
-        existing: "skip",
-        notes,
-        media: [],
-        skipped: new SkipTally(),
-      });
-      return { deckId: summary.deckId, created: true };
+      // The import job's code loads with the first sample deck, not with every screen.
+      const { importSampleDeck } = await import("./sample-deck-import.js");
+      return { deckId: await importSampleDeck(supabase, origin), created: true };
     },
   };
 }

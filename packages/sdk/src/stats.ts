@@ -5,7 +5,7 @@ import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
-import { type Workload, workloadOf } from "./workload.js";
+import type { Workload } from "./workload.js";
 
 const count = z.number().int().nonnegative();
 /** A study day as `YYYY-MM-DD`, in the user's timezone and day start. */
@@ -130,7 +130,9 @@ export function createStats(supabase: EngramClient) {
      * retention)` gives a year for any retention), and the retention from 0.70
      * to 0.95 with the least study time per card remembered.
      */
-    workload(options: { now?: Date } = {}): Promise<Workload> {
+    async workload(options: { now?: Date } = {}): Promise<Workload> {
+      // The simulator and ts-fsrs load with the first call, not with every screen that holds the SDK.
+      const { workloadOf } = await import("./workload.js");
       return workloadOf(supabase, options);
     },
 
