@@ -92,6 +92,69 @@ $$;
 
 revoke execute on function private.announce_changes() from anon, authenticated, service_role;
 
+-- A user's schedules (card_states) and answers (review_logs), announced as
+-- private.announce_changes(user, user_id, card_id or id, top-level,
+-- public.cards, card_id) would: every answer announces both, and that
+-- function builds its statement from its arguments, so it is planned again
+-- at each call. Written out, each statement is planned once per connection.
+create function private.announce_study_changes() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  -- top-level only: schedules and logs leaving with their card are announced by the card
+  if pg_trigger_depth() > 1 then
+    return null;
+  end if;
+  if tg_table_name = 'card_states' then
+    if tg_op = 'INSERT' then
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.card_id) end)
+      from new_rows changed
+      where changed.user_id is not null
+      group by changed.user_id;
+    elsif tg_op = 'UPDATE' then
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.card_id) end)
+      from (select n.user_id, n.card_id from new_rows n union select o.user_id, o.card_id from old_rows o) changed
+      where changed.user_id is not null
+      group by changed.user_id;
+    else
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.card_id) end)
+      from old_rows changed
+      where changed.user_id is not null
+        and exists (select 1 from public.cards p where p.id = changed.card_id)
+      group by changed.user_id;
+    end if;
+  else
+    if tg_op = 'INSERT' then
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.id) end)
+      from new_rows changed
+      where changed.user_id is not null
+      group by changed.user_id;
+    elsif tg_op = 'UPDATE' then
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.id) end)
+      from (select n.user_id, n.id from new_rows n union select o.user_id, o.id from old_rows o) changed
+      where changed.user_id is not null
+      group by changed.user_id;
+    else
+      perform private.send_change('user:' || changed.user_id::text, tg_table_name, tg_op,
+                                  case when count(*) <= 200 then array_agg(changed.id) end)
+      from old_rows changed
+      where changed.user_id is not null
+        and exists (select 1 from public.cards p where p.id = changed.card_id)
+      group by changed.user_id;
+    end if;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.announce_study_changes() from anon, authenticated, service_role;
+
 create trigger decks_announce_inserts after insert on public.decks
   referencing new table as new_rows
   for each statement execute function private.announce_changes('deck', 'id', 'id', 'always');
@@ -157,23 +220,23 @@ create trigger cards_announce_deletes after delete on public.cards
 
 create trigger card_states_announce_inserts after insert on public.card_states
   referencing new table as new_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 create trigger card_states_announce_updates after update on public.card_states
   referencing old table as old_rows new table as new_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 create trigger card_states_announce_deletes after delete on public.card_states
   referencing old table as old_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'card_id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 
 create trigger review_logs_announce_inserts after insert on public.review_logs
   referencing new table as new_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 create trigger review_logs_announce_updates after update on public.review_logs
   referencing old table as old_rows new table as new_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 create trigger review_logs_announce_deletes after delete on public.review_logs
   referencing old table as old_rows
-  for each statement execute function private.announce_changes('user', 'user_id', 'id', 'top-level', 'public.cards', 'card_id');
+  for each statement execute function private.announce_study_changes();
 
 -- More new cards today (extend_study_day) changes a deck's counts on the user's devices.
 create trigger study_day_extras_announce_inserts after insert on public.study_day_extras

@@ -1,7 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase, service } from "./support/database.js";
-import { addMember, addNote, addNotes, basic, createDeck, recordReview, type User } from "./support/study-fixtures.js";
+import {
+  addMember,
+  addNote,
+  addNotes,
+  basic,
+  createDeck,
+  recordReview,
+  type User,
+  undoReview,
+} from "./support/study-fixtures.js";
 
 // Live updates (supabase/schemas/80_realtime.sql): statement triggers send one
 // `change` broadcast per statement and private topic, `deck:<id>` for a deck's
@@ -174,6 +184,25 @@ describe("what a deck's members hear", () => {
     });
     expect(messages.filter((message) => message.topic !== `user:${member.id}`)).toEqual([]);
   });
+
+  test("an undone answer is told to the user's own topic only: the answer deleted by its id, the schedule updated", async () => {
+    const { owner, member, deck } = await deckWithMember();
+    const note = await addNote(db, owner, deck, basic("Q", "A"));
+    const card = note.cardIds[0] as string;
+    const clientReviewId = randomUUID();
+    const [log] = await actAs(db, member, async (tx) => {
+      await recordReview(tx, { cardId: card, clientReviewId, expectedVersion: 0 });
+      return tx.query<{ id: string }>("select id from review_logs where card_id = $1", [card]);
+    });
+    const sent = await watch(topicsOf(deck, owner, member));
+
+    await actAs(db, member, (tx) => undoReview(tx, clientReviewId));
+
+    expect(sortByTable((await sent()).map(change))).toEqual([
+      { topic: `user:${member.id}`, table: "card_states", type: "update", ids: [card] },
+      { topic: `user:${member.id}`, table: "review_logs", type: "delete", ids: [log?.id] },
+    ]);
+  });
 });
 
 describe("deletes reach only the topics they belong to", () => {
@@ -249,4 +278,8 @@ describe("deletes reach only the topics they belong to", () => {
 
 function sortByTopic<T extends { topic: string }>(messages: T[]): T[] {
   return [...messages].sort((a, b) => a.topic.localeCompare(b.topic));
+}
+
+function sortByTable<T extends { [key: string]: unknown }>(messages: T[]): T[] {
+  return [...messages].sort((a, b) => String(a.table).localeCompare(String(b.table)));
 }
