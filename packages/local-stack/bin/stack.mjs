@@ -4,7 +4,7 @@
  * faster and in less memory than compiling the sources on the fly. The bundle
  * is rebuilt first when it is missing (a fresh clone) or older than a source.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -28,10 +28,17 @@ const stale =
   statSync(bundle).mtimeMs < Math.max(newestSource(join(root, "src")), statSync(join(root, "package.json")).mtimeMs);
 if (stale) {
   const esbuild = await import("esbuild");
+  const dist = join(root, "dist");
+  for (const name of existsSync(dist) ? readdirSync(dist) : []) {
+    if (name.startsWith("cli-chunk-")) rmSync(join(dist, name));
+  }
   // As tsup bundles it (tsup.config.ts): the package's own code, every dependency imported from node_modules.
+  // What cli.ts imports only later (the server) is a chunk of its own, so the CLI starts the database first.
   await esbuild.build({
-    entryPoints: [join(root, "src", "cli.ts")],
-    outfile: bundle,
+    entryPoints: { cli: join(root, "src", "cli.ts") },
+    outdir: dist,
+    splitting: true,
+    chunkNames: "cli-chunk-[hash]",
     bundle: true,
     platform: "node",
     format: "esm",

@@ -6,8 +6,9 @@
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { openStackPglite } from "./database/pglite.js";
 import { findSupabaseDir } from "./paths.js";
-import { type RunningStack, startStack } from "./server.js";
+import type { RunningStack } from "./server.js";
 
 const supabaseDir = findSupabaseDir();
 const dataDir = join(dirname(supabaseDir), ".engram");
@@ -23,10 +24,17 @@ function isOn(value: string | undefined): boolean {
 }
 
 async function start() {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  // The embedded database opens on its thread while this one loads the rest of the stack's code
+  // (a chunk of its own in the bundle): the two largest parts of a start, side by side.
+  const embedded = databaseUrl ? undefined : openStackPglite(dataDir);
+  embedded?.catch(() => undefined);
+  const { startStack } = await import("./server.js");
   const running = await startStack({
     supabaseDir,
     dataDir,
-    databaseUrl: process.env.DATABASE_URL || undefined,
+    databaseUrl,
+    ...(embedded ? { embedded } : {}),
     dbPort: "config",
     strict,
     log: (line) => console.log(line),

@@ -8,7 +8,7 @@ import { createApp } from "./app.js";
 import { loadConfig, type StackConfig } from "./config/config.js";
 import { type AutoAnalyze, startAutoAnalyze } from "./database/auto-analyze.js";
 import { prepareDatabase } from "./database/migrate.js";
-import { openPglite, type PgliteDatabase } from "./database/pglite.js";
+import { openStackPglite, type PgliteDatabase } from "./database/pglite.js";
 import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
 import { serveWireProtocol, type WireServer } from "./database/wire-server.js";
@@ -24,6 +24,12 @@ export interface StartOptions {
   dataDir?: string | null;
   /** Use this PostgreSQL instead of PGlite. */
   databaseUrl?: string;
+  /**
+   * The embedded database, already opening at `<dataDir>/db` (or in memory without
+   * `dataDir`) by `openStackPglite`: the CLI starts it before loading the rest
+   * of the stack's code, so both happen at once. Opened here when absent.
+   */
+  embedded?: Promise<PgliteDatabase>;
   /** 0 picks a free port; default: `[api] port` of config.toml. */
   port?: number;
   /**
@@ -79,6 +85,23 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const supabaseDir = options.supabaseDir ?? findSupabaseDir();
   const dataDir = options.dataDir ?? null;
   const log = options.log ?? (() => {});
+  // Opening PGlite takes most of a start: it begins first, on its own thread, and the rest is read meanwhile.
+  const opening = options.databaseUrl ? null : (options.embedded ?? openStackPglite(dataDir));
+  // Its failure is handled where it is awaited, after the config and keys are read.
+  opening?.catch(() => undefined);
+  try {
+    return await startOn(opening, { ...options, supabaseDir, dataDir, log });
+  } catch (error) {
+    await opening?.then((db) => db.close()).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startOn(
+  opening: Promise<PgliteDatabase> | null,
+  options: StartOptions & { supabaseDir: string; dataDir: string | null; log: (line: string) => void },
+): Promise<RunningStack> {
+  const { supabaseDir, dataDir, log } = options;
   const config = await loadConfig(supabaseDir);
   options.configure?.(config);
   for (const notice of config.notices) log(notice);
@@ -94,12 +117,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   let db: Database;
   let location: string;
   let embedded: PgliteDatabase | null = null;
-  if (options.databaseUrl) {
-    db = openPostgres({ connectionString: options.databaseUrl });
-    location = redactPassword(options.databaseUrl);
+  if (!opening) {
+    db = openPostgres({ connectionString: options.databaseUrl ?? "" });
+    location = redactPassword(options.databaseUrl ?? "");
   } else {
     location = dataDir ? join(dataDir, "db") : "memory";
-    embedded = await openPglite({ withPlatform: true, worker: true, ...(dataDir ? { dataDir: location } : {}) });
+    embedded = await opening;
     db = embedded;
   }
   await prepareDatabase(db, {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EmbeddedPglite } from "./embedded.js";
 import { applyPlatformScripts, platformScriptsKey } from "./migrate.js";
-import { createPglite } from "./pglite-engine.mjs";
 import { readTemplate, saveTemplate, type TemplateKind } from "./pglite-template.js";
 import { PgliteThread } from "./pglite-thread.js";
 import { SharedSession } from "./shared-session.js";
@@ -34,9 +34,10 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
   };
+  // PGlite itself is loaded only on this thread's side: on a worker, this thread never needs it.
   const pglite: EmbeddedPglite = options.worker
     ? await PgliteThread.start(engineOptions)
-    : await createPglite(engineOptions);
+    : await (await import("./pglite-engine.mjs")).createPglite(engineOptions);
   if (isNew && !template) await saveTemplate(pglite);
   const db = wrapPglite(pglite);
   if (withPlatform && !platformTemplate) {
@@ -44,6 +45,17 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     await saveTemplate(pglite, withPlatform);
   }
   return db;
+}
+
+/**
+ * A stack's embedded database, on a worker thread: at `<dataDir>/db`, or in
+ * memory when dataDir is null. It needs none of the stack's other code, so the
+ * CLI starts it before loading that.
+ */
+export async function openStackPglite(dataDir: string | null): Promise<PgliteDatabase> {
+  // The first start in a project makes its data directory here: nothing else has yet.
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  return openPglite({ withPlatform: true, worker: true, ...(dataDir ? { dataDir: join(dataDir, "db") } : {}) });
 }
 
 function queryable(target: Pick<EmbeddedPglite, "query" | "exec">): Queryable {
