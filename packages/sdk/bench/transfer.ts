@@ -98,7 +98,7 @@ function probeAvailability(url: string, anonKey: string) {
            .then(async (response) => {
              await response.arrayBuffer();
              if (!response.ok) throw new Error(String(response.status));
-             times[label].push(performance.now() - start);
+             times[label].push([Date.now() - (performance.now() - start), performance.now() - start]);
            })
            .catch(() => { failed[label] += 1; }));
        }
@@ -111,10 +111,13 @@ function probeAvailability(url: string, anonKey: string) {
     { eval: true, workerData: { targets, anonKey } },
   );
   return {
-    async stop(): Promise<{ times: Map<string, number[]>; failed: Map<string, number> }> {
+    /** Per target: each answer as [when it was sent (epoch ms), how long it took (ms)]. */
+    async stop(): Promise<{ times: Map<string, Array<[number, number]>>; failed: Map<string, number> }> {
       const answer = once(worker, "message");
       worker.postMessage("stop");
-      const [result] = (await answer) as [{ times: Record<string, number[]>; failed: Record<string, number> }];
+      const [result] = (await answer) as [
+        { times: Record<string, Array<[number, number]>>; failed: Record<string, number> },
+      ];
       await worker.terminate();
       return { times: new Map(Object.entries(result.times)), failed: new Map(Object.entries(result.failed)) };
     },
@@ -145,14 +148,14 @@ try {
 
   const phases = new Map<string, number>();
   const onProgress = (progress: ImportProgress) => {
-    if (!phases.has(progress.phase)) phases.set(progress.phase, performance.now());
+    if (!phases.has(progress.phase)) phases.set(progress.phase, Date.now());
   };
   const probes = probeAvailability(stack.url, stack.anonKey);
   const summary = await timed("import end to end", () =>
     importDeck(engram, file, { target: { newDeckName: "Bench" }, includeSchedule: true, onProgress }),
   );
   const answered = await probes.stop();
-  const marks = [...phases.entries(), ["done", performance.now()] as const];
+  const marks = [...phases.entries(), ["done", Date.now()] as const];
   for (let i = 0; i < marks.length - 1; i += 1) {
     const [phase, at] = marks[i] as [string, number];
     const next = (marks[i + 1] as [string, number])[1];
@@ -160,9 +163,19 @@ try {
   }
   console.log(`  notes ${summary.notesAdded}, cards ${summary.cards}, reviews ${summary.reviews}`);
   console.log("meanwhile, a request every 100 ms   p50 / p99 / max");
-  for (const [label, times] of answered.times) {
+  for (const [label, answers] of answered.times) {
     const failed = answered.failed.get(label) ?? 0;
-    console.log(`  ${label.padEnd(32)} ${spread(times)} (${times.length} answered, ${failed} failed)`);
+    console.log(
+      `  ${label.padEnd(32)} ${spread(answers.map(([, ms]) => ms))} (${answers.length} answered, ${failed} failed)`,
+    );
+    // Which phase the slow answers fall in: a stack that is slow to answer its first
+    // request shows in "reading", when the server has nothing of the import yet.
+    const byPhase = marks.slice(0, -1).map(([phase, from], i) => {
+      const until = (marks[i + 1] as readonly [string, number])[1];
+      const inPhase = answers.filter(([sent]) => sent >= from && sent < until).map(([, ms]) => ms);
+      return `${phase} ${Math.round(Math.max(0, ...inPhase))}`;
+    });
+    console.log(`    slowest by phase (ms)          ${byPhase.join(", ")}`);
   }
 
   await timed("export .apkg with schedule", () =>
