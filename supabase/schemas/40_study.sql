@@ -642,7 +642,9 @@ begin
       join private.review_deck_counts c on c.user_id = me.id and c.slot >= me.day_start and c.slot < me.day_end
       group by c.deck_id
     ),
-    my_decks as (
+    -- Materialized: inlined, the planner joined the memberships after
+    -- reading the cards, testing every membership against every card.
+    my_decks as materialized (
       select d.id, d.bury_new, d.bury_reviews, d.bury_interday_learning,
              greatest(0, coalesce(d.new_per_day, me.new_per_day) + coalesce(x.extra_new, 0) - coalesce(t.new_done, 0))
                as new_left,
