@@ -2,22 +2,23 @@
  * `createEngram(supabase)`: Engram's typed API over one Supabase client, composed
  * of one sub-client per resource (as supabase-js composes its own).
  */
-import { createAccount } from "./account.js";
+import type { createAccount } from "./account.js";
 import { createAuth } from "./auth.js";
-import { createBrowse } from "./browse.js";
-import { createCardInfo } from "./card-info.js";
-import { createCards } from "./cards.js";
-import { createDeckPresets } from "./deck-presets.js";
+import type { createBrowse } from "./browse.js";
+import type { createCardInfo } from "./card-info.js";
+import type { createCards } from "./cards.js";
+import type { createDeckPresets } from "./deck-presets.js";
 import { createDecks } from "./decks.js";
-import { createDeletedNotes } from "./deleted-notes.js";
-import { createFindReplace } from "./find-replace.js";
-import { createInvites } from "./invites.js";
-import { createMembers } from "./members.js";
+import type { createDeletedNotes } from "./deleted-notes.js";
+import type { createFindReplace } from "./find-replace.js";
+import type { createInvites } from "./invites.js";
+import { lazyClient } from "./lazy-client.js";
+import type { createMembers } from "./members.js";
 import { createMfa } from "./mfa.js";
-import { createNoteHistory } from "./note-history.js";
-import { createNoteTypes } from "./note-types.js";
-import { createNotes } from "./notes.js";
-import { createPersonalNotes } from "./personal-notes.js";
+import type { createNoteHistory } from "./note-history.js";
+import type { createNoteTypes } from "./note-types.js";
+import type { createNotes } from "./notes.js";
+import type { createPersonalNotes } from "./personal-notes.js";
 import { createProfile } from "./profile.js";
 import { createRealtime } from "./realtime.js";
 import { createSampleDeck } from "./sample-deck.js";
@@ -29,6 +30,25 @@ import type { EngramClient } from "./supabase-client.js";
 
 export type { EngramClient };
 
+type Account = ReturnType<typeof createAccount>;
+type Browse = ReturnType<typeof createBrowse>;
+type CardInfo = ReturnType<typeof createCardInfo>;
+type Cards = ReturnType<typeof createCards>;
+type DeckPresets = ReturnType<typeof createDeckPresets>;
+type DeletedNotes = ReturnType<typeof createDeletedNotes>;
+type FindReplace = ReturnType<typeof createFindReplace>;
+type Invites = ReturnType<typeof createInvites>;
+type Members = ReturnType<typeof createMembers>;
+type NoteHistory = ReturnType<typeof createNoteHistory>;
+type NoteTypes = ReturnType<typeof createNoteTypes>;
+type Notes = ReturnType<typeof createNotes>;
+type PersonalNotes = ReturnType<typeof createPersonalNotes>;
+
+/**
+ * The sub-clients a screen needs as it opens (the session, decks, the study
+ * queue, statistics, realtime) are built at once; the others, all async
+ * methods, load their code with their first call (`lazyClient`).
+ */
 export function createEngram(supabase: EngramClient) {
   const auth = Object.assign(createAuth(supabase), { mfa: createMfa(supabase) });
   return {
@@ -38,24 +58,77 @@ export function createEngram(supabase: EngramClient) {
     profile: createProfile(supabase),
     decks: createDecks(supabase),
     sampleDeck: createSampleDeck(supabase),
-    presets: createDeckPresets(supabase),
-    members: createMembers(supabase),
-    invites: createInvites(supabase),
-    noteTypes: createNoteTypes(supabase),
-    notes: createNotes(supabase),
-    browse: createBrowse(supabase),
-    findReplace: createFindReplace(supabase),
-    noteHistory: createNoteHistory(supabase),
-    deletedNotes: createDeletedNotes(supabase),
-    personalNotes: createPersonalNotes(supabase),
+    presets: lazyClient<DeckPresets>(
+      () => import("./deck-presets.js").then((module) => module.createDeckPresets(supabase)),
+      { list: true, create: true, update: true, remove: true },
+    ),
+    members: lazyClient<Members>(() => import("./members.js").then((module) => module.createMembers(supabase)), {
+      list: true,
+      setRole: true,
+      remove: true,
+      leave: true,
+    }),
+    invites: lazyClient<Invites>(() => import("./invites.js").then((module) => module.createInvites(supabase)), {
+      create: true,
+      list: true,
+      revoke: true,
+      preview: true,
+      accept: true,
+    }),
+    noteTypes: lazyClient<NoteTypes>(
+      () => import("./note-types.js").then((module) => module.createNoteTypes(supabase)),
+      { list: true, get: true, create: true, update: true, remove: true },
+    ),
+    notes: lazyClient<Notes>(() => import("./notes.js").then((module) => module.createNotes(supabase)), {
+      list: true,
+      ids: true,
+      get: true,
+      create: true,
+      update: true,
+      remove: true,
+      move: true,
+      addTags: true,
+      removeTags: true,
+    }),
+    browse: lazyClient<Browse>(() => import("./browse.js").then((module) => module.createBrowse(supabase)), {
+      page: true,
+    }),
+    findReplace: lazyClient<FindReplace>(
+      () => import("./find-replace.js").then((module) => module.createFindReplace(supabase)),
+      { load: true, preview: true, apply: true },
+    ),
+    noteHistory: lazyClient<NoteHistory>(
+      () => import("./note-history.js").then((module) => module.createNoteHistory(supabase)),
+      { list: true, deckChanges: true, deckHistory: true, revert: true },
+    ),
+    deletedNotes: lazyClient<DeletedNotes>(
+      () => import("./deleted-notes.js").then((module) => module.createDeletedNotes(supabase)),
+      { list: true, restore: true },
+    ),
+    personalNotes: lazyClient<PersonalNotes>(
+      () => import("./personal-notes.js").then((module) => module.createPersonalNotes(supabase)),
+      { get: true, listForDeck: true, save: true, setMarked: true, clear: true },
+    ),
     suggestions: createSuggestions(supabase),
-    cards: createCards(supabase),
-    cardInfo: createCardInfo(supabase),
+    cards: lazyClient<Cards>(() => import("./cards.js").then((module) => module.createCards(supabase)), {
+      listForNote: true,
+      schedules: true,
+      setSuspended: true,
+      setBuried: true,
+      setBuriedForNotes: true,
+      setFlag: true,
+      setSuspendedForNotes: true,
+    }),
+    cardInfo: lazyClient<CardInfo>(() => import("./card-info.js").then((module) => module.createCardInfo(supabase)), {
+      get: true,
+    }),
     study: createStudy(supabase),
     stats: createStats(supabase),
     storage: createStorage(supabase),
     realtime: createRealtime(supabase),
-    account: createAccount(supabase, auth),
+    account: lazyClient<Account>(() => import("./account.js").then((module) => module.createAccount(supabase, auth)), {
+      delete: true,
+    }),
   };
 }
 
