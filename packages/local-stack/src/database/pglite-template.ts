@@ -8,10 +8,13 @@
  * the same for one version of them: that state is kept too, keyed by their hash.
  */
 import { randomUUID } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createGunzip } from "node:zlib";
 import { cacheDir, packageJsonFile } from "../paths.js";
 import type { EmbeddedPglite } from "./embedded.js";
+import { extractTar } from "./tar.mjs";
 
 /** Which state a template holds: just initdb's, or the platform scripts of one hash applied too. */
 export type TemplateKind = "initdb" | `platform-${string}`;
@@ -63,5 +66,31 @@ export async function saveTemplate(
   } catch {
     // Only a cache: the next new database runs initdb again.
     await rm(partial, { force: true });
+  }
+}
+
+/**
+ * Writes the kept data directory of that kind into `dir` as Postgres's own
+ * files, for PGlite to open as an existing database; false when none is kept
+ * or `dir` already holds something. Streamed from the file: PGlite's
+ * `loadDataDir` would hold the tarball, its unpacked copy and every file in
+ * memory (a first start's peak) and write them through its WebAssembly file
+ * system. Unpacked beside `dir` and renamed into place, so a start stopped
+ * halfway leaves no partial database.
+ */
+export async function unpackTemplate(kind: TemplateKind, dir: string): Promise<boolean> {
+  const file = await templateFile(kind);
+  if (!existsSync(file)) return false;
+  const partial = `${dir}.${randomUUID()}.partial`;
+  try {
+    await mkdir(partial, { recursive: true, mode: 0o700 });
+    await extractTar(createReadStream(file).pipe(createGunzip()), partial);
+    // Replaces `dir` when it is an empty directory.
+    await rename(partial, dir);
+    return true;
+  } catch {
+    // Only a cache: PGlite then starts the database as it would without one.
+    await rm(partial, { recursive: true, force: true });
+    return false;
   }
 }

@@ -3,7 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EmbeddedPglite } from "./embedded.js";
 import { applyPlatformScripts, platformScriptsKey } from "./migrate.js";
-import { readTemplate, saveTemplate, type TemplateKind } from "./pglite-template.js";
+import { readTemplate, saveTemplate, type TemplateKind, unpackTemplate } from "./pglite-template.js";
 import { PgliteThread } from "./pglite-thread.js";
 import { SharedSession } from "./shared-session.js";
 import type { Database, Queryable } from "./types.js";
@@ -27,9 +27,20 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
   const isNew = !options.loadDataDir && !(options.dataDir && existsSync(join(options.dataDir, "PG_VERSION")));
   const withPlatform: TemplateKind | null =
     isNew && options.withPlatform ? `platform-${(await platformScriptsKey()).slice(0, 16)}` : null;
-  const platformTemplate = withPlatform ? await readTemplate(withPlatform) : null;
-  const template = isNew ? (platformTemplate ?? (await readTemplate())) : null;
-  const loadDataDir = options.loadDataDir ?? template;
+  // A new database starts from the kept state after the platform scripts, else after initdb: on
+  // disk unpacked into its directory before PGlite opens it, in memory loaded by PGlite.
+  let loadDataDir = options.loadDataDir;
+  let template: TemplateKind | null = null;
+  for (const kind of isNew ? [withPlatform, "initdb" as const] : []) {
+    if (!kind) continue;
+    if (options.dataDir) {
+      if (await unpackTemplate(kind, options.dataDir)) template = kind;
+    } else {
+      loadDataDir = (await readTemplate(kind)) ?? undefined;
+      if (loadDataDir) template = kind;
+    }
+    if (template) break;
+  }
   const engineOptions = {
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
@@ -40,7 +51,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDat
     : await (await import("./pglite-engine.mjs")).createPglite(engineOptions);
   if (isNew && !template) await saveTemplate(pglite);
   const db = wrapPglite(pglite);
-  if (withPlatform && !platformTemplate) {
+  if (withPlatform && template !== withPlatform) {
     await applyPlatformScripts(db);
     await saveTemplate(pglite, withPlatform);
   }

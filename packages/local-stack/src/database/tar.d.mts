@@ -3,3 +3,5 @@ export type TarEntry =
   | { type: "directory"; name: string; mode: number };
 
 export declare function untar(bytes: Uint8Array): TarEntry[];
+
+export declare function extractTar(chunks: AsyncIterable<Buffer>, dir: string): Promise<void>;

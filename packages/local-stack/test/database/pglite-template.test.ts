@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { platformScriptsKey } from "../../src/database/migrate.js";
 import { openPglite } from "../../src/database/pglite.js";
-import { readTemplate } from "../../src/database/pglite-template.js";
+import { readTemplate, unpackTemplate } from "../../src/database/pglite-template.js";
 import { cacheDir } from "../../src/paths.js";
 
 const dataDir = await mkdtemp(join(tmpdir(), "engram-template-"));
@@ -51,6 +51,22 @@ describe("new PGlite databases", () => {
       expect(await platformCount({ dataDir: fromTemplate })).toBe(scripts.length);
     } finally {
       await rm(fromTemplate, { recursive: true, force: true });
+    }
+  });
+
+  it("on disk, unpack it into the new directory, and leave one that holds something as it is", async () => {
+    const parent = await mkdtemp(join(tmpdir(), "engram-unpack-"));
+    try {
+      expect(await unpackTemplate("initdb", join(parent, "new"))).toBe(true);
+      expect(existsSync(join(parent, "new", "PG_VERSION"))).toBe(true);
+      await mkdir(join(parent, "taken"));
+      await writeFile(join(parent, "taken", "notes.txt"), "mine");
+      expect(await unpackTemplate("initdb", join(parent, "taken"))).toBe(false);
+      expect(await readdir(join(parent, "taken"))).toEqual(["notes.txt"]);
+      // Nothing half-written is left beside them.
+      expect((await readdir(parent)).sort()).toEqual(["new", "taken"]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 
