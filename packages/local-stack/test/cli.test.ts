@@ -112,6 +112,35 @@ describe("pnpm stack", () => {
     expect(output).toContain('Unknown option "--stricter". Use: pnpm stack [start|status|reset] [--strict]');
   });
 
+  it("keeps what a statement committed across a stop, and across a kill", async () => {
+    const url = databaseUrl ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`;
+    const query = async (sql: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const restart = async (signal: NodeJS.Signals) => {
+      const exited = once(cli, "exit");
+      cli.kill(signal);
+      await exited;
+      const started = await runCli([], "Database: ");
+      cli = started.child;
+      expect(started.output).toMatch(/Engram local stack ready in \d+\.\d s/);
+    };
+    await query("create table public.kept (word text); insert into public.kept values ('stopped')");
+    await restart("SIGTERM");
+    await query("insert into public.kept values ('killed')");
+    await restart("SIGKILL");
+    expect(await query("select word from public.kept order by word")).toEqual([
+      { word: "killed" },
+      { word: "stopped" },
+    ]);
+  });
+
   it("status reports it running, with the same DB URL", async () => {
     const { output } = await runCli(["status"]);
     expect(output).toContain("Engram local stack is running");
