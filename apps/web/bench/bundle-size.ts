@@ -34,7 +34,12 @@ interface Route {
   modules: string[];
 }
 
-/** Each route and the modules its first visit loads beyond the entry (the router's and screens' lazy imports). */
+/**
+ * Each route and the modules its first visit loads beyond the entry: the
+ * router's and screens' lazy imports, and the SDK's sub-clients the screen
+ * calls as it opens, which load their code with their first call
+ * (packages/sdk/src/lazy-client.ts).
+ */
 const routes: Route[] = [
   {
     name: "landing (signed out)",
@@ -53,9 +58,18 @@ const routes: Route[] = [
     name: "deck screen",
     path: "/decks/:deckId",
     audience: "signed in",
-    modules: ["src/features/note-browser/deck-page.tsx"],
+    modules: [
+      "src/features/note-browser/deck-page.tsx",
+      "../../packages/sdk/src/note-types.ts",
+      "../../packages/sdk/src/note-history.ts",
+    ],
   },
-  { name: "study", path: "/study", audience: "signed in", modules: ["src/features/study/study-page.tsx"] },
+  {
+    name: "study",
+    path: "/study",
+    audience: "signed in",
+    modules: ["src/features/study/study-page.tsx", "../../packages/sdk/src/study/index.ts"],
+  },
   { name: "import", path: "/import", audience: "signed in", modules: ["src/features/import/import-page.tsx"] },
   { name: "statistics", path: "/stats", audience: "signed in", modules: ["src/features/stats/stats-page.tsx"] },
   {

@@ -24,7 +24,8 @@ import { createRealtime } from "./realtime.js";
 import { createSampleDeck } from "./sample-deck.js";
 import { createStats } from "./stats.js";
 import { createStorage } from "./storage.js";
-import { createStudy } from "./study/index.js";
+import { createScheduleFollowing } from "./study/follow.js";
+import type { createStudy } from "./study/index.js";
 import { createSuggestions } from "./suggestions.js";
 import type { EngramClient } from "./supabase-client.js";
 
@@ -43,11 +44,14 @@ type NoteHistory = ReturnType<typeof createNoteHistory>;
 type NoteTypes = ReturnType<typeof createNoteTypes>;
 type Notes = ReturnType<typeof createNotes>;
 type PersonalNotes = ReturnType<typeof createPersonalNotes>;
+type Study = ReturnType<typeof createStudy>;
 
 /**
- * The sub-clients a screen needs as it opens (the session, decks, the study
- * queue, statistics, realtime) are built at once; the others, all async
- * methods, load their code with their first call (`lazyClient`).
+ * The sub-clients a screen needs as it opens (the session, decks, statistics,
+ * realtime) are built at once; the others, all async methods, load their code
+ * with their first call (`lazyClient`), and so does `study` (the review
+ * session, its outbox and the FSRS scheduler) but for its synchronous
+ * `followSchedules`.
  */
 export function createEngram(supabase: EngramClient) {
   const auth = Object.assign(createAuth(supabase), { mfa: createMfa(supabase) });
@@ -122,7 +126,21 @@ export function createEngram(supabase: EngramClient) {
     cardInfo: lazyClient<CardInfo>(() => import("./card-info.js").then((module) => module.createCardInfo(supabase)), {
       get: true,
     }),
-    study: createStudy(supabase),
+    study: {
+      ...lazyClient<Omit<Study, "followSchedules">>(
+        () => import("./study/index.js").then((module) => module.createStudy(supabase)),
+        {
+          queue: true,
+          custom: true,
+          extendToday: true,
+          scheduler: true,
+          recordReview: true,
+          undo: true,
+          session: true,
+        },
+      ),
+      ...createScheduleFollowing(supabase),
+    },
     stats: createStats(supabase),
     storage: createStorage(supabase),
     realtime: createRealtime(supabase),

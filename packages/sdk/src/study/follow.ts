@@ -94,3 +94,21 @@ export function followSchedules(
     await stop();
   };
 }
+
+/**
+ * The study sub-client's one synchronous member, kept apart so `createEngram`
+ * builds it at once while the rest of `study` loads with its first call.
+ */
+export function createScheduleFollowing(supabase: EngramClient) {
+  return {
+    /**
+     * Takes cards out of an open session when they are suspended or buried on
+     * another device or tab (a `left-elsewhere` session event names them);
+     * cards unsuspended there are not added. Returns the function that stops
+     * following. `onReady` says changes from now on are followed.
+     */
+    followSchedules(session: ReviewSession, options: SubscriptionOptions = {}): Unsubscribe {
+      return followSchedules(supabase, session, options);
+    },
+  };
+}

@@ -1,11 +1,10 @@
 /** Studying: today's queue, answers recorded and undone, and the offline-safe review session. */
 import type { Scheduler } from "@engram/core";
-import type { SubscriptionOptions, Unsubscribe } from "../realtime/changes.js";
 import type { EngramClient } from "../supabase-client.js";
 import { type AnswerInput, checkAnswer, computeAnswer, type RecordedReview, sendAnswer, sendUndo } from "./answers.js";
 import type { ScheduledCard, StudyCard } from "./cards.js";
 import { type CustomStudyCards, type CustomStudyOptions, extendToday, fetchCustomCards } from "./custom.js";
-import { followSchedules } from "./follow.js";
+import { createScheduleFollowing } from "./follow.js";
 import { fetchQueue, loadScheduler, type QueueOptions } from "./queue.js";
 import { openSession, type ReviewSession, type ReviewSessionOptions } from "./session.js";
 
@@ -59,15 +58,7 @@ export function createStudy(supabase: EngramClient) {
       return openSession(supabase, options);
     },
 
-    /**
-     * Takes cards out of an open session when they are suspended or buried on
-     * another device or tab (a `left-elsewhere` session event names them);
-     * cards unsuspended there are not added. Returns the function that stops
-     * following. `onReady` says changes from now on are followed.
-     */
-    followSchedules(session: ReviewSession, options: SubscriptionOptions = {}): Unsubscribe {
-      return followSchedules(supabase, session, options);
-    },
+    ...createScheduleFollowing(supabase),
   };
 }
 
