@@ -9,7 +9,6 @@ import { loadConfig, type StackConfig } from "./config/config.js";
 import { type AutoAnalyze, startAutoAnalyze } from "./database/auto-analyze.js";
 import { prepareDatabase } from "./database/migrate.js";
 import { openStackPglite, type PgliteDatabase } from "./database/pglite.js";
-import { openPostgres } from "./database/postgres.js";
 import type { Database } from "./database/types.js";
 import { serveWireProtocol, type WireServer } from "./database/wire-server.js";
 import { createKeys, loadOrCreateSecret, loadOrCreateSigningKeys, readSigningKeys } from "./keys/keys.js";
@@ -118,6 +117,8 @@ async function startOn(
   let location: string;
   let embedded: PgliteDatabase | null = null;
   if (!opening) {
+    // Loaded only for a server: node-postgres is a tenth of the code an embedded start would load.
+    const { openPostgres } = await import("./database/postgres.js");
     db = openPostgres({ connectionString: options.databaseUrl ?? "" });
     location = redactPassword(options.databaseUrl ?? "");
   } else {

@@ -8,7 +8,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { Hono } from "hono";
-import QRCode from "qrcode";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
@@ -201,6 +200,8 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
     // pquerna/otp's default: a 20-byte secret, 32 base32 characters.
     const secret = base32Encode(randomBytes(20));
     const uri = otpauthUri(issuer, caller.user.email ?? "", secret);
+    // Loaded at the first enrolment, not with the stack.
+    const { default: QRCode } = await import("qrcode");
     // GoTrue answers the bare SVG; auth-js turns it into a data URL.
     const qrCode = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "H", margin: 4, width: 200 });
     const id = await insertTotpFactor(stack.db, caller.user.id, friendlyName, secret);

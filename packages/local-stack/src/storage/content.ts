@@ -5,7 +5,7 @@
  * before it is stored, and every file goes out with headers that keep a browser from
  * running or sniffing it.
  */
-import sanitizeHtml from "sanitize-html";
+import type sanitizeHtml from "sanitize-html";
 import { StorageError } from "./errors.js";
 
 const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
@@ -100,8 +100,12 @@ function drawingAttributes(tagName: string, attribs: sanitizeHtml.Attributes): s
   return { tagName, attribs: kept };
 }
 
-/** The SVG as drawing markup only (no script, handlers, styles, foreign HTML or outside links). */
-export function sanitizeSvg(svg: string): string {
+/**
+ * The SVG as drawing markup only (no script, handlers, styles, foreign HTML or outside links).
+ * The sanitiser is loaded with the first SVG (strict mode), not with the stack.
+ */
+export async function sanitizeSvg(svg: string): Promise<string> {
+  const { default: sanitizeHtml } = await import("sanitize-html");
   return sanitizeHtml(svg, {
     allowedTags: svgTags,
     allowedAttributes: false,
@@ -131,7 +135,7 @@ function mismatch(mimetype: string): StorageError {
  * SVG reduced to drawing, anything else as it came. Throws InvalidMimeType (415)
  * when an image or audio type's bytes are something else, or SVG is not SVG.
  */
-export function checkContent(bytes: Uint8Array, mimetype: string): Uint8Array {
+export async function checkContent(bytes: Uint8Array, mimetype: string): Promise<Uint8Array> {
   const type = mediaTypeOf(mimetype);
   const matches = signatures[type];
   if (matches) {
@@ -145,7 +149,7 @@ export function checkContent(bytes: Uint8Array, mimetype: string): Uint8Array {
   } catch {
     throw mismatch(mimetype);
   }
-  const clean = sanitizeSvg(text);
+  const clean = await sanitizeSvg(text);
   if (!/^<svg[\s>/]/.test(clean) || !/<\/svg>$|\/>$/.test(clean)) throw mismatch(mimetype);
   return new TextEncoder().encode(clean);
 }

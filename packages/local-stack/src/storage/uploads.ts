@@ -153,7 +153,7 @@ export async function storeUpload(
     await mayUpload(upload.mimetype, upload.userMetadata);
   }
   // Hosted Storage stores the bytes as given under the declared type; strict mode checks them.
-  const bytes = stack.strict ? checkContent(upload.bytes, upload.mimetype) : upload.bytes;
+  const bytes = stack.strict ? await checkContent(upload.bytes, upload.mimetype) : upload.bytes;
   const metadata = objectMetadata(bytes, upload.mimetype, upload.cacheControl);
   const version = await files.write(options.bucket, options.key, bytes);
   let stored: { id: string; previous: string | null };
