@@ -11,10 +11,10 @@ import {
   serializeOcclusions,
   validateImageOcclusion,
 } from "./image-occlusion";
+import { noteInputSchema } from "./note-validation";
 import { cardOrdinals } from "./notes";
 import { renderCard } from "./render";
 import { createDomSanitizers, type SanitizerWindow } from "./sanitize-dom";
-import { noteInputSchema } from "./validation";
 
 // As Anki 23.10's editor writes them (shapes/to-cloze.ts), hide-all-guess-one.
 const ankiField =

@@ -40,6 +40,8 @@ export {
   noteTypeSchema,
   validateNoteType,
 } from "./note-types";
+export type { NoteInput } from "./note-validation";
+export { basicFieldsSchema, clozeFieldsSchema, noteInputSchema, tagSchema, tagsSchema } from "./note-validation";
 export type {
   BasicFields,
   CardTemplate,
@@ -101,11 +103,9 @@ export {
 } from "./templates";
 export type { CompareOptions } from "./type-answer";
 export { compareTypedAnswer, typeAnswerExpected, typeAnswerMarker, typeAnswerTag } from "./type-answer";
-export type { DeckInput, InviteInput, NoteInput, Now, ProfileSettings, ReviewInput } from "./validation";
+export type { DeckInput, InviteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
-  basicFieldsSchema,
   charLength,
-  clozeFieldsSchema,
   dailyLimitSchema,
   deckDescriptionSchema,
   deckInputSchema,
@@ -113,14 +113,11 @@ export {
   durationMsSchema,
   emailSchema,
   inviteInputSchema,
-  noteInputSchema,
   passwordSchema,
   profileSettingsSchema,
   ratingSchema,
   reviewedAtSchema,
   reviewInputSchema,
-  tagSchema,
-  tagsSchema,
   timezoneSchema,
 } from "./validation";
 export type { CaseList, InvalidCase } from "./validation-cases";

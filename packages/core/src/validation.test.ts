@@ -1,24 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { limits } from "./limits";
+import { basicFieldsSchema, clozeFieldsSchema, noteInputSchema, tagSchema, tagsSchema } from "./note-validation";
 import { noteKinds } from "./notes";
 import {
-  basicFieldsSchema,
   charLength,
-  clozeFieldsSchema,
   deckDescriptionSchema,
   deckInputSchema,
   deckNameSchema,
   durationMsSchema,
   emailSchema,
   inviteInputSchema,
-  noteInputSchema,
   passwordSchema,
   profileSettingsSchema,
   ratingSchema,
   reviewedAtSchema,
   reviewInputSchema,
-  tagSchema,
-  tagsSchema,
 } from "./validation";
 import { validationCases } from "./validation-cases";
 

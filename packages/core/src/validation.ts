@@ -1,17 +1,15 @@
 /**
  * Input rules of docs/product.md §5 as zod schemas, shared by the SDK and the UI.
  * The database enforces the same rules; `validationCases` keeps them equal.
+ * A note's fields and tags are in note-validation.ts, so decks, accounts and
+ * answers are checked without the note rules (cloze, image occlusion).
  *
  * Lengths count Unicode code points, like Postgres `char_length`, not UTF-16
  * units. "Whitespace" (trimming, tags) is ECMAScript's: \t \n \v \f \r, space,
  * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
  */
 import { z } from "zod";
-import { clozeNesting, clozeOrdinals } from "./cloze";
-import { imageOcclusionFieldsSchema } from "./image-occlusion-schema";
 import { defaults, limits } from "./limits";
-import { noteKinds } from "./notes";
-import { hasContent } from "./sanitize";
 import { isValidTimezone } from "./study-day";
 
 /** Code points, as Postgres counts characters. */
@@ -21,11 +19,11 @@ export function charLength(value: string): number {
   return count;
 }
 
-function atMost(max: number) {
+export function atMost(max: number) {
   return (value: string) => charLength(value) <= max;
 }
 
-function limitedText(max: number, message: string) {
+export function limitedText(max: number, message: string) {
   return z.string({ error: "Expected text." }).refine(atMost(max), message);
 }
 
@@ -71,64 +69,6 @@ export const deckInputSchema = z.object({
     .enum(["members", "public", "nobody"], { error: "Choose members, anyone who can read it, or nobody." })
     .optional(),
 });
-
-const whitespace = /\s/u;
-
-/** Same as `^\S{1,64}$` (with code points), split up for clearer messages. */
-export const tagSchema = z
-  .string({ error: "Tags must be text." })
-  .min(1, "Tags cannot be empty.")
-  .refine((tag) => !whitespace.test(tag), "Tags cannot contain spaces; use _ or - instead.")
-  .refine(atMost(limits.tagLength), `Tags can be at most ${limits.tagLength} characters.`);
-
-/** Duplicates compare exactly: "Verb" and "verb" are two tags. */
-export const tagsSchema = z
-  .array(tagSchema)
-  .max(limits.tagsPerNote, `A note can have at most ${limits.tagsPerNote} tags.`)
-  .refine((tags) => new Set(tags).size === tags.length, "Each tag can appear only once.");
-
-function fieldSchema(label: string) {
-  return limitedText(limits.fieldLength, `The ${label} can be at most ${limits.fieldLength} characters.`).refine(
-    hasContent,
-    `The ${label} cannot be empty.`,
-  );
-}
-
-/** The back may be empty, as Anki allows: a basic_reversed note then has only its first card. */
-export const basicFieldsSchema = z.object({
-  front: fieldSchema("front"),
-  back: limitedText(limits.fieldLength, `The back can be at most ${limits.fieldLength} characters.`),
-});
-
-export const clozeFieldsSchema = z.object({
-  text: limitedText(limits.fieldLength, `The text can be at most ${limits.fieldLength} characters.`)
-    .refine((text) => clozeOrdinals(text).length > 0, "Add at least one cloze deletion, like {{c1::answer}}.")
-    .refine(
-      (text) => clozeOrdinals(text).length <= limits.clozeNumbersPerNote,
-      `A note can have at most ${limits.clozeNumbersPerNote} cloze numbers; split it into several notes.`,
-    )
-    .refine(
-      (text) => clozeNesting(text) <= limits.clozeNestingDepth,
-      `Cloze deletions can be nested at most ${limits.clozeNestingDepth} deep.`,
-    ),
-  extra: limitedText(limits.fieldLength, `The extra field can be at most ${limits.fieldLength} characters.`).default(
-    "",
-  ),
-});
-
-const tagsField = tagsSchema.default([]);
-
-export const noteInputSchema = z.discriminatedUnion(
-  "kind",
-  [
-    z.object({ kind: z.literal("basic"), fields: basicFieldsSchema, tags: tagsField }),
-    z.object({ kind: z.literal("basic_reversed"), fields: basicFieldsSchema, tags: tagsField }),
-    z.object({ kind: z.literal("cloze"), fields: clozeFieldsSchema, tags: tagsField }),
-    z.object({ kind: z.literal("type_in"), fields: basicFieldsSchema, tags: tagsField }),
-    z.object({ kind: z.literal("image_occlusion"), fields: imageOcclusionFieldsSchema, tags: tagsField }),
-  ],
-  { error: `Choose a note type: ${noteKinds.join(", ")}.` },
-);
 
 export const ratingSchema = z.literal([1, 2, 3, 4], {
   error: "Rate the answer 1 (again), 2 (hard), 3 (good) or 4 (easy).",
@@ -225,7 +165,6 @@ export const inviteInputSchema = z.object({
 });
 
 export type DeckInput = z.infer<typeof deckInputSchema>;
-export type NoteInput = z.infer<typeof noteInputSchema>;
 export type ReviewInput = z.infer<ReturnType<typeof reviewInputSchema>>;
 export type ProfileSettings = z.infer<typeof profileSettingsSchema>;
 export type InviteInput = z.infer<typeof inviteInputSchema>;

@@ -1,7 +1,7 @@
 /** Turns parsed rows into Engram notes through a column mapping, validating each note (docs/product.md §3, §5). */
 import { clozeOrdinals } from "../../cloze";
+import { type NoteInput, noteInputSchema } from "../../note-validation";
 import { isNoteKind, type NoteKind } from "../../notes";
-import { type NoteInput, noteInputSchema } from "../../validation";
 import { type CsvIssue, type ParsedDelimited, rowNumber } from "./parse";
 
 /** Column indexes (0-based); `kind` is a column or one kind for every row. */
