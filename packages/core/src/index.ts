@@ -101,8 +101,8 @@ export {
   specialFields,
   templateOrdinals,
 } from "./templates";
-export type { CompareOptions } from "./type-answer";
-export { compareTypedAnswer, typeAnswerExpected, typeAnswerMarker, typeAnswerTag } from "./type-answer";
+export { typeAnswerExpected, typeAnswerMarker, typeAnswerTag } from "./type-answer";
+export { type CompareOptions, compareTypedAnswer } from "./type-answer-compare";
 export type { DeckInput, InviteInput, Now, ProfileSettings, ReviewInput } from "./validation";
 export {
   charLength,

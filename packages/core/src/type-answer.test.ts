@@ -1,15 +1,8 @@
 /** Anki's own cases for the typed-answer comparison (rslib/src/typeanswer.rs), and the markers cards carry. */
 import { describe, expect, test } from "vitest";
 import { longestMatchOpcodes } from "./sequence-matcher";
-import {
-  combiningDiff,
-  compareTypedAnswer,
-  type DiffToken,
-  diffTokens,
-  stripExpected,
-  typeAnswerExpected,
-  typeAnswerMarker,
-} from "./type-answer";
+import { typeAnswerExpected, typeAnswerMarker } from "./type-answer";
+import { combiningDiff, compareTypedAnswer, type DiffToken, diffTokens, stripExpected } from "./type-answer-compare";
 
 const good = (text: string): DiffToken => ({ kind: "typeGood", text });
 const bad = (text: string): DiffToken => ({ kind: "typeBad", text });

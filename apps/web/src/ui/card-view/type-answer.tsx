@@ -6,8 +6,8 @@
  * of what was typed with the field's content (without combining marks for a
  * mark with `data-nc`, Anki's `{{type:nc:F}}`).
  */
-import { compareTypedAnswer, type Note, typeAnswerExpected, typeAnswerTag } from "@engram/core";
-import { type RefObject, useLayoutEffect, useMemo, useState } from "react";
+import { type compareTypedAnswer, type Note, typeAnswerExpected, typeAnswerTag } from "@engram/core";
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import css from "./type-answer.css?inline";
 
@@ -20,6 +20,49 @@ export type TypeAnswerInput = {
 };
 
 const boxSelector = "input#typeans";
+
+type Compare = typeof compareTypedAnswer;
+
+/**
+ * The comparison (core's diff with its HTML entity tables, about 12 KB
+ * gzipped) loads with the first type-in card, while its front is shown, so
+ * the study screen does not download it for decks without one.
+ */
+let loadingCompare: Promise<Compare> | undefined;
+let loadedCompare: Compare | undefined;
+function loadCompare(): Promise<Compare> {
+  loadingCompare ??= import("./type-answer-comparison.js").then(
+    (module) => {
+      loadedCompare = module.compareTypedAnswer;
+      return loadedCompare;
+    },
+    (error: unknown) => {
+      // A failed load (offline before the app was cached) is tried again by the next card.
+      loadingCompare = undefined;
+      throw error;
+    },
+  );
+  return loadingCompare;
+}
+
+/** The comparison once loaded; null (and loading it) before. */
+function useCompare(): Compare | null {
+  const [compare, setCompare] = useState<Compare | null>(() => loadedCompare ?? null);
+  useEffect(() => {
+    if (compare) return;
+    let current = true;
+    loadCompare().then(
+      (loaded) => {
+        if (current) setCompare(() => loaded);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [compare]);
+  return compare;
+}
 
 /** The answer box of the card under `container`, whether its faces are in a shadow root or not. */
 export function findAnswerBox(container: ParentNode | null): HTMLInputElement | null {
@@ -62,7 +105,12 @@ export function TypeAnswerMarks(props: {
 }) {
   const { face, html, note, ordinal, input } = props;
   const marks = useMarks(face, html);
-  if (marks.length === 0) return null;
+  const hasMarks = marks.length > 0;
+  useEffect(() => {
+    // The front's box already asks for the comparison the back will show.
+    if (hasMarks) loadCompare().catch(() => undefined);
+  }, [hasMarks]);
+  if (!hasMarks) return null;
   return (
     <>
       <style>{css}</style>
@@ -112,10 +160,12 @@ function AnswerBox({ input }: { input?: TypeAnswerInput }) {
 
 function Comparison(props: { note: Note; ordinal: number; field: string; combining: boolean; typed: string }) {
   const { note, ordinal, field, combining, typed } = props;
+  const compare = useCompare();
   const html = useMemo(() => {
     const expected = typeAnswerExpected(note, field, ordinal);
-    return expected === null ? null : compareTypedAnswer(typed, expected, { combining });
-  }, [note, ordinal, field, combining, typed]);
+    if (expected === null) return null;
+    return compare ? compare(typed, expected, { combining }) : "";
+  }, [compare, note, ordinal, field, combining, typed]);
   if (html === null) return <span>(the note has no field {field})</span>;
   // biome-ignore lint/security/noDangerouslySetInnerHtml: compareTypedAnswer escapes every piece of text it puts in.
   return <span dangerouslySetInnerHTML={{ __html: html }} />;
