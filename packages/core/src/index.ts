@@ -56,7 +56,8 @@ export { cardOrdinals, isNoteKind, noteKinds, reversedOrdinals } from "./notes";
 export type { CardContext, CardFaces, RenderOptions } from "./render";
 export { renderCard } from "./render";
 export type { SampleNote } from "./sample-deck";
-export { sampleDeckKey, sampleDeckName, sampleDeckNotes } from "./sample-deck";
+export { sampleDeckNotes } from "./sample-deck";
+export { sampleDeckKey, sampleDeckName } from "./sample-deck-name";
 export type { SanitizeOptions } from "./sanitize";
 export { hasContent, sanitizeCardHtml, stripMarkup } from "./sanitize";
 export type {

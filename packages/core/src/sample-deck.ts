@@ -10,10 +10,7 @@ export type SampleNote =
   | { kind: "basic" | "basic_reversed" | "type_in"; fields: BasicFields; tags: string[] }
   | { kind: "cloze"; fields: ClozeFields; tags: string[] };
 
-/** Names this content in the import that made the deck, so a second request finds the first deck. */
-export const sampleDeckKey = "how-memory-works-1";
-
-export const sampleDeckName = "Sample: How memory works";
+export { sampleDeckKey, sampleDeckName } from "./sample-deck-name";
 
 const basic = (front: string, back: string, tags = ["effects"]): SampleNote => ({
   kind: "basic",
