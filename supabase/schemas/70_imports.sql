@@ -51,6 +51,9 @@ create table private.import_batches (
 );
 alter table private.import_batches enable row level security;
 revoke all on private.import_batches from anon, authenticated, service_role;
+-- Read once, by finish_import, and deleted: compressing each batch on the way
+-- in and out costs more than the disk it saves for the minutes they exist.
+alter table private.import_batches alter column payload set storage external;
 
 -- What one user's imports may hold while they run. The device sends batches
 -- of at most 1,000 notes and 2 MB (@engram/sdk's transfer/staged.ts; a
