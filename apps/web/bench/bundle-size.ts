@@ -19,7 +19,8 @@ const appDir = fileURLToPath(new URL("../", import.meta.url));
 
 /**
  * Loaded by every signed-in route besides its screen: the SDK and supabase-js
- * (src/session/engram-context.tsx), and the header's account menu (src/ui/shell/app-layout.tsx).
+ * (src/session/engram-context.tsx), and the header's account button
+ * (src/ui/shell/app-layout.tsx), whose menu loads when it is pressed.
  */
 const signedInModules = ["src/session/engram.ts", "src/ui/shell/user-menu.tsx"];
 

@@ -9,8 +9,8 @@ import { Logo } from "./logo.js";
 import { ThemeToggle } from "./theme-toggle.js";
 
 /**
- * The account menu is a signed-in visitor's only: it and its menu library
- * (Radix DropdownMenu over Floating UI) stay out of the landing page's download.
+ * The account button is a signed-in visitor's only, so it stays out of the
+ * landing page's download; its menu loads when it is pressed (user-menu.tsx).
  */
 const loadUserMenu = () => import("./user-menu.js");
 const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));

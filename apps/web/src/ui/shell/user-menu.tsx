@@ -1,49 +1,53 @@
-import { BarChart3, ChevronDown, CircleUser, LogOut, Settings } from "lucide-react";
-import { Link } from "react-router";
-import { errorMessage } from "../../lib/error-messages.js";
-import { useSignOut } from "../../session/use-sign-out.js";
-import { Menu, MenuItem } from "../menu.js";
+import { type KeyboardEvent, lazy, type PointerEvent, Suspense, useState } from "react";
+import { AccountButton } from "./account-button.js";
 
-/** The signed-in user's email, opening sign-out for this device or for every device. */
+/**
+ * The menu's code (Radix DropdownMenu over Floating UI, about 30 KB gzipped)
+ * loads when the user reaches for the button, not with every signed-in page.
+ */
+const loadAccountMenu = () => import("./account-menu.js");
+const AccountMenu = lazy(() => loadAccountMenu().then((module) => ({ default: module.AccountMenu })));
+
+/** Keys that open a menu button, as Radix's trigger takes them. */
+const openingKeys = new Set(["Enter", " ", "ArrowDown"]);
+
+/**
+ * The signed-in user's email, opening sign-out for this device or for every
+ * device. Until first pressed it is a plain button that fetches the menu on
+ * hover or focus; pressed, the menu takes its place, open.
+ */
 export function UserMenu({ email }: { email: string }) {
-  const signOut = useSignOut();
-
+  // Null until pressed; then whether by a key, so the menu opens as a keyboard opening does.
+  const [pressed, setPressed] = useState<{ byKeyboard: boolean } | null>(null);
+  const prefetch = () => void loadAccountMenu();
+  const onPointerDown = (event: PointerEvent) => {
+    if (event.button === 0 && !event.ctrlKey) setPressed({ byKeyboard: false });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!openingKeys.has(event.key)) return;
+    event.preventDefault();
+    setPressed({ byKeyboard: true });
+  };
+  const button = (
+    <AccountButton
+      email={email}
+      aria-haspopup="menu"
+      aria-expanded={pressed !== null}
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+    />
+  );
   return (
     <div className="user-menu">
-      <Menu
-        align="end"
-        trigger={
-          <button type="button" className="user-menu-button">
-            {/* On a phone the icon stands for the email, so the header keeps to one row. */}
-            <CircleUser aria-hidden="true" className="user-icon" />
-            <span className="user-email">{email}</span>
-            <ChevronDown aria-hidden="true" />
-            <span className="visually-hidden">Account menu</span>
-          </button>
-        }
-      >
-        <MenuItem asChild>
-          <Link to="/stats">
-            <BarChart3 aria-hidden="true" /> Statistics
-          </Link>
-        </MenuItem>
-        <MenuItem asChild>
-          <Link to="/settings">
-            <Settings aria-hidden="true" /> Settings
-          </Link>
-        </MenuItem>
-        <MenuItem disabled={signOut.isPending} onSelect={() => signOut.mutate("local")}>
-          <LogOut aria-hidden="true" /> Sign out
-        </MenuItem>
-        <MenuItem disabled={signOut.isPending} onSelect={() => signOut.mutate("global")}>
-          <LogOut aria-hidden="true" /> Sign out everywhere
-        </MenuItem>
-      </Menu>
-      {signOut.error ? (
-        <p role="alert" className="field-error user-menu-error">
-          {errorMessage(signOut.error)}
-        </p>
-      ) : null}
+      {pressed ? (
+        <Suspense fallback={button}>
+          <AccountMenu email={email} byKeyboard={pressed.byKeyboard} />
+        </Suspense>
+      ) : (
+        button
+      )}
     </div>
   );
 }
