@@ -1,53 +1,26 @@
-import { type KeyboardEvent, lazy, type PointerEvent, Suspense, useState } from "react";
-import { AccountButton } from "./account-button.js";
+import { ChevronDown, CircleUser } from "lucide-react";
+import { lazy } from "react";
+import { DeferredMenu } from "../deferred-menu.js";
 
-/**
- * The menu's code (Radix DropdownMenu over Floating UI, about 30 KB gzipped)
- * loads when the user reaches for the button, not with every signed-in page.
- */
-const loadAccountMenu = () => import("./account-menu.js");
-const AccountMenu = lazy(() => loadAccountMenu().then((module) => ({ default: module.AccountMenu })));
+const loadAccountDropdown = () => import("./account-dropdown.js");
+const AccountDropdown = lazy(() => loadAccountDropdown().then((module) => ({ default: module.AccountDropdown })));
 
-/** Keys that open a menu button, as Radix's trigger takes them. */
-const openingKeys = new Set(["Enter", " ", "ArrowDown"]);
-
-/**
- * The signed-in user's email, opening sign-out for this device or for every
- * device. Until first pressed it is a plain button that fetches the menu on
- * hover or focus; pressed, the menu takes its place, open.
- */
+/** The signed-in user's email, opening sign-out for this device or for every device; the menu loads when pressed. */
 export function UserMenu({ email }: { email: string }) {
-  // Null until pressed; then whether by a key, so the menu opens as a keyboard opening does.
-  const [pressed, setPressed] = useState<{ byKeyboard: boolean } | null>(null);
-  const prefetch = () => void loadAccountMenu();
-  const onPointerDown = (event: PointerEvent) => {
-    if (event.button === 0 && !event.ctrlKey) setPressed({ byKeyboard: false });
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (!openingKeys.has(event.key)) return;
-    event.preventDefault();
-    setPressed({ byKeyboard: true });
-  };
-  const button = (
-    <AccountButton
-      email={email}
-      aria-haspopup="menu"
-      aria-expanded={pressed !== null}
-      onPointerEnter={prefetch}
-      onFocus={prefetch}
-      onPointerDown={onPointerDown}
-      onKeyDown={onKeyDown}
-    />
+  const trigger = (
+    <button type="button" className="user-menu-button">
+      {/* On a phone the icon stands for the email, so the header keeps to one row. */}
+      <CircleUser aria-hidden="true" className="user-icon" />
+      <span className="user-email">{email}</span>
+      <ChevronDown aria-hidden="true" />
+      <span className="visually-hidden">Account menu</span>
+    </button>
   );
   return (
     <div className="user-menu">
-      {pressed ? (
-        <Suspense fallback={button}>
-          <AccountMenu email={email} byKeyboard={pressed.byKeyboard} />
-        </Suspense>
-      ) : (
-        button
-      )}
+      <DeferredMenu trigger={trigger} load={loadAccountDropdown}>
+        {(press) => <AccountDropdown trigger={trigger} press={press} />}
+      </DeferredMenu>
     </div>
   );
 }

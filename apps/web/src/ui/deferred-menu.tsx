@@ -1,0 +1,54 @@
+/**
+ * A menu button whose menu's code (Radix DropdownMenu over Floating UI, about
+ * 18–30 KB gzipped) loads when the user reaches for it, not with the screen.
+ * Until then the button is a plain one that fetches the menu on hover or focus;
+ * pressed, the loaded menu takes its place and replays the press on its own
+ * button (`Menu`'s `press`), so it opens as that press would have opened it.
+ */
+import {
+  type ButtonHTMLAttributes,
+  cloneElement,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactElement,
+  type ReactNode,
+  Suspense,
+  useState,
+} from "react";
+
+/** How the button was pressed: a keyboard opening focuses the menu's first item. */
+export type MenuPress = "pointer" | "keyboard";
+
+/** Keys that open a menu button, as Radix's trigger takes them. */
+const openingKeys = new Set(["Enter", " ", "ArrowDown"]);
+
+export interface DeferredMenuProps {
+  /** The button, as the loaded menu also shows it. */
+  trigger: ReactElement<ButtonHTMLAttributes<HTMLButtonElement>>;
+  /** Fetches the menu's module. */
+  load: () => Promise<unknown>;
+  /** The loaded menu, given how its button was pressed. */
+  children: (press: MenuPress) => ReactNode;
+}
+
+export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
+  const [press, setPress] = useState<MenuPress | null>(null);
+  const prefetch = () => {
+    load().catch(() => undefined);
+  };
+  const button = cloneElement(trigger, {
+    "aria-haspopup": "menu",
+    "aria-expanded": press !== null,
+    onPointerEnter: prefetch,
+    onFocus: prefetch,
+    onPointerDown: (event: PointerEvent<HTMLButtonElement>) => {
+      if (event.button === 0 && !event.ctrlKey) setPress("pointer");
+    },
+    onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => {
+      if (!openingKeys.has(event.key)) return;
+      event.preventDefault();
+      setPress("keyboard");
+    },
+  });
+  return press ? <Suspense fallback={button}>{children(press)}</Suspense> : button;
+}
