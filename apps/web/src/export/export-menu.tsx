@@ -3,19 +3,16 @@
  * device in the transfer worker and downloaded.
  */
 import { ChevronDown, Download } from "lucide-react";
-import { useState } from "react";
+import { lazy, useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
 import { useEngram } from "../session/engram-context.js";
 import { saveFile } from "../transfer/download.js";
 import type { ExportChoices } from "../transfer/transfer-protocol.js";
-import { Menu, MenuItem } from "../ui/menu.js";
+import { DeferredMenu } from "../ui/deferred-menu.js";
 import "./export-menu.css";
 
-const choices: { label: string; choice: ExportChoices }[] = [
-  { label: "Anki package (.apkg)", choice: { format: "apkg" } },
-  { label: "Anki package with my schedule and history", choice: { format: "apkg", includeSchedule: true } },
-  { label: "CSV", choice: { format: "csv" } },
-];
+const loadDropdown = () => import("./export-dropdown.js");
+const ExportDropdown = lazy(() => loadDropdown().then((module) => ({ default: module.ExportDropdown })));
 
 type State =
   | { status: "idle" }
@@ -45,12 +42,8 @@ export function ExportMenu({ deckId }: { deckId: string }) {
   const working = state.status === "working";
   return (
     <div className="export">
-      <Menu
-        label="Export as"
-        className="export-menu"
-        open={open}
-        // A second export waits for the first.
-        onOpenChange={(next) => setOpen(next && !working)}
+      <DeferredMenu
+        load={loadDropdown}
         trigger={
           <button
             type="button"
@@ -58,25 +51,23 @@ export function ExportMenu({ deckId }: { deckId: string }) {
             aria-busy={working || undefined}
             // Not disabled while working: the button keeps focus.
             aria-disabled={working || undefined}
-            onKeyDown={(event) => {
-              // ArrowUp opens the menu too, as ArrowDown does.
-              if (!working && event.key === "ArrowUp") {
-                event.preventDefault();
-                setOpen(true);
-              }
-            }}
           >
             <Download aria-hidden="true" /> {working ? "Exporting…" : "Export"}
             <ChevronDown aria-hidden="true" />
           </button>
         }
       >
-        {choices.map(({ label, choice }) => (
-          <MenuItem key={label} onSelect={() => exportAs(choice)}>
-            {label}
-          </MenuItem>
-        ))}
-      </Menu>
+        {(press, trigger) => (
+          <ExportDropdown
+            trigger={trigger}
+            press={press}
+            open={open}
+            // A second export waits for the first.
+            onOpenChange={(next) => setOpen(next && !working)}
+            onChoose={exportAs}
+          />
+        )}
+      </DeferredMenu>
       <span role="status" className="visually-hidden">
         {working ? "Preparing the export…" : state.status === "saved" ? `Downloading ${state.name}.` : ""}
       </span>

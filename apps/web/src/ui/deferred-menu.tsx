@@ -19,16 +19,16 @@ import {
 /** How the button was pressed: a keyboard opening focuses the menu's first item. */
 export type MenuPress = "pointer" | "keyboard";
 
-/** Keys that open a menu button, as Radix's trigger takes them. */
-const openingKeys = new Set(["Enter", " ", "ArrowDown"]);
+/** Keys that open a menu button: Radix's trigger's, and ArrowUp, which a menu button may take too. */
+const openingKeys = new Set(["Enter", " ", "ArrowDown", "ArrowUp"]);
 
 export interface DeferredMenuProps {
   /** The button, as the loaded menu also shows it. */
   trigger: ReactElement<ButtonHTMLAttributes<HTMLButtonElement>>;
   /** Fetches the menu's module. */
   load: () => Promise<unknown>;
-  /** The loaded menu, given how its button was pressed. */
-  children: (press: MenuPress) => ReactNode;
+  /** The loaded menu, given how its button was pressed and the button as given. */
+  children: (press: MenuPress, trigger: DeferredMenuProps["trigger"]) => ReactNode;
 }
 
 export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
@@ -50,5 +50,5 @@ export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
       setPress("keyboard");
     },
   });
-  return press ? <Suspense fallback={button}>{children(press)}</Suspense> : button;
+  return press ? <Suspense fallback={button}>{children(press, trigger)}</Suspense> : button;
 }

@@ -7,14 +7,16 @@ const loadDropdown = () => import("./card-actions-dropdown.js");
 const CardActionsDropdown = lazy(() => loadDropdown().then((module) => ({ default: module.CardActionsDropdown })));
 
 export function CardActionsMenu(props: CardActionsProps) {
-  const trigger = (
-    <button type="button" className="button secondary small">
-      More
-    </button>
-  );
   return (
-    <DeferredMenu trigger={trigger} load={loadDropdown}>
-      {(press) => <CardActionsDropdown {...props} trigger={trigger} press={press} />}
+    <DeferredMenu
+      load={loadDropdown}
+      trigger={
+        <button type="button" className="button secondary small">
+          More
+        </button>
+      }
+    >
+      {(press, trigger) => <CardActionsDropdown {...props} trigger={trigger} press={press} />}
     </DeferredMenu>
   );
 }

@@ -7,19 +7,21 @@ const AccountDropdown = lazy(() => loadAccountDropdown().then((module) => ({ def
 
 /** The signed-in user's email, opening sign-out for this device or for every device; the menu loads when pressed. */
 export function UserMenu({ email }: { email: string }) {
-  const trigger = (
-    <button type="button" className="user-menu-button">
-      {/* On a phone the icon stands for the email, so the header keeps to one row. */}
-      <CircleUser aria-hidden="true" className="user-icon" />
-      <span className="user-email">{email}</span>
-      <ChevronDown aria-hidden="true" />
-      <span className="visually-hidden">Account menu</span>
-    </button>
-  );
   return (
     <div className="user-menu">
-      <DeferredMenu trigger={trigger} load={loadAccountDropdown}>
-        {(press) => <AccountDropdown trigger={trigger} press={press} />}
+      <DeferredMenu
+        load={loadAccountDropdown}
+        trigger={
+          <button type="button" className="user-menu-button">
+            {/* On a phone the icon stands for the email, so the header keeps to one row. */}
+            <CircleUser aria-hidden="true" className="user-icon" />
+            <span className="user-email">{email}</span>
+            <ChevronDown aria-hidden="true" />
+            <span className="visually-hidden">Account menu</span>
+          </button>
+        }
+      >
+        {(press, trigger) => <AccountDropdown trigger={trigger} press={press} />}
       </DeferredMenu>
     </div>
   );
