@@ -10,7 +10,6 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { useEngram } from "../../session/engram-context.js";
 import { CardView, queryCard } from "../../ui/card-view/card-view.js";
 import { findAnswerBox } from "../../ui/card-view/type-answer.js";
-import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { ActionNotice } from "./action-notice.js";
 import { AnswerButtons, RevealButton } from "./answer-buttons.js";
 import { AnsweredElsewhereNotices } from "./answered-elsewhere.js";
@@ -33,6 +32,9 @@ const NoteEditorDialog = lazy(() =>
 );
 const CardInfoDialog = lazy(() =>
   import("../../card-info/card-info-dialog.js").then((m) => ({ default: m.CardInfoDialog })),
+);
+const ShortcutsDialog = lazy(() =>
+  import("../../ui/shortcuts-dialog.js").then((m) => ({ default: m.ShortcutsDialog })),
 );
 
 type Props = {
@@ -226,11 +228,13 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
         </button>
       </div>
       {dialog === "help" && (
-        <ShortcutsDialog
-          shortcuts={shortcuts}
-          caption="Keys and what they do while studying"
-          onClose={() => setDialog(null)}
-        />
+        <Suspense fallback={null}>
+          <ShortcutsDialog
+            shortcuts={shortcuts}
+            caption="Keys and what they do while studying"
+            onClose={() => setDialog(null)}
+          />
+        </Suspense>
       )}
       {dialog === "info" && current && (
         <Suspense fallback={null}>
