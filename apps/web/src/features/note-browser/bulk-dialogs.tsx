@@ -4,9 +4,7 @@ import { useRef, useState } from "react";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { errorMessage, fieldErrors } from "../../lib/error-messages.js";
 import { Dialog } from "../../ui/dialog.js";
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-export const notesCount = (count: number) => plural(count, "note");
+import { notesCount } from "./notes-count.js";
 
 interface Common {
   count: number;

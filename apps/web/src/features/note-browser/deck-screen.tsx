@@ -5,7 +5,7 @@
  */
 import type { Deck, DeckRole, Note, NoteVersion } from "@engram/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { DeckChangesBanner } from "../../note-history/deck-changes-banner.js";
 import { useEngramQueries } from "../../session/factories.js";
@@ -13,10 +13,8 @@ import { offersSuggestions } from "../../suggestion-form/may-suggest.js";
 import { SuggestSlot, type SuggestTarget } from "../../suggestion-form/suggest-slot.js";
 import { isTypingTarget } from "../../ui/keys.js";
 import { usePageTitle } from "../../ui/page-title.js";
-import { ShortcutsDialog } from "../../ui/shortcuts-dialog.js";
 import { browseOptions, filterOptions, sortByColumn, sortState, useBrowserParams } from "./browser-params.js";
 import { BulkBar } from "./bulk-bar.js";
-import { DeleteNotesDialog } from "./bulk-dialogs.js";
 import { browserColumns } from "./columns.js";
 import { DeckHeader } from "./deck-header.js";
 import { NoteEditorSlot } from "./note-editor-slot.js";
@@ -29,6 +27,11 @@ import { canEdit, useBrowsePages, useDeckMutations, useDeckNoteTypes, useProfile
 import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
 import { ViewControls } from "./view-controls.js";
+
+const DeleteNotesDialog = lazy(() => import("./bulk-dialogs.js").then((m) => ({ default: m.DeleteNotesDialog })));
+const ShortcutsDialog = lazy(() =>
+  import("../../ui/shortcuts-dialog.js").then((m) => ({ default: m.ShortcutsDialog })),
+);
 
 type Editor = { noteId?: string } | null;
 const numberFormat = new Intl.NumberFormat();
@@ -295,34 +298,38 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
       {suggestion ? (
         <SuggestSlot deckId={deck.id} target={suggestion} onClose={() => setSuggestion(null)} onSent={setStatus} />
       ) : null}
-      {deleting ? (
-        <DeleteNotesDialog
-          count={1}
-          label={firstFieldText(deleting, noteTypes.byId)}
-          pending={remove.isPending}
-          error={remove.error}
-          onClose={() => setDeleting(null)}
-          onConfirm={() =>
-            remove.mutate(
-              { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
-              {
-                onSuccess: () => {
-                  const message = `Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`;
-                  setStatus(message);
-                  setUndoable({ message, noteIds: [deleting.id] });
-                  setDeleting(null);
+      <Suspense fallback={null}>
+        {deleting ? (
+          <DeleteNotesDialog
+            count={1}
+            label={firstFieldText(deleting, noteTypes.byId)}
+            pending={remove.isPending}
+            error={remove.error}
+            onClose={() => setDeleting(null)}
+            onConfirm={() =>
+              remove.mutate(
+                { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
+                {
+                  onSuccess: () => {
+                    const message = `Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`;
+                    setStatus(message);
+                    setUndoable({ message, noteIds: [deleting.id] });
+                    setDeleting(null);
+                  },
                 },
-              },
-            )
-          }
-        />
-      ) : null}
+              )
+            }
+          />
+        ) : null}
+      </Suspense>
       {helpOpen ? (
-        <ShortcutsDialog
-          shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
-          caption="Keys and what they do on this screen"
-          onClose={() => setHelpOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <ShortcutsDialog
+            shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
+            caption="Keys and what they do on this screen"
+            onClose={() => setHelpOpen(false)}
+          />
+        </Suspense>
       ) : null}
     </div>
   );

@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { RotateCcw } from "lucide-react";
 import { restoreErrorMessage } from "../../lib/error-messages.js";
 import { useEngramMutations } from "../../session/factories.js";
-import { notesCount } from "./bulk-dialogs.js";
+import { notesCount } from "./notes-count.js";
 
 export interface Undoable {
   /** The status message the deletion showed; the Undo goes once another replaces it. */
