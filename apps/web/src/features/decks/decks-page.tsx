@@ -1,5 +1,5 @@
 import type { DeckStats, MyDeck } from "@engram/sdk";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useLocation } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";
@@ -8,15 +8,17 @@ import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";
 import { useCollapsedDecks } from "../../ui/deck-tree/tree-toggle.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";
-import { AddSubdeckDialog } from "./add-subdeck-dialog.js";
 import { CreateDeckForm } from "./create-deck-form.js";
 import { DeckItem } from "./deck-item.js";
-import { DeleteDeckDialog } from "./delete-deck-dialog.js";
-import { LeaveDeckDialog } from "./leave-deck-dialog.js";
-import { MoveDeckDialog } from "./move-deck-dialog.js";
-import { RenameDeckDialog } from "./rename-deck-dialog.js";
 import { useDeckStats, useDecks } from "./use-decks.js";
 import "./decks.css";
+
+// A deck's dialogs, and the dialog library, load with the first one opened.
+const AddSubdeckDialog = lazy(() => import("./add-subdeck-dialog.js").then((m) => ({ default: m.AddSubdeckDialog })));
+const DeleteDeckDialog = lazy(() => import("./delete-deck-dialog.js").then((m) => ({ default: m.DeleteDeckDialog })));
+const LeaveDeckDialog = lazy(() => import("./leave-deck-dialog.js").then((m) => ({ default: m.LeaveDeckDialog })));
+const MoveDeckDialog = lazy(() => import("./move-deck-dialog.js").then((m) => ({ default: m.MoveDeckDialog })));
+const RenameDeckDialog = lazy(() => import("./rename-deck-dialog.js").then((m) => ({ default: m.RenameDeckDialog })));
 
 type Editing = {
   action: "rename" | "move" | "delete" | "leave" | "add-subdeck";
@@ -74,15 +76,17 @@ export function DecksPage() {
           />
         </ul>
       )}
-      {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
-      {editing?.action === "move" && decks.data ? (
-        <MoveDeckDialog deck={editing.deck} decks={decks.data} onClose={close} />
-      ) : null}
-      {editing?.action === "delete" ? (
-        <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
-      ) : null}
-      {editing?.action === "add-subdeck" ? <AddSubdeckDialog parent={editing.deck} onClose={close} /> : null}
-      {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
+      <Suspense fallback={null}>
+        {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
+        {editing?.action === "move" && decks.data ? (
+          <MoveDeckDialog deck={editing.deck} decks={decks.data} onClose={close} />
+        ) : null}
+        {editing?.action === "delete" ? (
+          <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
+        ) : null}
+        {editing?.action === "add-subdeck" ? <AddSubdeckDialog parent={editing.deck} onClose={close} /> : null}
+        {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
+      </Suspense>
     </div>
   );
 }
