@@ -1,11 +1,12 @@
 // The embedded database as the stack opens it, on the main thread or in
 // pglite-worker.mjs: plain JavaScript, so a worker thread loads it as it is.
-import { fileURLToPath } from "node:url";
+import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
-import { list } from "tar";
+import { untar } from "./tar.mjs";
 
 /**
  * Postgres's 128 MB of shared buffers are most of PGlite's memory, all of it
@@ -36,7 +37,7 @@ function onFirstUse(extension) {
     async setup(pg, emscriptenOpts, clientOnly) {
       const { bundlePath, ...rest } = await extension.setup(pg, emscriptenOpts, clientOnly);
       if (!bundlePath) return rest;
-      const files = await bundleFiles(bundlePath);
+      const files = untar(gunzipSync(await readFile(bundlePath))).filter((entry) => entry.type === "file");
       const opts = rest.emscriptenOpts ?? emscriptenOpts;
       const putInPlace = (mod) => {
         for (const file of files) {
@@ -48,21 +49,4 @@ function onFirstUse(extension) {
       return { ...rest, emscriptenOpts: { ...opts, preRun: [...(opts.preRun ?? []), putInPlace] } };
     },
   };
-}
-
-/** The regular files of an extension's bundle (a .tar.gz), each with its path inside the bundle. */
-async function bundleFiles(bundlePath) {
-  const files = [];
-  await list({
-    // PGlite names it by URL.
-    file: bundlePath instanceof URL ? fileURLToPath(bundlePath) : bundlePath,
-    strict: true,
-    onReadEntry(entry) {
-      if (entry.type !== "File") return entry.resume();
-      const chunks = [];
-      entry.on("data", (chunk) => chunks.push(chunk));
-      entry.on("end", () => files.push({ name: entry.path.replace(/^\.?\/+/, ""), data: Buffer.concat(chunks) }));
-    },
-  });
-  return files;
 }

@@ -8,12 +8,13 @@
  * the same for one version of them: that state is kept too, keyed by their hash.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { x as extractTar } from "tar";
+import { createGunzip } from "node:zlib";
 import { cacheDir, packageJsonFile } from "../paths.js";
 import type { EmbeddedPglite } from "./embedded.js";
+import { extractTar } from "./tar.mjs";
 
 /** Which state a template holds: just initdb's, or the platform scripts of one hash applied too. */
 export type TemplateKind = "initdb" | `platform-${string}`;
@@ -83,25 +84,13 @@ export async function unpackTemplate(kind: TemplateKind, dir: string): Promise<b
   const partial = `${dir}.${randomUUID()}.partial`;
   try {
     await mkdir(partial, { recursive: true, mode: 0o700 });
-    // PGlite names the files from "/": they are put under `partial` (tar's information, not a warning).
-    const problems: string[] = [];
-    await extractTar({
-      file,
-      cwd: partial,
-      // One file at a time, as it comes: extracting in parallel holds many files in memory at a first start.
-      sync: true,
-      maxReadSize: 256 * 1024,
-      onwarn: (code, message) => {
-        if (code !== "TAR_ENTRY_INFO") problems.push(`${code}: ${message}`);
-      },
-    });
-    if (problems.length > 0) throw new Error(problems.join("; "));
+    await extractTar(createReadStream(file).pipe(createGunzip()), partial);
     // Replaces `dir` when it is an empty directory.
     await rename(partial, dir);
     return true;
   } catch {
     // Only a cache: PGlite then starts the database as it would without one.
-    await rm(partial, { recursive: true, force: true, maxRetries: 3 });
+    await rm(partial, { recursive: true, force: true });
     return false;
   }
 }
