@@ -7,13 +7,12 @@
 import type { TotpEnrollment, TotpFactor } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage, totpCodeMessage } from "../../lib/error-messages.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
-import { Dialog } from "../../ui/dialog.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -69,6 +68,8 @@ export function TwoFactorSection() {
   );
 }
 
+const RemoveFactor = lazy(() => import("./confirm-dialogs.js").then((m) => ({ default: m.RemoveFactor })));
+
 function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () => void }) {
   const [confirming, setConfirming] = useState(false);
   return (
@@ -82,52 +83,18 @@ function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () =
         Remove
       </button>
       {confirming ? (
-        <RemoveFactor
-          factor={factor}
-          onClose={() => setConfirming(false)}
-          onRemoved={() => {
-            setConfirming(false);
-            onRemoved();
-          }}
-        />
+        <Suspense fallback={null}>
+          <RemoveFactor
+            factor={factor}
+            onClose={() => setConfirming(false)}
+            onRemoved={() => {
+              setConfirming(false);
+              onRemoved();
+            }}
+          />
+        </Suspense>
       ) : null}
     </li>
-  );
-}
-
-function RemoveFactor({
-  factor,
-  onClose,
-  onRemoved,
-}: {
-  factor: TotpFactor;
-  onClose: () => void;
-  onRemoved: () => void;
-}) {
-  // Removing it refreshes the factors and the session's level.
-  const remove = useMutation(useEngramMutations().auth.mfa.unenroll());
-  return (
-    <Dialog title="Remove the authenticator app?" onClose={onClose}>
-      <p>Signing in will need only your password until you set up two-factor sign-in again.</p>
-      {remove.error ? (
-        <p role="alert" className="field-error">
-          {errorMessage(remove.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(factor.id, { onSuccess: onRemoved })}
-        >
-          {remove.isPending ? "Removing…" : "Remove"}
-        </button>
-      </div>
-    </Dialog>
   );
 }
 
