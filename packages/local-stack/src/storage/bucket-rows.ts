@@ -21,6 +21,17 @@ const bucketColumns = `id, name, coalesce(owner::text, '') as owner, coalesce(ow
   coalesce(public, false) as public,
   file_size_limit::float8 as file_size_limit, allowed_mime_types, type, created_at, updated_at`;
 
+/**
+ * One bucket as Storage's `GET /bucket/{id}` answers it: the columns it selects there,
+ * without `owner_id` and `type` (which only its listing has).
+ */
+export async function bucketDetails(tx: Queryable, id: string): Promise<Omit<Bucket, "owner_id" | "type"> | undefined> {
+  const bucket = await bucketRow(tx, id);
+  if (!bucket) return undefined;
+  const { owner_id: _ownerId, type: _type, ...details } = bucket;
+  return details;
+}
+
 /** The bucket as `tx` may see it, or undefined (RLS hides it from roles without a policy). */
 export async function bucketRow(tx: Queryable, id: string): Promise<Bucket | undefined> {
   const [bucket] = await tx.query<Bucket>(`select ${bucketColumns} from storage.buckets where id = $1`, [id]);

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
 import {
-  bucketRow,
+  bucketDetails,
   bucketTaken,
   deleteBucket,
   findBucket,
@@ -57,7 +57,7 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
     const id = checkBucketName(c.req.param("id"));
     const bucket = await transact(stack, c, caller, async (tx, becomeCaller) => {
       await becomeCaller();
-      return bucketRow(tx, id);
+      return bucketDetails(tx, id);
     });
     if (!bucket) throw errors.noSuchBucket();
     return c.json(bucket);
@@ -117,7 +117,8 @@ export function bucketRoutes(stack: Stack, files: ObjectFiles): Hono<StackEnv> {
       return deleteBucketObjects(tx, id);
     });
     for (const row of removed) await files.remove(id, row.name, row.version);
-    return c.json({ message: "Successfully emptied" });
+    // Storage queues the deletion and says so; here it is done by the time this answers.
+    return c.json({ message: "Empty bucket has been queued. Completion may take up to an hour." });
   });
 
   app.delete("/:id", async (c) => {

@@ -25,8 +25,9 @@ function apiError(error: unknown) {
 describe("bucket JSON", () => {
   it("has the fields storage-js reads, an owner-less bucket's owner as an empty string", async () => {
     await service.storage.createBucket("shape", { public: true, fileSizeLimit: "2KB", allowedMimeTypes: ["text/*"] });
-    const { data } = await service.storage.getBucket("shape");
-    expect(Object.keys(data ?? {}).sort()).toEqual(
+    const listed = await service.storage.listBuckets({ search: "shape" });
+    const [bucket] = listed.data ?? [];
+    expect(Object.keys(bucket ?? {}).sort()).toEqual(
       [
         "allowed_mime_types",
         "created_at",
@@ -40,7 +41,7 @@ describe("bucket JSON", () => {
         "updated_at",
       ].sort(),
     );
-    expect(data).toMatchObject({
+    expect(bucket).toMatchObject({
       id: "shape",
       name: "shape",
       owner: "",
@@ -50,9 +51,21 @@ describe("bucket JSON", () => {
       file_size_limit: 2000,
       allowed_mime_types: ["text/*"],
     });
-    expect(new Date(data?.created_at ?? "").toISOString()).toBe(data?.created_at);
-    const listed = await service.storage.listBuckets({ search: "shape" });
-    expect(listed.data).toEqual([data]);
+    expect(new Date(bucket?.created_at ?? "").toISOString()).toBe(bucket?.created_at);
+    // One bucket is answered with the columns Storage selects there: no owner_id nor type
+    // (storage-js's own suite snapshots it so).
+    const { data } = await service.storage.getBucket("shape");
+    const { owner_id: _ownerId, type: _type, ...details } = (bucket ?? {}) as Record<string, unknown>;
+    expect(data).toEqual(details);
+  });
+
+  it("says an emptied bucket's deletion is queued, as Storage does, and leaves it empty", async () => {
+    await service.storage.createBucket("to-empty");
+    await service.storage.from("to-empty").upload("a.txt", bytes("a"), { contentType: "text/plain" });
+    const { data, error } = await service.storage.emptyBucket("to-empty");
+    expect(error).toBeNull();
+    expect(data).toEqual({ message: "Empty bucket has been queued. Completion may take up to an hour." });
+    expect((await service.storage.from("to-empty").list()).data).toEqual([]);
   });
 
   it("lists with limit, offset, sort column and order, as storage-js sends them", async () => {
