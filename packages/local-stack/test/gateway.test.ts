@@ -46,7 +46,7 @@ describe("API keys", () => {
     expect(Array.isArray(await buckets.json())).toBe(true);
     const bare = await fetch(`${stack.url}/storage/v1/bucket`);
     expect(bare.status).toBe(400);
-    expect(await bare.json()).toMatchObject({ statusCode: "403", message: "jwt must be provided" });
+    expect(await bare.json()).toMatchObject({ statusCode: "403", message: "Invalid Compact JWS" });
   });
 
   test("an unknown apikey on Storage is the bearer Storage checks, as the gateway copies it", async () => {

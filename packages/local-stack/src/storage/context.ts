@@ -27,7 +27,8 @@ export async function callerOf(
 ): Promise<Caller> {
   const bearer = c.get("bearer");
   try {
-    if (!bearer) throw errors.invalidJwt("jwt must be provided");
+    // Storage verifies an absent token as an empty one, in jose's words.
+    if (!bearer) throw errors.invalidJwt("Invalid Compact JWS");
     const claims = (await stack.keys.verify(bearer)) as Record<string, unknown>;
     return { role: typeof claims.role === "string" && claims.role ? claims.role : "anon", claims };
   } catch (error) {

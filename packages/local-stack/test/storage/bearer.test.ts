@@ -61,7 +61,7 @@ describe("a bearer without an apikey", () => {
 
   it("is refused as Storage refuses a missing, malformed or forged token", async () => {
     const cases: [string | null, string][] = [
-      [null, "jwt must be provided"],
+      [null, "Invalid Compact JWS"],
       ["not-a-jwt", "jwt malformed"],
       [`${user.token.slice(0, -4)}AAAA`, "invalid signature"],
     ];
