@@ -75,16 +75,18 @@ export interface ListV2Result {
 export async function listV2(tx: Queryable, bucket: string, options: ListV2Options): Promise<ListV2Result> {
   const { column, order, cursor } = options;
   const comparison = order === "asc" ? ">" : "<";
-  // Sorting by a timestamp applies to objects only; folders have none and sort by name.
-  const sortValue =
-    options.delimited || column === "name" ? "null::timestamptz" : `date_trunc('milliseconds', ${column})`;
+  // Sorting by a timestamp applies to objects only: folders have none, and come first by name.
+  const byTime = column !== "name";
+  const sortValue = byTime ? `date_trunc('milliseconds', ${column})` : "null::timestamptz";
   const params: unknown[] = [bucket, options.prefix, options.limit + 1];
   let after = "";
   if (cursor) {
     params.push(cursor.name);
-    if (cursor.after !== undefined && sortValue !== "null::timestamptz") {
+    if (cursor.after !== undefined && byTime) {
       params.push(cursor.after);
-      after = `and (sort_value, name collate "C") ${comparison} ($5::timestamptz, $4)`;
+      after = `and sort_value is not null and (sort_value, name collate "C") ${comparison} ($5::timestamptz, $4)`;
+    } else if (byTime) {
+      after = `and (sort_value is not null or name collate "C" ${comparison} $4)`;
     } else {
       after = `and name collate "C" ${comparison} $4`;
     }
@@ -105,13 +107,13 @@ export async function listV2(tx: Queryable, bucket: string, options: ListV2Optio
          select split_part(name, '/', level), name, id, updated_at, created_at, last_accessed_at, metadata
          from visible where cardinality(string_to_array(name, '/')) = level
        )
-       select *, null::timestamptz as sort_value from entries`
+       select *, case when id is null then null::timestamptz else ${sortValue} end as sort_value from entries`
     : `select null::text as key, name, id, updated_at, created_at, last_accessed_at, metadata,
          ${sortValue} as sort_value
        from storage.objects where bucket_id = $1 and starts_with(name, $2)`;
   const rows = await tx.query<EntryRow>(
     `select * from (${entries}) listed where true ${after}
-     order by sort_value ${order}, name collate "C" ${order} limit $3`,
+     order by sort_value ${order} nulls first, name collate "C" ${order} limit $3`,
     params,
   );
   const page = rows.slice(0, options.limit);

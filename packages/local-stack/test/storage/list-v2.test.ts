@@ -116,6 +116,35 @@ describe("listV2", () => {
     expect(byCreation).toEqual(names);
   });
 
+  it("pages one level by creation time, folders first by name, as storage-js's own suite pages it", async () => {
+    const storage = alice.client.storage.from("documents");
+    const cases = [
+      { order: "asc" as const, expected: ["abc/", "other/", "sub/", "b.txt", "a.txt"] },
+      { order: "desc" as const, expected: ["sub/", "other/", "abc/", "a.txt", "b.txt"] },
+    ];
+    for (const { order, expected } of cases) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const { data, error } = await storage.listV2({
+          prefix: `${root}/`,
+          with_delimiter: true,
+          limit: 2,
+          cursor,
+          sortBy: { column: "created_at", order },
+        });
+        expect(error).toBeNull();
+        const entries = [...(data?.folders ?? []), ...(data?.objects ?? [])];
+        seen.push(...entries.map((entry) => entry.name.slice(root.length + 1)));
+        cursor = data?.hasNext ? data.nextCursor : undefined;
+        pages++;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(3);
+    }
+  });
+
   it("shows only what RLS lets the caller see", async () => {
     const { data, error } = await bob.client.storage.from("documents").listV2({ prefix: `${root}/` });
     expect(error).toBeNull();
