@@ -1,0 +1,50 @@
+/**
+ * Starts the stack on another project's `supabase/` folder with the CLI's demo JWT secret,
+ * as the official clients' test suites expect a `supabase start` stack:
+ * `pnpm exec tsx --conditions=source scripts/upstream-stack.ts <project>/supabase [port] [--cli-gateway]`.
+ * In memory; DATABASE_URL switches to a PostgreSQL server.
+ *
+ * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, sends a request
+ * with neither `apikey` nor `Authorization` on as anon (postgrest-js's suite sends none).
+ * Hosted Supabase refuses such requests, so the stack itself keeps refusing them.
+ */
+import { createServer, request } from "node:http";
+import { resolve } from "node:path";
+import { startStack } from "../src/server.js";
+
+const args = process.argv.slice(2);
+const cliGateway = args.includes("--cli-gateway");
+const [dir, portText] = args.filter((arg) => !arg.startsWith("--"));
+if (!dir) throw new Error("Usage: upstream-stack.ts <supabase dir> [port] [--cli-gateway]");
+const port = portText ? Number(portText) : 54321;
+const running = await startStack({
+  supabaseDir: resolve(dir),
+  dataDir: null,
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  port: cliGateway ? 0 : port,
+  // The CLI's default secret: the suites hard-code keys signed with it.
+  jwtSecret: "super-secret-jwt-token-with-at-least-32-characters-long",
+  log: (line) => console.log(line),
+});
+const proxy = cliGateway
+  ? createServer((req, res) => {
+      const target = new URL(req.url ?? "/", running.url);
+      const headers = { ...req.headers, host: target.host };
+      if (!headers.apikey && !headers.authorization) headers.apikey = running.anonKey;
+      const forward = request(target, { method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on("error", () => res.destroy());
+      req.pipe(forward);
+    }).listen(port, "127.0.0.1")
+  : undefined;
+const url = proxy ? `http://127.0.0.1:${port}` : running.url;
+console.log(`ready ${url}\nanon ${running.anonKey}\nservice ${running.serviceRoleKey}`);
+const stop = async () => {
+  proxy?.close();
+  await running.close();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
