@@ -29,7 +29,7 @@ const running = await startStack({
 const proxy = cliGateway
   ? createServer((req, res) => {
       const target = new URL(req.url ?? "/", running.url);
-      const headers = { ...req.headers, host: target.host };
+      const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: target.host };
       if (!headers.apikey && !headers.authorization) headers.apikey = running.anonKey;
       const forward = request(target, { method: req.method, headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
