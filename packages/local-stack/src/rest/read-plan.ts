@@ -19,6 +19,8 @@ export interface ReadNode {
   order: OrderTerm[];
   limit: number | null;
   offset: number | null;
+  /** How deep it is embedded (0: the requested relation); PostgREST's errors name an embed `<table>_<depth>`. */
+  depth?: number;
 }
 
 export interface EmbedNode extends ReadNode {
@@ -117,6 +119,7 @@ function attachEmbeds(cache: SchemaCache, parent: ReadNode, aliases: Aliases): v
       : qualifiedFrom(rel.target);
     const child: EmbedNode = {
       ...node(rel.target, from, aliases.next(), item.select),
+      depth: (parent.depth ?? 0) + 1,
       key: item.alias ?? item.name,
       item,
       rel,

@@ -13,7 +13,8 @@ import { type Params, qualified, quoteIdent } from "./sql.js";
 function column(node: ReadNode, name: string): Column {
   const found = node.relation.columns.find((c) => c.name === name);
   if (!found) {
-    throw new ApiError(400, "42703", `column ${node.relation.name}.${name} does not exist`);
+    const relation = node.depth ? `${node.relation.name}_${node.depth}` : node.relation.name;
+    throw new ApiError(400, "42703", `column ${relation}.${name} does not exist`);
   }
   return found;
 }

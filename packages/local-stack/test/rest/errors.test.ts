@@ -125,6 +125,9 @@ describe("bad requests", () => {
     expect(error).toMatchObject({ code: "42703", message: "column users.nope does not exist" });
     const filtered = await db.from("users").select().eq("nope", 1);
     expect(filtered.error?.code).toBe("42703");
+    // An embedded table is named by its alias in PostgREST's query: the table and its depth.
+    const embedded = await db.from("users").select("username,messages(nope)");
+    expect(embedded.error).toMatchObject({ code: "42703", message: "column messages_1.nope does not exist" });
   });
 
   it("reports a value of the wrong type as 400 22P02", async () => {
