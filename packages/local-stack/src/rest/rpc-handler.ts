@@ -8,7 +8,7 @@ import { Aliases, buildReadPlan, reserved } from "./read-plan.js";
 import { readResponse } from "./read-response.js";
 import { contentRange, formatBody, preferenceApplied, respond } from "./respond.js";
 import { maxAffectedCheck } from "./result-checks.js";
-import { type BodyType, callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
+import { type BodyType, callableFunctions, callSql, findFunction, returnShape, takesWholeBody } from "./rpc.js";
 import { run } from "./run-statement.js";
 import { Params } from "./sql.js";
 
@@ -28,8 +28,8 @@ export async function rpc(request: ApiRequest, name: string): Promise<Response> 
     if (isObject(body)) args = body;
   } else if (!post) {
     const argNames = new Set(
-      req.cache.functions
-        .filter((f) => f.schema === req.schema && f.name === name)
+      callableFunctions(req.cache, req.schema)
+        .filter((f) => f.name === name)
         .flatMap((f) => f.args.map((a) => a.name)),
     );
     for (const [key, value] of req.query) {

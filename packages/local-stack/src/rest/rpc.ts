@@ -26,6 +26,25 @@ const unnamedTypes: Record<BodyType, string[]> = {
   bytea: ["bytea"],
 };
 
+/**
+ * The functions PostgREST serves under /rpc (its schema cache's `callable`):
+ * those whose parameters are all named, and those of one unnamed parameter of
+ * a type a raw body can be. A function of other unnamed parameters cannot be
+ * called by name, so it is not there at all: calling it is 404, not 300.
+ */
+export function callableFunctions(cache: SchemaCache, schema: string): DbFunction[] {
+  return cache.functions.filter((fn) => {
+    if (fn.schema !== schema) return false;
+    // The catalog keeps names only when at least one parameter (output ones too) has
+    // one, and PostgREST then counts none as unnamed.
+    if (fn.args.some((a) => a.name !== "")) return true;
+    const inputs = inputsOf(fn);
+    return inputs.length === 0 || (inputs.length === 1 && rawBodyTypes.has(inputs[0]?.typeName ?? ""));
+  });
+}
+
+const rawBodyTypes = new Set(["bytea", "json", "jsonb", "text", "xml"]);
+
 const sameSet = (a: Set<string>, b: string[]) => a.size === new Set(b).size && b.every((name) => a.has(name));
 
 /** PostgREST's matchesParams: every required argument given, the rest among the optional ones. */
@@ -54,13 +73,31 @@ function takesBodyOf(fn: DbFunction, call: Invocation): boolean {
   return call.post && takesWholeBody(fn) && unnamedTypes[call.body].includes(arg?.typeName ?? "");
 }
 
+/** PostgREST's order of overloads (its `Ord Routine`): fewer parameters first, then by their names and types. */
+function overloadOrder(a: DbFunction, b: DbFunction): number {
+  const [left, right] = [inputsOf(a), inputsOf(b)];
+  if (left.length !== right.length) return left.length - right.length;
+  for (const [i, param] of left.entries()) {
+    const other = right[i] as FunctionArg;
+    for (const [x, y] of [
+      [param.name, other.name],
+      [param.type, other.type],
+    ] as const) {
+      if (x !== y) return x < y ? -1 : 1;
+    }
+  }
+  return 0;
+}
+
 /**
  * Resolves an overload as PostgREST's findProc: the functions whose arguments
  * the names given match, else the one taking the whole body; more than one is
  * 300 PGRST203, none 404 PGRST202.
  */
 export function findFunction(cache: SchemaCache, schema: string, name: string, call: Invocation): DbFunction {
-  const named = cache.functions.filter((f) => f.schema === schema && f.name === name).sort((a, b) => b.oid - a.oid);
+  const named = callableFunctions(cache, schema)
+    .filter((f) => f.name === name)
+    .sort(overloadOrder);
   const matching = named.filter((fn) => matchesArguments(fn, call));
   const fallback = named.filter((fn) => !matchesArguments(fn, call) && takesBodyOf(fn, call));
   const candidates = matching.length ? matching : fallback;
@@ -103,7 +140,7 @@ function notFound(cache: SchemaCache, schema: string, name: string, call: Invoca
     : overloads.length === 0
       ? closestMatch(
           name,
-          cache.functions.filter((f) => f.schema === schema).map((f) => f.name),
+          callableFunctions(cache, schema).map((f) => f.name),
         )
       : closestMatch(
           argList(keys),

@@ -55,7 +55,7 @@ export interface FunctionArg {
 }
 
 export interface DbFunction {
-  /** Catalog order: PostgREST lists overloads newest first. */
+  /** The function's catalog identity. */
   oid: number;
   schema: string;
   name: string;

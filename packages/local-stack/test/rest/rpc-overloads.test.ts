@@ -72,13 +72,13 @@ describe("rpc overloads", () => {
     expect(far.error?.hint).toBeNull();
   });
 
-  it("answers 300 PGRST203 listing the overloads it cannot choose between, newest first", async () => {
+  it("answers 300 PGRST203 listing the overloads it cannot choose between, in PostgREST's order", async () => {
     const { status, error } = await db.rpc("twin", { x: 1 });
     expect(status).toBe(300);
     expect(error).toEqual({
       code: "PGRST203",
       message:
-        "Could not choose the best candidate function between: public.twin(x => text), public.twin(x => integer)",
+        "Could not choose the best candidate function between: public.twin(x => integer), public.twin(x => text)",
       details: null,
       hint: "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
     });
@@ -126,5 +126,26 @@ describe("rpc overloads", () => {
     const { status, error } = await db.rpc("named_json", { n: 1 });
     expect(status).toBe(404);
     expect(error?.code).toBe("PGRST202");
+  });
+  it("serves a function of unnamed parameters only when it has one, of a type a raw body can be", async () => {
+    // The text one takes the whole JSON body; the boolean and integer ones are not served at all.
+    expect(await db.rpc("unnamed_overload", { "": "foo" })).toMatchObject({ status: 200, data: 'text: {"":"foo"}' });
+    expect(await db.rpc("unnamed_overload", { "": true })).toMatchObject({ status: 200, data: 'text: {"":true}' });
+
+    const alone = await db.rpc("unnamed_integer", { "": 1 });
+    expect(alone.status).toBe(404);
+    expect(alone.error).toMatchObject({
+      code: "PGRST202",
+      message: "Could not find the function public.unnamed_integer() in the schema cache",
+      hint: "Perhaps you meant to call the function public.unnamed_or_none",
+    });
+    expect((await db.rpc("unnamed_pair", { "": 1 })).error).toMatchObject({ code: "PGRST202" });
+
+    // Without arguments, the one without parameters and the text one with a default are left.
+    const none = await db.rpc("unnamed_or_none");
+    expect(none.status).toBe(300);
+    expect(none.error?.message).toBe(
+      "Could not choose the best candidate function between: public.unnamed_or_none(), public.unnamed_or_none( => text)",
+    );
   });
 });
