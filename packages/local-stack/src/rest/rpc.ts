@@ -26,24 +26,10 @@ const unnamedTypes: Record<BodyType, string[]> = {
   bytea: ["bytea"],
 };
 
-/**
- * The functions PostgREST serves under /rpc (its schema cache's `callable`):
- * those whose parameters are all named, and those of one unnamed parameter of
- * a type a raw body can be. A function of other unnamed parameters cannot be
- * called by name, so it is not there at all: calling it is 404, not 300.
- */
+/** The functions of a schema served under /rpc (the schema cache's `callable`). */
 export function callableFunctions(cache: SchemaCache, schema: string): DbFunction[] {
-  return cache.functions.filter((fn) => {
-    if (fn.schema !== schema) return false;
-    // The catalog keeps names only when at least one parameter (output ones too) has
-    // one, and PostgREST then counts none as unnamed.
-    if (fn.args.some((a) => a.name !== "")) return true;
-    const inputs = inputsOf(fn);
-    return inputs.length === 0 || (inputs.length === 1 && rawBodyTypes.has(inputs[0]?.typeName ?? ""));
-  });
+  return cache.functions.filter((fn) => fn.callable && fn.schema === schema);
 }
-
-const rawBodyTypes = new Set(["bytea", "json", "jsonb", "text", "xml"]);
 
 const sameSet = (a: Set<string>, b: string[]) => a.size === new Set(b).size && b.every((name) => a.has(name));
 

@@ -71,6 +71,8 @@ export interface DbFunction {
   /** The table or view whose row type the function returns, if any. */
   returnRelation: { schema: string; name: string } | null;
   volatility: "i" | "s" | "v";
+  /** Served under /rpc: PostgREST leaves out functions of other unnamed parameters (computed fields keep them). */
+  callable: boolean;
   /** `alter function … set statement_timeout`, which PostgREST hoists into the transaction (db-hoisted-tx-settings). */
   statementTimeout: string | null;
 }
@@ -135,6 +137,11 @@ select json_build_object(
       'returnRelation', (select json_build_object('schema', rn.nspname, 'name', rc.relname)
         from pg_class rc join pg_namespace rn on rn.oid = rc.relnamespace where rc.oid = rt.typrelid),
       'volatility', p.provolatile,
+      -- PostgREST's callable: every parameter named (the catalog then keeps names, '' for
+      -- the unnamed), or one unnamed parameter of a type a raw body can be.
+      'callable', p.proargnames is not null or p.pronargs = 0
+        or (p.pronargs = 1 and p.proargtypes[0] in ('bytea'::regtype, 'json'::regtype, 'jsonb'::regtype,
+          'text'::regtype, 'xml'::regtype)),
       'statementTimeout', (select substr(setting, length('statement_timeout=') + 1)
         from unnest(p.proconfig) as setting where left(setting, 18) = 'statement_timeout=')
     )), '[]')
