@@ -4,9 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
 import { useEngramMutations } from "../../session/factories.js";
-import { ConfirmDialog } from "./confirm-dialog.js";
 
 export function DangerZone({ deck }: { deck: MyDeck }) {
   const [confirming, setConfirming] = useState(false);

@@ -4,8 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { LogOut } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { useEngramMutations } from "../../session/factories.js";
-import { ConfirmDialog } from "./confirm-dialog.js";
 
 export function LeaveSection({ deck }: { deck: MyDeck }) {
   const [confirming, setConfirming] = useState(false);

@@ -10,13 +10,13 @@ import { type NoteType, validateNoteType } from "@engram/core";
 import { useMutation } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Copy, Plus, Trash2 } from "lucide-react";
 import { type FormEvent, lazy, Suspense, useId, useMemo, useRef, useState } from "react";
+import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { errorCode, errorMessage, fieldErrors } from "../../lib/error-messages.js";
 import { useEngramMutations } from "../../session/factories.js";
 import { Dialog } from "../../ui/dialog.js";
-import { ConfirmDialog } from "./confirm-dialog.js";
 import {
   addedField,
   addedTemplate,

@@ -1,9 +1,9 @@
 /** A new preset made from the deck's options, a preset renamed, and a preset deleted after asking. */
 import type { DeckPreset, PresetOptions } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
+import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { NameDialog } from "../../forms/name-dialog.js";
 import { useEngramMutations } from "../../session/factories.js";
-import { ConfirmDialog } from "./confirm-dialog.js";
 import { decksText } from "./preset-bar.js";
 
 // The SDK names the name field at fault, and any option it refuses.

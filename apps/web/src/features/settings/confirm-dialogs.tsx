@@ -3,6 +3,7 @@ import type { TotpFactor } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useEngramMutations } from "../../session/factories.js";
@@ -13,31 +14,20 @@ import { useDeleteAccount, useSignOutEverywhere } from "./use-settings.js";
 export function ConfirmSignOut({ onClose }: { onClose: () => void }) {
   const signOut = useSignOutEverywhere();
   return (
-    <Dialog title="Sign out of all devices?" onClose={onClose}>
+    <ConfirmDialog
+      title="Sign out of all devices?"
+      confirmLabel="Sign out everywhere"
+      pendingLabel="Signing out…"
+      pending={signOut.isPending}
+      error={signOut.error}
+      onConfirm={() => signOut.mutate()}
+      onClose={onClose}
+    >
       <p>
         You will be signed out here and on every other device within seconds. Answers a device has not sent yet are kept
         there and sent after you sign in again.
       </p>
-      {signOut.error ? (
-        <p role="alert" className="field-error">
-          {errorMessage(signOut.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          disabled={signOut.isPending}
-          aria-busy={signOut.isPending || undefined}
-          onClick={() => signOut.mutate()}
-        >
-          {signOut.isPending ? "Signing out…" : "Sign out everywhere"}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -117,26 +107,16 @@ export function RemoveFactor({
   // Removing it refreshes the factors and the session's level.
   const remove = useMutation(useEngramMutations().auth.mfa.unenroll());
   return (
-    <Dialog title="Remove the authenticator app?" onClose={onClose}>
+    <ConfirmDialog
+      title="Remove the authenticator app?"
+      confirmLabel="Remove"
+      pendingLabel="Removing…"
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate(factor.id, { onSuccess: onRemoved })}
+      onClose={onClose}
+    >
       <p>Signing in will need only your password until you set up two-factor sign-in again.</p>
-      {remove.error ? (
-        <p role="alert" className="field-error">
-          {errorMessage(remove.error)}
-        </p>
-      ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(factor.id, { onSuccess: onRemoved })}
-        >
-          {remove.isPending ? "Removing…" : "Remove"}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,9 +1,9 @@
 /** "Are you sure?" for a step that removes or hands something over: the safe choice first, the error inside. */
 import type { ReactNode } from "react";
-import { ErrorSummary } from "../../forms/error-summary.js";
-import { formErrors } from "../../forms/form-errors.js";
-import { SubmitButton } from "../../forms/submit-button.js";
-import { Dialog } from "../../ui/dialog.js";
+import { Dialog } from "../ui/dialog.js";
+import { ErrorSummary } from "./error-summary.js";
+import { formErrors } from "./form-errors.js";
+import { SubmitButton } from "./submit-button.js";
 
 export function ConfirmDialog({
   title,
