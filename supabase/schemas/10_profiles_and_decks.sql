@@ -135,13 +135,17 @@ alter table public.deck_members enable row level security;
 create index deck_members_user_id_idx on public.deck_members (user_id);
 create unique index deck_members_one_owner on public.deck_members (deck_id) where role = 'owner';
 
--- The creator of a deck becomes its owner member.
+-- The creator of a deck becomes its owner member; a deck start_import makes
+-- for a finish in steps, once the import is in (the setting is not reachable
+-- through the API).
 create function private.add_deck_owner() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  insert into public.deck_members (deck_id, user_id, role) values (new.id, new.owner_id, 'owner');
+  if current_setting('engram.owner_joins_when_imported', true) is distinct from 'true' then
+    insert into public.deck_members (deck_id, user_id, role) values (new.id, new.owner_id, 'owner');
+  end if;
   return new;
 end
 $$;
@@ -281,12 +285,15 @@ as $$
   select id from public.decks where is_public
 $$;
 
+-- The owner of a deck is its member, but for a deck being imported in steps,
+-- which gains its owner member last (finish_import): its owner already reads
+-- and edits it (its media go up first), though it is listed and studied only then.
 create function private.can_read_deck(p_deck_id uuid) returns boolean
 language sql stable security definer
 set search_path = ''
 as $$
   select exists (select 1 from public.deck_members where deck_id = p_deck_id and user_id = auth.uid())
-      or exists (select 1 from public.decks where id = p_deck_id and is_public)
+      or exists (select 1 from public.decks where id = p_deck_id and (is_public or owner_id = auth.uid()))
 $$;
 
 -- Where copies came from, for whoever may read both the copy and its source:
@@ -317,7 +324,7 @@ as $$
   select exists (
     select 1 from public.deck_members
     where deck_id = p_deck_id and user_id = auth.uid() and role in ('owner', 'editor')
-  )
+  ) or exists (select 1 from public.decks where id = p_deck_id and owner_id = auth.uid())
 $$;
 
 create function private.is_deck_owner(p_deck_id uuid) returns boolean

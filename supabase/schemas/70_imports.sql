@@ -1,6 +1,7 @@
 -- Imports: the file is read on the user's device, which stages its notes in
--- batches under an import_jobs row; one finalising call validates them and
--- commits everything in one transaction, or nothing.
+-- batches under an import_jobs row; finishing validates them and commits
+-- them: in one transaction into an existing deck, or a batch a call into a
+-- new deck nobody sees until the last call reveals it (finish_import).
 --
 --   start_import -> stage_import (many) -> finish_import, or abandon_import
 
@@ -19,7 +20,10 @@ create table public.import_jobs (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   options jsonb not null default '{}',
-  created_deck boolean not null default false
+  created_deck boolean not null default false,
+  -- A finish in steps so far: the last batch committed ("batch"), the counts
+  -- made by then and the note types it found or made. Null until it starts.
+  finishing jsonb
 );
 alter table public.import_jobs enable row level security;
 create index import_jobs_user_id_idx on public.import_jobs (user_id, created_at desc);
@@ -140,9 +144,14 @@ begin
   end if;
 
   if p_deck_name is not null then
-    -- The deck's trigger makes the caller its owner member.
+    -- A new deck of one level is finished in steps, and has no member (so no
+    -- one reads it) until the last step makes the caller its owner member;
+    -- otherwise the deck's trigger does so now.
+    perform set_config('engram.owner_joins_when_imported',
+      (coalesce(p_options ->> 'deck_tree', 'false') <> 'true')::text, true);
     insert into public.decks (owner_id, name) values (uid, private.trim_space(p_deck_name))
     returning id into target;
+    perform set_config('engram.owner_joins_when_imported', 'false', true);
   end if;
 
   insert into public.import_jobs (id, user_id, deck_id, source, status, processed, total, options, created_deck)
@@ -213,6 +222,10 @@ begin
   elsif p_payload is null or jsonb_typeof(p_payload) <> 'object' or jsonb_typeof(p_payload -> 'notes') is distinct from 'array' then
     perform private.fail('22023', 'a batch is an object with a list of notes', 'payload');
   end if;
+  if (job.finishing ->> 'batch')::integer >= p_batch then
+    -- A step of its finish has committed this batch already.
+    return job;
+  end if;
   size := octet_length(p_payload::text);
   note_count := jsonb_array_length(p_payload -> 'notes');
   if size > limits.batch_bytes then
@@ -220,11 +233,12 @@ begin
   elsif note_count > limits.batch_notes then
     perform private.fail('22023', 'a batch holds at most 1,000 notes', 'payload');
   elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch) then
+    -- (with what steps of its finish have committed already)
     if size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
-      > limits.job_bytes then
+      + coalesce((job.finishing ->> 'bytes_read')::bigint, 0) > limits.job_bytes then
       perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
     elsif note_count + (select coalesce(sum(b.notes), 0) from private.import_batches b where b.job_id = p_job_id)
-      > limits.job_notes then
+      + coalesce((job.finishing ->> 'notes_read')::bigint, 0) > limits.job_notes then
       perform private.fail('PT413', 'an import stages at most 100,000 notes', 'import_size');
     end if;
   end if;
@@ -410,21 +424,6 @@ begin
     returning id into found_id;
     insert into pg_temp.import_note_types values (staged.key, found_id, free_name, true);
   end loop;
-  -- A custom note naming a note type the import does not hold is refused before anything is added.
-  select s.seq, s.guid into staged
-  from (
-    select row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid, e.note
-    from private.import_batches b
-    cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-    where b.job_id = p_job_id
-  ) s
-  where s.note ->> 'kind' = 'custom'
-    and not exists (select 1 from pg_temp.import_note_types t where t.key = s.note ->> 'note_type')
-  order by s.seq limit 1;
-  if staged.seq is not null then
-    perform private.fail('22023', format('note %s%s: its note type is not in the import', staged.seq,
-      case when staged.guid is null then '' else format(' (%s)', staged.guid) end), 'notes');
-  end if;
 end
 $$;
 
@@ -566,16 +565,26 @@ $$;
 
 revoke execute on function private.import_presets(uuid, uuid) from public, anon, authenticated;
 
--- Commits a staged import in one transaction: finds or creates the note types
--- its custom notes use (import_note_types), adds the new notes (and so
--- their cards and every member's 'new' schedule), updates or skips notes
--- already imported into the deck (by source_guid, as the job's "existing"
--- option says), applies the caller's schedules, suspensions and review
--- history to the cards of the notes it added or updated, and marks the job
--- done with counts the database made. Any invalid note fails the whole call
--- (22023 naming the note, or 23514 naming the constraint) and leaves the job
--- running, so the client can abandon it. Finishing again returns the job.
-create function public.finish_import(p_job_id uuid, p_summary jsonb default '{}')
+-- Commits a staged import: finds or creates the note types its custom notes
+-- use (import_note_types), adds the new notes (and so their cards and every
+-- member's 'new' schedule), updates or skips notes already imported into the
+-- deck (by source_guid, as the job's "existing" option says), applies the
+-- caller's schedules, suspensions and review history to the cards of the
+-- notes it added or updated, and marks the job done with counts the database
+-- made. Any invalid note fails the call (22023 naming the note, or 23514
+-- naming the constraint) and leaves the job running, so the client can
+-- abandon it. Finishing again returns the job.
+--
+-- Into an existing deck (or a new deck tree) it commits everything in one
+-- transaction. Into a new deck it may commit a batch a call (p_one_batch:
+-- the next batch in order, once staged, while later ones are still being
+-- staged; otherwise nothing), each short, so the server answers everyone
+-- else between them and no import is bounded by one statement's timeout.
+-- The deck has no member meanwhile, so nothing of it is listed, read or
+-- announced; the call without p_one_batch commits what is left and makes
+-- the caller its owner member. A failure in any step is abandoned as before,
+-- and the deck goes with it.
+create function public.finish_import(p_job_id uuid, p_summary jsonb default '{}', p_one_batch boolean default false)
 returns public.import_jobs
 language plpgsql security definer
 set search_path = ''
@@ -594,6 +603,10 @@ declare
   deck_path text[];
   tree_deck uuid;
   tree_created boolean;
+  in_steps boolean;
+  last_batch integer;
+  step_batch integer;
+  seq_base bigint;
 begin
   job := private.lock_own_import(p_job_id);
   perform private.refuse_expired_import(job);
@@ -605,16 +618,34 @@ begin
     perform private.fail('22023', 'summary must be a small JSON object', 'summary');
   elsif job.deck_id is null then
     perform private.fail('PT404', 'the deck of this import no longer exists', 'deck_id');
-  elsif not private.can_edit_deck(job.deck_id) then
-    perform private.fail('42501', 'you can no longer add notes to this deck');
   end if;
   on_existing := coalesce(job.options ->> 'existing', 'skip');
   deck_tree := coalesce(job.options ->> 'deck_tree', 'false') = 'true';
+  in_steps := job.created_deck and not deck_tree;
+  -- The deck of a finish in steps has no member until its last step.
+  if not (case when in_steps then exists (select 1 from public.decks d where d.id = job.deck_id and d.owner_id = uid)
+              else private.can_edit_deck(job.deck_id) end) then
+    perform private.fail('42501', 'you can no longer add notes to this deck');
+  end if;
   if deck_tree and not private.is_deck_owner(job.deck_id) then
     perform private.fail('42501', 'only the owner of a deck can import subdecks into it', 'deck_tree');
   end if;
   -- Two imports into one deck commit one after the other, so both see each other's notes.
   perform 1 from public.decks where id = job.deck_id for no key update;
+
+  -- The batches committed by earlier steps are left out.
+  last_batch := coalesce((job.finishing ->> 'batch')::integer, -1);
+  if coalesce(p_one_batch, false) then
+    -- Batches are committed in their order, each once it is staged; the
+    -- call without p_one_batch commits what is left and reveals the deck.
+    step_batch := last_batch + 1;
+    if not in_steps
+      or not exists (select 1 from private.import_batches b where b.job_id = p_job_id and b.batch = step_batch) then
+      return job;
+    end if;
+  end if;
+  -- A note's number in the whole file, for the errors that name one.
+  seq_base := coalesce((job.finishing ->> 'notes_read')::bigint, 0);
 
   -- The package's deck tree (deck_tree): each staged note's "deck", its Anki
   -- deck path as a list of names, becomes a deck under the import's deck,
@@ -668,10 +699,18 @@ begin
       insert into pg_temp.import_decks values (deck_path, tree_deck, tree_created);
     end loop;
   end if;
-  -- The presets of the decks it made, found or created among the user's.
-  perform private.import_presets(p_job_id, uid);
-  -- The note types the custom notes use, found or created in the import's deck.
-  perform private.import_note_types(p_job_id, job.deck_id);
+  if job.finishing is null then
+    -- The presets of the decks it made, found or created among the user's.
+    perform private.import_presets(p_job_id, uid);
+    -- The note types the custom notes use, found or created in the import's deck.
+    perform private.import_note_types(p_job_id, job.deck_id);
+  else
+    -- A later step: the note types the first one found or made.
+    drop table if exists pg_temp.import_note_types;
+    create temp table import_note_types on commit drop as
+    select t.key, t.id as note_type_id, t.name, t.created
+    from jsonb_to_recordset(job.finishing -> 'note_types') as t(key text, id uuid, name text, created boolean);
+  end if;
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
@@ -684,10 +723,12 @@ begin
            case
              when t.guid is not null and row_number() over (partition by t.guid order by t.seq) > 1 then 'duplicate'
              when n.id is null then 'insert'
+             -- In a new deck, only an earlier step can have added it.
+             when in_steps then 'duplicate'
              else on_existing
            end as action
     from (
-      select row_number() over (order by b.batch, e.ord) as seq,
+      select seq_base + row_number() over (order by b.batch, e.ord) as seq,
              nullif(e.note ->> 'guid', '') as guid,
              (e.note ->> 'kind')::public.note_kind as kind,
              e.note -> 'fields' as fields,
@@ -701,7 +742,7 @@ begin
              ) as deck_id
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-      where b.job_id = p_job_id
+      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
     ) t
     -- The deck's notes from the same source, the first of each guid, in one
     -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
@@ -714,6 +755,15 @@ begin
     -- A temporary table has no statistics until analysed, and the joins below
     -- would each be planned for a few hundred rows.
     analyze pg_temp.import_notes (seq, note_id, action);
+    -- A custom note naming a note type the import does not hold is refused before any note is added.
+    select i.seq, i.guid into bad
+    from pg_temp.import_notes i
+    where i.kind = 'custom' and i.note_type_id is null
+    order by i.seq limit 1;
+    if bad.seq is not null then
+      perform private.fail('22023', format('note %s%s: its note type is not in the import', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end), 'notes');
+    end if;
 
     -- created_at a microsecond apart keeps the file's order in the deck and
     -- in the order new cards are studied (new cards are due at creation).
@@ -798,7 +848,6 @@ begin
         or (x.card ->> 'buried_until') is not null then 1 else 0 end
     from pg_temp.import_notes i
     join public.cards c on c.note_id = i.note_id
-    join public.deck_members m on m.deck_id = c.deck_id and m.user_id = uid
     left join (
       select ic.card_id, ic.card,
         case when jsonb_typeof(ic.card -> 'schedule') = 'object' then ic.card -> 'schedule' end as schedule
@@ -806,6 +855,7 @@ begin
       where ic.added
     ) x on x.card_id = c.id
     where i.action = 'insert'
+      and (in_steps or exists (select 1 from public.deck_members m where m.deck_id = c.deck_id and m.user_id = uid))
     on conflict (user_id, card_id) do nothing;
 
     -- The caller's schedules of the notes updated; other members keep theirs. A schedule the
@@ -888,11 +938,11 @@ begin
     -- casts above refused is a bad argument, anything else keeps its error.
     select s.seq, s.guid, s.problem into bad
     from (
-      select row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid,
+      select seq_base + row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid,
              private.import_note_problem(e.note) as problem
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-      where b.job_id = p_job_id
+      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
     ) s
     where s.problem is not null
     order by s.seq limit 1;
@@ -905,17 +955,44 @@ begin
     raise;
   end;
 
+  if step_batch is not null then
+    -- The batch is in: it goes, and the job says how far the finish has come.
+    with committed as (
+      delete from private.import_batches where job_id = p_job_id and batch = step_batch returning bytes
+    )
+    update public.import_jobs set finishing = jsonb_build_object(
+      'batch', step_batch,
+      'notes_read', seq_base + (select count(*) from pg_temp.import_notes),
+      'bytes_read', coalesce((job.finishing ->> 'bytes_read')::bigint, 0) + (select sum(bytes) from committed),
+      'notes_added', coalesce((job.finishing ->> 'notes_added')::integer, 0) + added,
+      'notes_skipped', coalesce((job.finishing ->> 'notes_skipped')::integer, 0) + skipped,
+      'cards', coalesce((job.finishing ->> 'cards')::integer, 0) + card_count,
+      'reviews_added', coalesce((job.finishing ->> 'reviews_added')::integer, 0) + reviews_added,
+      'note_types', coalesce((
+        select jsonb_agg(jsonb_build_object('key', t.key, 'id', t.note_type_id, 'name', t.name, 'created', t.created))
+        from pg_temp.import_note_types t
+      ), '[]')
+    )
+    where id = p_job_id
+    returning * into job;
+    return job;
+  end if;
+
   delete from private.import_batches where job_id = p_job_id;
+  if in_steps then
+    insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
+    on conflict do nothing;
+  end if;
   update public.import_jobs set
     status = 'done',
     processed = coalesce(total, processed),
     error = null,
     summary = p_summary || jsonb_build_object(
-      'notes_added', added,
+      'notes_added', coalesce((job.finishing ->> 'notes_added')::integer, 0) + added,
       'notes_updated', updated,
-      'notes_skipped', skipped,
-      'cards', card_count,
-      'reviews_added', reviews_added,
+      'notes_skipped', coalesce((job.finishing ->> 'notes_skipped')::integer, 0) + skipped,
+      'cards', coalesce((job.finishing ->> 'cards')::integer, 0) + card_count,
+      'reviews_added', coalesce((job.finishing ->> 'reviews_added')::integer, 0) + reviews_added,
       'note_types', coalesce((
         select jsonb_agg(jsonb_build_object('id', t.note_type_id, 'name', t.name, 'created', t.created) order by t.name)
         from pg_temp.import_note_types t
@@ -935,9 +1012,9 @@ $$;
 -- before the call, so this request alone runs under it (60 s, the platform's
 -- API maximum); other requests keep the role's. tests/import-at-scale.test.ts
 -- imports such a deck through the API under these timeouts.
-alter function public.finish_import(uuid, jsonb) set statement_timeout = '60s';
+alter function public.finish_import(uuid, jsonb, boolean) set statement_timeout = '60s';
 -- Compiling its statements (JIT) costs more than it saves on a few thousand rows.
-alter function public.finish_import(uuid, jsonb) set jit = off;
+alter function public.finish_import(uuid, jsonb, boolean) set jit = off;
 
 -- Gives up an import (failed or cancelled on the device): drops its staged
 -- batches and the deck it created, which holds nothing since nothing was
@@ -971,7 +1048,8 @@ $$;
 
 -- Clears imports that were abandoned: running jobs past their age
 -- (import_limits) are marked failed as expired, and their staged batches
--- deleted with the deck they created while it holds no notes. Finished
+-- deleted with the deck they created while it holds no notes or, left by a
+-- finish in steps, has no member yet. Finished
 -- imports, and every note an import landed, are never touched. start_import
 -- runs it for everyone; the service role may call it too (from pg_cron on a
 -- hosted project: `select public.purge_abandoned_imports()`). Returns how
@@ -1002,7 +1080,8 @@ begin
   delete from public.decks d
   using public.import_jobs j
   where j.id = any(expired) and j.created_deck and d.id = j.deck_id and d.owner_id = j.user_id
-    and not exists (select 1 from public.notes n where n.deck_id = d.id);
+    and (not exists (select 1 from public.notes n where n.deck_id = d.id)
+      or not exists (select 1 from public.deck_members m where m.deck_id = d.id));
   update public.import_jobs set status = 'failed', error = 'expired' where id = any(expired);
   return cardinality(expired);
 end

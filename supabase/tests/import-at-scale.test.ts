@@ -1,10 +1,11 @@
 // A deck of 10,000 notes with 100,000 answers imported through the API as a
 // signed-in user meets it on the platform: every request runs under the
-// role's statement_timeout (authenticated: 8 s), and finish_import under its
-// own, which PostgREST applies to the request in place of the role's (a
-// function's SET clause alone would not lift a timer already running). On
-// DATABASE_URL's server the timeouts cancel; PGlite cannot cancel a statement,
-// so there the file checks the import's rows only.
+// role's statement_timeout (authenticated: 8 s). Into a new deck finish_import
+// commits a batch a call, as the SDK asks; a finish in one call (into an
+// existing deck) runs under the function's own, which PostgREST applies to the
+// request in place of the role's (a function's SET clause alone would not lift
+// a timer already running). On DATABASE_URL's server the timeouts cancel;
+// PGlite cannot cancel a statement, so there the file checks the import's rows only.
 
 import { randomUUID } from "node:crypto";
 import { liftAuthRateLimits, openPostgres, type RunningStack, startStack } from "@engram/local-stack";
@@ -15,7 +16,7 @@ import { supabaseDir } from "./support/paths.js";
 
 const noteCount = 10_000;
 const reviewsPerCard = 10;
-/** 500 notes of ten answers are about 1.7 MB of JSON, as the SDK sends at most 2 MB a batch. */
+/** 500 notes of ten answers are about 1.7 MB of JSON a batch, within the 4 MiB the server takes. */
 const notesPerBatch = 500;
 const day = 86_400_000;
 
@@ -145,6 +146,12 @@ test("10,000 notes with 100,000 answers are imported through the API within the 
     });
     expect(staged.error).toBeNull();
   }
+  // As the SDK finishes an import into a new deck: a batch a call, then the call that reveals it.
+  for (let batch = 0; batch * notesPerBatch < noteCount; batch += 1) {
+    const step = await user.rpc("finish_import", { p_job_id: jobId, p_one_batch: true });
+    expect(step.error).toBeNull();
+    expect(step.data).toMatchObject({ status: "running", finishing: { batch } });
+  }
   const finished = await user.rpc("finish_import", { p_job_id: jobId, p_summary: {} });
   expect(finished.error).toBeNull();
   expect(finished.data).toMatchObject({
@@ -184,7 +191,7 @@ test("10,000 notes with 100,000 answers are imported through the API within the 
     try {
       const [timeouts] = await db.query<{ role: string[]; finish: string[] }>(
         `select (select rolconfig from pg_roles where rolname = 'authenticated') as role,
-                (select proconfig from pg_proc where oid = 'public.finish_import(uuid, jsonb)'::regprocedure) as finish`,
+                (select proconfig from pg_proc where oid = 'public.finish_import(uuid, jsonb, boolean)'::regprocedure) as finish`,
       );
       expect(timeouts?.role).toContain("statement_timeout=8s");
       expect(timeouts?.finish).toContain("statement_timeout=60s");

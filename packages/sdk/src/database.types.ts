@@ -352,6 +352,7 @@ export type Database = {
           deck_id: string | null
           error: string | null
           file_path: string | null
+          finishing: Json | null
           id: string
           options: NonNullable<Json>
           processed: number
@@ -368,6 +369,7 @@ export type Database = {
           deck_id?: string | null
           error?: string | null
           file_path?: string | null
+          finishing?: Json | null
           id?: string
           options?: NonNullable<Json>
           processed?: number
@@ -384,6 +386,7 @@ export type Database = {
           deck_id?: string | null
           error?: string | null
           file_path?: string | null
+          finishing?: Json | null
           id?: string
           options?: NonNullable<Json>
           processed?: number
@@ -843,6 +846,7 @@ export type Database = {
           deck_id: string | null
           error: string | null
           file_path: string | null
+          finishing: Json | null
           id: string
           options: NonNullable<Json>
           processed: number
@@ -1077,13 +1081,14 @@ export type Database = {
         Returns: number
       }
       finish_import: {
-        Args: { p_job_id: string; p_summary?: Json }
+        Args: { p_job_id: string; p_one_batch?: boolean; p_summary?: Json }
         Returns: {
           created_at: string
           created_deck: boolean
           deck_id: string | null
           error: string | null
           file_path: string | null
+          finishing: Json | null
           id: string
           options: NonNullable<Json>
           processed: number
@@ -1387,6 +1392,7 @@ export type Database = {
           deck_id: string | null
           error: string | null
           file_path: string | null
+          finishing: Json | null
           id: string
           options: NonNullable<Json>
           processed: number
@@ -1419,6 +1425,7 @@ export type Database = {
           deck_id: string | null
           error: string | null
           file_path: string | null
+          finishing: Json | null
           id: string
           options: NonNullable<Json>
           processed: number

@@ -1,8 +1,9 @@
 /**
  * Runs one import against the server: `start_import` (creates the job and, if
  * asked, the deck), media uploads, `stage_import` batches, then `finish_import`,
- * which commits everything in one transaction. Any failure or a cancel calls
- * `abandon_import` (the job is marked failed and a deck it created is deleted)
+ * which commits everything in one transaction (into a new deck, a batch a call
+ * while the rest is staged, the deck unseen until the last call). Any failure
+ * or a cancel calls `abandon_import` (the job is marked failed and a deck it created is deleted)
  * and removes the media it uploaded. A retry with the same `jobId` reuses the
  * job: staged batches are idempotent and a finished job is returned as it is.
  */
@@ -121,6 +122,18 @@ async function inTurns<T>(items: readonly T[], atOnce: number, work: (index: num
   if (failed) throw failed.reason;
 }
 
+/** A promise settled from outside; a rejection nobody awaits is not reported as unhandled. */
+function later() {
+  let resolve = () => {};
+  let reject: (reason: unknown) => void = () => {};
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
 /** The import RPCs return the job row; PostgREST answers null only if the function returned nothing. */
 function present(job: Job | null): Job {
   if (!job) throw new EngramError("internal", "The server did not return the import.");
@@ -168,9 +181,24 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
     uploaded = media.uploaded;
 
     const parts = batches(input.notes);
+    const clientSummary = {
+      media: media.uploaded.length + media.reused,
+      skipped: input.skipped.list(),
+      missing_media: (input.notices?.missingMedia ?? []).slice(0, missingNames),
+      missing_media_count: input.notices?.missingMedia.length ?? 0,
+      dropped_markup: input.notices?.droppedMarkup ?? [],
+    };
+    // Into a new deck of one level the server commits a batch a call, in order,
+    // as soon as it is staged (finish_import's p_one_batch), so it answers
+    // everyone else between calls and staging overlaps committing.
+    const inSteps = job.created_deck && !input.deckTree;
     let staged = 0;
+    let committed = 0;
+    let stopped: unknown;
+    const landed = parts.map(() => later());
     progress("staging", 0, input.notes.length);
     const stage = async (index: number, part: StagedNote[]) => {
+      if (stopped) throw stopped;
       signal?.throwIfAborted();
       await run(
         supabase.rpc("stage_import", {
@@ -187,20 +215,34 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
           p_processed: Math.min(input.notes.length, staged + part.length),
         }),
       );
+      landed[index]?.resolve();
       staged += part.length;
       progress("staging", staged, input.notes.length);
+      if (staged === input.notes.length) progress("finishing", committed, parts.length + 1);
     };
-    await inTurns(parts, stagedAtOnce, stage);
+    const commitInOrder = async () => {
+      for (const batch of landed) {
+        await batch.promise;
+        signal?.throwIfAborted();
+        await run(supabase.rpc("finish_import", { p_job_id: jobId, p_one_batch: true }));
+        committed += 1;
+        if (staged === input.notes.length) progress("finishing", committed, parts.length + 1);
+      }
+    };
+    const staging = inTurns(parts, inSteps ? 1 : stagedAtOnce, stage).catch((error) => {
+      for (const batch of landed) batch.reject(error);
+      throw error;
+    });
+    const committing = (inSteps ? commitInOrder() : Promise.resolve()).catch((error) => {
+      stopped = error;
+      throw error;
+    });
+    const outcomes = await Promise.allSettled([committing, staging]);
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
 
     signal?.throwIfAborted();
-    progress("finishing", 0, 1);
-    const clientSummary = {
-      media: media.uploaded.length + media.reused,
-      skipped: input.skipped.list(),
-      missing_media: (input.notices?.missingMedia ?? []).slice(0, missingNames),
-      missing_media_count: input.notices?.missingMedia.length ?? 0,
-      dropped_markup: input.notices?.droppedMarkup ?? [],
-    };
+    // Commits what is left (everything, into an existing deck) and reveals a new deck.
     const finished = present(
       await run(supabase.rpc("finish_import", { p_job_id: jobId, p_summary: clientSummary as unknown as Json })),
     );

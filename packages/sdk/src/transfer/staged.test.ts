@@ -18,11 +18,11 @@ describe("staging batches", () => {
   });
 
   it("splits text of several bytes a character by its bytes, keeping each batch well under the server's 4 MiB", () => {
-    // 900 KB each in UTF-8 but 300,000 characters: three fit 2 MB by characters, not by bytes.
-    const notes = [note("語".repeat(300_000)), note("語".repeat(300_000)), note("語".repeat(300_000))];
+    // 450 KB each in UTF-8 but 150,000 characters: three fit 1 MB by characters, not by bytes.
+    const notes = [note("語".repeat(150_000)), note("語".repeat(150_000)), note("語".repeat(150_000))];
     const parts = batches(notes);
     expect(parts.map((part) => part.length)).toEqual([2, 1]);
-    for (const part of parts) expect(jsonBytes(part)).toBeLessThanOrEqual(2_000_100);
+    for (const part of parts) expect(jsonBytes(part)).toBeLessThanOrEqual(1_000_100);
   });
 
   it("puts at most 1,000 notes in a batch", () => {

@@ -1,0 +1,765 @@
+-- A new deck of one level is imported in steps: finish_import commits one
+-- staged batch a call, in order, while the device is still staging later
+-- ones, each call short, so the server keeps answering everyone else (and no
+-- import is bounded by one statement's timeout). The deck has no member until
+-- the last call makes its owner one, so nothing of it is listed, read or
+-- announced before then; its owner already reads and edits it, to upload its
+-- media first. A job records how far its finish has come; the check that a
+-- custom note's note type is in the import moves to the notes each call commits.
+alter table public.import_jobs add column finishing jsonb;
+
+-- The creator of a deck becomes its owner member; a deck start_import makes
+-- for a finish in steps, once the import is in (the setting is not reachable
+-- through the API).
+create or replace function private.add_deck_owner() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if current_setting('engram.owner_joins_when_imported', true) is distinct from 'true' then
+    insert into public.deck_members (deck_id, user_id, role) values (new.id, new.owner_id, 'owner');
+  end if;
+  return new;
+end
+$$;
+
+-- The owner of a deck is its member, but for a deck being imported in steps,
+-- which gains its owner member last (finish_import): its owner already reads
+-- and edits it (its media go up first), though it is listed and studied only then.
+create or replace function private.can_read_deck(p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.deck_members where deck_id = p_deck_id and user_id = auth.uid())
+      or exists (select 1 from public.decks where id = p_deck_id and (is_public or owner_id = auth.uid()))
+$$;
+
+create or replace function private.can_edit_deck(p_deck_id uuid) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.deck_members
+    where deck_id = p_deck_id and user_id = auth.uid() and role in ('owner', 'editor')
+  ) or exists (select 1 from public.decks where id = p_deck_id and owner_id = auth.uid())
+$$;
+
+-- Begins an import into an existing deck the caller edits (p_deck_id) or a
+-- new deck of theirs (p_deck_name). The client picks the job id, so a retried
+-- call returns the job it already made.
+create or replace function public.start_import(
+  p_job_id uuid,
+  p_source public.import_source,
+  p_total integer,
+  p_deck_id uuid default null,
+  p_deck_name text default null,
+  p_options jsonb default '{}'
+) returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  job public.import_jobs;
+  target uuid := p_deck_id;
+  existing text := 'skip';
+begin
+  if p_job_id is null then
+    perform private.fail('22023', 'an import needs an id', 'job_id');
+  end if;
+  select * into job from public.import_jobs where id = p_job_id;
+  if job.id is not null then
+    if job.user_id <> uid then
+      perform private.fail('PT404', 'import not found', 'job_id');
+    end if;
+    return job;
+  end if;
+
+  if p_source is null then
+    perform private.fail('22023', 'say whether the file is an Anki package or CSV', 'source');
+  elsif p_total is null or p_total < 0 then
+    perform private.fail('22023', 'total must be a number of notes, 0 or more', 'total');
+  elsif (p_deck_id is null) = (p_deck_name is null) then
+    perform private.fail('22023', 'import into an existing deck or a new one, not both', 'deck_id');
+  elsif p_deck_name is not null and char_length(private.trim_space(p_deck_name)) not between 1 and 120 then
+    perform private.fail('22023', 'a deck name has 1 to 120 characters', 'deck_name');
+  elsif p_options is null or jsonb_typeof(p_options) <> 'object' or pg_column_size(p_options) > 8192 then
+    perform private.fail('22023', 'options must be a small JSON object', 'options');
+  elsif p_options ? 'existing' and (p_options ->> 'existing') is distinct from 'update'
+    and (p_options ->> 'existing') is distinct from 'skip' then
+    perform private.fail('22023', 'existing must be "update" or "skip"', 'existing');
+  end if;
+  existing := coalesce(p_options ->> 'existing', 'skip');
+
+  if p_deck_id is not null then
+    if not private.can_read_deck(p_deck_id) then
+      perform private.fail('PT404', 'deck not found', 'deck_id');
+    elsif not private.can_edit_deck(p_deck_id) then
+      perform private.fail('42501', 'only the owner and editors of a deck can import into it');
+    end if;
+  end if;
+
+  -- One import start at a time per user, so the count below holds. Imports
+  -- abandoned by anyone are cleared first, so the count is of live ones.
+  perform 1 from public.profiles where id = uid for update;
+  perform public.purge_abandoned_imports(100);
+  if (
+    select count(*) from public.import_jobs
+    where user_id = uid and status = 'running' and created_at > now() - (private.import_limits()).max_age
+  ) >= (private.import_limits()).running_jobs then
+    perform private.fail('PT413', 'at most 3 imports can run at once', 'imports');
+  end if;
+
+  if p_deck_name is not null then
+    -- A new deck of one level is finished in steps, and has no member (so no
+    -- one reads it) until the last step makes the caller its owner member;
+    -- otherwise the deck's trigger does so now.
+    perform set_config('engram.owner_joins_when_imported',
+      (coalesce(p_options ->> 'deck_tree', 'false') <> 'true')::text, true);
+    insert into public.decks (owner_id, name) values (uid, private.trim_space(p_deck_name))
+    returning id into target;
+    perform set_config('engram.owner_joins_when_imported', 'false', true);
+  end if;
+
+  insert into public.import_jobs (id, user_id, deck_id, source, status, processed, total, options, created_deck)
+  values (
+    p_job_id, uid, target, p_source, 'running', 0, p_total,
+    p_options || jsonb_build_object('existing', existing), p_deck_name is not null
+  )
+  returning * into job;
+  return job;
+end
+$$;
+
+-- Stores one batch of notes and reports progress (p_processed notes of the
+-- file read so far), which reaches the user's other devices through realtime
+-- on import_jobs. Sending a batch again changes nothing. The notes are
+-- checked by finish_import, so staging stays cheap; their size is bounded
+-- here (import_limits).
+create or replace function public.stage_import(p_job_id uuid, p_batch integer, p_payload jsonb, p_processed integer)
+returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  job public.import_jobs;
+  limits record;
+  size bigint;
+  note_count integer;
+begin
+  perform private.require_user();
+  select * into limits from private.import_limits();
+  job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
+  if job.status <> 'running' then
+    perform private.fail('22023', 'this import is no longer running', 'job');
+  elsif p_batch is null or p_batch < 0 or p_batch >= limits.batches then
+    perform private.fail('22023', format('batches are numbered 0 to %s', limits.batches - 1), 'batch');
+  elsif p_processed is null or p_processed < 0 then
+    perform private.fail('22023', 'processed must be a number of notes, 0 or more', 'processed');
+  elsif p_payload is null or jsonb_typeof(p_payload) <> 'object' or jsonb_typeof(p_payload -> 'notes') is distinct from 'array' then
+    perform private.fail('22023', 'a batch is an object with a list of notes', 'payload');
+  end if;
+  if (job.finishing ->> 'batch')::integer >= p_batch then
+    -- A step of its finish has committed this batch already.
+    return job;
+  end if;
+  size := octet_length(p_payload::text);
+  note_count := jsonb_array_length(p_payload -> 'notes');
+  if size > limits.batch_bytes then
+    perform private.fail('22023', 'a batch holds at most 4 MiB', 'payload');
+  elsif note_count > limits.batch_notes then
+    perform private.fail('22023', 'a batch holds at most 1,000 notes', 'payload');
+  elsif not exists (select 1 from private.import_batches where job_id = p_job_id and batch = p_batch) then
+    -- (with what steps of its finish have committed already)
+    if size + (select coalesce(sum(b.bytes), 0) from private.import_batches b where b.job_id = p_job_id)
+      + coalesce((job.finishing ->> 'bytes_read')::bigint, 0) > limits.job_bytes then
+      perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
+    elsif note_count + (select coalesce(sum(b.notes), 0) from private.import_batches b where b.job_id = p_job_id)
+      + coalesce((job.finishing ->> 'notes_read')::bigint, 0) > limits.job_notes then
+      perform private.fail('PT413', 'an import stages at most 100,000 notes', 'import_size');
+    end if;
+  end if;
+
+  insert into private.import_batches (job_id, batch, payload, bytes, notes)
+  values (p_job_id, p_batch, p_payload, size, note_count)
+  on conflict (job_id, batch) do nothing;
+  update public.import_jobs
+  set processed = greatest(processed, least(p_processed, coalesce(total, p_processed)))
+  where id = p_job_id
+  returning * into job;
+  return job;
+end
+$$;
+
+-- The note types an import's custom notes use, in the job's deck: each staged
+-- note type ({key, name, kind, fields, templates, css, source_id} in a
+-- batch's "note_types", first of each key counts) is matched to one of the
+-- deck's with the same definition (kind, fields, templates, css) and the same
+-- name, or the same Anki id (source_id) under another name; otherwise it is
+-- created, named "<name> (2)", "(3)"… when its name is taken by a different
+-- one. So finishing an import of the same package again creates none twice.
+-- Fills pg_temp.import_note_types (key → note type, and whether it was
+-- created) for finish_import, in whose transaction it runs; a bad definition
+-- fails the call (22023 naming the note type, field 'note_types').
+create or replace function private.import_note_types(p_job_id uuid, p_deck_id uuid) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  staged record;
+  found_id uuid;
+  free_name text;
+  problem text;
+  suffix integer;
+begin
+  drop table if exists pg_temp.import_note_types;
+  create temp table import_note_types (key text primary key, note_type_id uuid not null, name text not null,
+    created boolean not null) on commit drop;
+  for staged in
+    select distinct on (t.value ->> 'key') t.value as def, t.value ->> 'key' as key
+    from private.import_batches b
+    cross join lateral jsonb_array_elements(
+      case when jsonb_typeof(b.payload -> 'note_types') = 'array' then b.payload -> 'note_types' else '[]' end
+    ) with ordinality as t(value, ord)
+    where b.job_id = p_job_id
+    order by t.value ->> 'key', b.batch, t.ord
+  loop
+    problem := case
+      when jsonb_typeof(staged.def) <> 'object' or jsonb_typeof(staged.def -> 'key') is distinct from 'string'
+        or char_length(staged.key) not between 1 and 200 then 'needs a key of 1 to 200 characters'
+      when jsonb_typeof(staged.def -> 'name') is distinct from 'string' then 'needs a name'
+      when coalesce(staged.def ->> 'kind', '') not in ('standard', 'cloze') then 'kind must be standard or cloze'
+      when jsonb_typeof(staged.def -> 'fields') is distinct from 'array'
+        or exists (select 1 from jsonb_array_elements(staged.def -> 'fields') as f where jsonb_typeof(f) <> 'string')
+        then 'fields must be a list of names'
+      when jsonb_typeof(coalesce(staged.def -> 'css', '""')) <> 'string' then 'css must be text'
+      when jsonb_typeof(coalesce(staged.def -> 'source_id', 'null')) not in ('number', 'null')
+        or (staged.def ->> 'source_id') !~ '^[0-9]{1,18}$' then 'source_id must be a whole number'
+      when not private.note_type_name_valid(staged.def ->> 'name') then 'names are 1 to 100 characters, not blank, without "'
+      when not private.note_type_fields_valid(array(select jsonb_array_elements_text(staged.def -> 'fields'))) then
+        'field names are 1 to 100 characters without : { } ", not starting with # / ^, each once'
+      else private.note_type_templates_problem(staged.def ->> 'kind',
+        array(select jsonb_array_elements_text(staged.def -> 'fields')), staged.def -> 'templates')
+    end;
+    if problem is not null then
+      perform private.fail('22023', format('note type %s: %s', coalesce(staged.def ->> 'name', staged.key), problem),
+        'note_types');
+    end if;
+    select t.id into found_id
+    from public.note_types t
+    where t.deck_id = p_deck_id
+      and t.kind = (staged.def ->> 'kind')::public.note_type_kind
+      and t.fields = array(select jsonb_array_elements_text(staged.def -> 'fields'))
+      and t.templates = staged.def -> 'templates'
+      and t.css = coalesce(staged.def ->> 'css', '')
+      and (t.name = staged.def ->> 'name' or t.source_id = (staged.def ->> 'source_id')::bigint)
+    order by t.name = staged.def ->> 'name' desc, t.created_at, t.id
+    limit 1;
+    if found_id is not null then
+      insert into pg_temp.import_note_types
+      select staged.key, t.id, t.name, false from public.note_types t where t.id = found_id;
+      continue;
+    end if;
+    free_name := staged.def ->> 'name';
+    suffix := 1;
+    while exists (select 1 from public.note_types t where t.deck_id = p_deck_id and t.name = free_name) loop
+      suffix := suffix + 1;
+      free_name := format('%s (%s)', left(staged.def ->> 'name', 100 - char_length(format(' (%s)', suffix))), suffix);
+    end loop;
+    insert into public.note_types (deck_id, name, kind, fields, templates, css, source_id)
+    values (p_deck_id, free_name, (staged.def ->> 'kind')::public.note_type_kind,
+      array(select jsonb_array_elements_text(staged.def -> 'fields')), staged.def -> 'templates',
+      coalesce(staged.def ->> 'css', ''), (staged.def ->> 'source_id')::bigint)
+    returning id into found_id;
+    insert into pg_temp.import_note_types values (staged.key, found_id, free_name, true);
+  end loop;
+end
+$$;
+
+drop function public.finish_import(uuid, jsonb);
+
+-- Commits a staged import: finds or creates the note types its custom notes
+-- use (import_note_types), adds the new notes (and so their cards and every
+-- member's 'new' schedule), updates or skips notes already imported into the
+-- deck (by source_guid, as the job's "existing" option says), applies the
+-- caller's schedules, suspensions and review history to the cards of the
+-- notes it added or updated, and marks the job done with counts the database
+-- made. Any invalid note fails the call (22023 naming the note, or 23514
+-- naming the constraint) and leaves the job running, so the client can
+-- abandon it. Finishing again returns the job.
+--
+-- Into an existing deck (or a new deck tree) it commits everything in one
+-- transaction. Into a new deck it may commit a batch a call (p_one_batch:
+-- the next batch in order, once staged, while later ones are still being
+-- staged; otherwise nothing), each short, so the server answers everyone
+-- else between them and no import is bounded by one statement's timeout.
+-- The deck has no member meanwhile, so nothing of it is listed, read or
+-- announced; the call without p_one_batch commits what is left and makes
+-- the caller its owner member. A failure in any step is abandoned as before,
+-- and the deck goes with it.
+create or replace function public.finish_import(p_job_id uuid, p_summary jsonb default '{}', p_one_batch boolean default false)
+returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  uid uuid := private.require_user();
+  job public.import_jobs;
+  on_existing text;
+  bad record;
+  added integer;
+  updated integer;
+  skipped integer;
+  card_count integer;
+  reviews_added integer;
+  deck_tree boolean;
+  deck_path text[];
+  tree_deck uuid;
+  tree_created boolean;
+  in_steps boolean;
+  last_batch integer;
+  step_batch integer;
+  seq_base bigint;
+begin
+  job := private.lock_own_import(p_job_id);
+  perform private.refuse_expired_import(job);
+  if job.status = 'done' then
+    return job;
+  elsif job.status <> 'running' then
+    perform private.fail('22023', 'this import is no longer running', 'job');
+  elsif p_summary is null or jsonb_typeof(p_summary) <> 'object' or pg_column_size(p_summary) > 65536 then
+    perform private.fail('22023', 'summary must be a small JSON object', 'summary');
+  elsif job.deck_id is null then
+    perform private.fail('PT404', 'the deck of this import no longer exists', 'deck_id');
+  end if;
+  on_existing := coalesce(job.options ->> 'existing', 'skip');
+  deck_tree := coalesce(job.options ->> 'deck_tree', 'false') = 'true';
+  in_steps := job.created_deck and not deck_tree;
+  -- The deck of a finish in steps has no member until its last step.
+  if not (case when in_steps then exists (select 1 from public.decks d where d.id = job.deck_id and d.owner_id = uid)
+              else private.can_edit_deck(job.deck_id) end) then
+    perform private.fail('42501', 'you can no longer add notes to this deck');
+  end if;
+  if deck_tree and not private.is_deck_owner(job.deck_id) then
+    perform private.fail('42501', 'only the owner of a deck can import subdecks into it', 'deck_tree');
+  end if;
+  -- Two imports into one deck commit one after the other, so both see each other's notes.
+  perform 1 from public.decks where id = job.deck_id for no key update;
+
+  -- The batches committed by earlier steps are left out.
+  last_batch := coalesce((job.finishing ->> 'batch')::integer, -1);
+  if coalesce(p_one_batch, false) then
+    -- Batches are committed in their order, each once it is staged; the
+    -- call without p_one_batch commits what is left and reveals the deck.
+    step_batch := last_batch + 1;
+    if not in_steps
+      or not exists (select 1 from private.import_batches b where b.job_id = p_job_id and b.batch = step_batch) then
+      return job;
+    end if;
+  end if;
+  -- A note's number in the whole file, for the errors that name one.
+  seq_base := coalesce((job.finishing ->> 'notes_read')::bigint, 0);
+
+  -- The package's deck tree (deck_tree): each staged note's "deck", its Anki
+  -- deck path as a list of names, becomes a deck under the import's deck,
+  -- found by name under its parent first, so finishing an import of the
+  -- same package again makes no deck twice. Without it every note lands in
+  -- the import's deck. import_decks maps each path ('{}' for the import's
+  -- deck itself) to its deck; existing notes are looked for in all of them.
+  drop table if exists pg_temp.import_decks;
+  create temp table import_decks (path text[] primary key, deck_id uuid not null, created boolean not null)
+    on commit drop;
+  insert into pg_temp.import_decks values ('{}', job.deck_id, job.created_deck);
+  if deck_tree then
+    if exists (
+      select 1
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
+      where b.job_id = p_job_id and jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
+        and (jsonb_typeof(e.note -> 'deck') <> 'array' or jsonb_array_length(e.note -> 'deck') > 9
+          or exists (
+            select 1 from jsonb_array_elements(e.note -> 'deck') as c
+            where jsonb_typeof(c) <> 'string' or char_length(private.trim_space(c #>> '{}')) not between 1 and 120
+          ))
+    ) then
+      perform private.fail('22023', 'a note''s deck must be a list of 1 to 9 names of 1 to 120 characters', 'notes');
+    end if;
+    for deck_path in
+      select distinct p.path[1:n]
+      from (
+        select array(select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) as path
+        from private.import_batches b
+        cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
+        where b.job_id = p_job_id and e.note ? 'deck'
+      ) p
+      cross join lateral generate_series(1, cardinality(p.path)) as n
+      order by 1
+    loop
+      select d.id into tree_deck
+      from public.decks d
+      join pg_temp.import_decks parent on parent.deck_id = d.parent_id
+      where parent.path = deck_path[1:cardinality(deck_path) - 1] and d.name = deck_path[cardinality(deck_path)]
+      order by d.created_at, d.id
+      limit 1;
+      tree_created := tree_deck is null;
+      if tree_created then
+        insert into public.decks (owner_id, name, parent_id)
+        select uid, deck_path[cardinality(deck_path)], parent.deck_id
+        from pg_temp.import_decks parent
+        where parent.path = deck_path[1:cardinality(deck_path) - 1]
+        returning id into tree_deck;
+      end if;
+      insert into pg_temp.import_decks values (deck_path, tree_deck, tree_created);
+    end loop;
+  end if;
+  if job.finishing is null then
+    -- The presets of the decks it made, found or created among the user's.
+    perform private.import_presets(p_job_id, uid);
+    -- The note types the custom notes use, found or created in the import's deck.
+    perform private.import_note_types(p_job_id, job.deck_id);
+  else
+    -- A later step: the note types the first one found or made.
+    drop table if exists pg_temp.import_note_types;
+    create temp table import_note_types on commit drop as
+    select t.key, t.id as note_type_id, t.name, t.created
+    from jsonb_to_recordset(job.finishing -> 'note_types') as t(key text, id uuid, name text, created boolean);
+  end if;
+
+  begin
+    -- The staged notes in file order, each with what happens to it: the first
+    -- of each guid counts, later ones are skipped.
+    drop table if exists pg_temp.import_notes;
+    create temp table import_notes on commit drop as
+    select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id, t.note_type_id,
+           coalesce(n.id, gen_random_uuid()) as note_id,
+           now() + (t.seq - 1) * interval '1 microsecond' as created_at,
+           case
+             when t.guid is not null and row_number() over (partition by t.guid order by t.seq) > 1 then 'duplicate'
+             when n.id is null then 'insert'
+             -- In a new deck, only an earlier step can have added it.
+             when in_steps then 'duplicate'
+             else on_existing
+           end as action
+    from (
+      select seq_base + row_number() over (order by b.batch, e.ord) as seq,
+             nullif(e.note ->> 'guid', '') as guid,
+             (e.note ->> 'kind')::public.note_kind as kind,
+             e.note -> 'fields' as fields,
+             coalesce(array(select jsonb_array_elements_text(nullif(e.note -> 'tags', 'null'))), '{}') as tags,
+             coalesce(nullif(e.note -> 'cards', 'null'), '[]') as cards,
+             (select nt.note_type_id from pg_temp.import_note_types nt where nt.key = e.note ->> 'note_type')
+               as note_type_id,
+             (select d.deck_id from pg_temp.import_decks d
+              where d.path = case when deck_tree and e.note ? 'deck' then array(
+                select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) else '{}' end
+             ) as deck_id
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
+    ) t
+    -- The deck's notes from the same source, the first of each guid, in one
+    -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
+    left join (
+      select distinct on (n.source_guid) n.source_guid, n.id
+      from public.notes n
+      where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid is not null
+      order by n.source_guid, n.created_at, n.id
+    ) n on n.source_guid = t.guid;
+    -- A temporary table has no statistics until analysed, and the joins below
+    -- would each be planned for a few hundred rows.
+    analyze pg_temp.import_notes (seq, note_id, action);
+    -- A custom note naming a note type the import does not hold is refused before any note is added.
+    select i.seq, i.guid into bad
+    from pg_temp.import_notes i
+    where i.kind = 'custom' and i.note_type_id is null
+    order by i.seq limit 1;
+    if bad.seq is not null then
+      perform private.fail('22023', format('note %s%s: its note type is not in the import', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end), 'notes');
+    end if;
+
+    -- created_at a microsecond apart keeps the file's order in the deck and
+    -- in the order new cards are studied (new cards are due at creation).
+    -- Their cards are added below in one statement instead of one per note
+    -- by the sync trigger (a third of the time on 10,000 notes).
+    begin
+      perform set_config('engram.adding_cards_in_bulk', 'on', true);
+      insert into public.notes (id, deck_id, kind, fields, tags, created_by, source_guid, created_at, note_type_id)
+      select i.note_id, i.deck_id, i.kind, i.fields, i.tags, uid, i.guid, i.created_at, i.note_type_id
+      from pg_temp.import_notes i
+      where i.action = 'insert'
+      order by i.seq;
+      get diagnostics added = row_count;
+      perform set_config('engram.adding_cards_in_bulk', 'off', true);
+
+      -- The card sync trigger keeps the cards (and schedules) of surviving ordinals.
+      update public.notes n set kind = i.kind, fields = i.fields, tags = i.tags, note_type_id = i.note_type_id
+      from pg_temp.import_notes i
+      where n.id = i.note_id and i.action = 'update'
+        and (n.kind, n.fields, n.tags, n.note_type_id) is distinct from (i.kind, i.fields, i.tags, i.note_type_id);
+    exception when check_violation then
+      -- Which note broke which rule, looked for only once one did; a rule
+      -- import_content_problem does not mirror keeps its constraint's error.
+      select i.seq, i.guid, private.import_content_problem(i.kind, i.fields, i.tags) as problem into bad
+      from pg_temp.import_notes i
+      where i.action in ('insert', 'update') and private.import_content_problem(i.kind, i.fields, i.tags) is not null
+      order by i.seq limit 1;
+      if bad.seq is null then
+        raise;
+      end if;
+      perform private.fail('22023', format('note %s%s: %s', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end, bad.problem), 'notes');
+    end;
+
+    -- Every other member of the deck gets a 'new' schedule for these
+    -- (cards_add_states); the caller's are written below with the file's schedule.
+    perform set_config('engram.writing_own_schedules', 'on', true);
+    insert into public.cards (note_id, deck_id, ordinal, created_at)
+    select i.note_id, i.deck_id, o, i.created_at
+    from pg_temp.import_notes i
+    cross join lateral unnest(private.import_note_ordinals(i.kind, i.fields, i.tags, i.note_type_id)) as o
+    where i.action = 'insert'
+    order by i.seq, o;
+    perform set_config('engram.writing_own_schedules', 'off', true);
+
+    select count(*) filter (where action = 'update'), count(*) filter (where action in ('skip', 'duplicate'))
+    into updated, skipped
+    from pg_temp.import_notes;
+
+    -- The staged cards of added and updated notes, matched to the cards their
+    -- notes now have (a card of an ordinal the note does not make is ignored).
+    drop table if exists pg_temp.import_cards;
+    create temp table import_cards on commit drop as
+    select c.id as card_id, c.deck_id, e.card, i.action = 'insert' as added
+    from pg_temp.import_notes i
+    cross join lateral jsonb_array_elements(i.cards) as e(card)
+    join public.cards c on c.note_id = i.note_id and c.ordinal = (e.card ->> 'ordinal')::integer
+    where i.action in ('insert', 'update');
+    analyze pg_temp.import_cards (card_id, added);
+
+    -- The caller's schedules of the cards just added, in one insert: the
+    -- file's schedule, suspension and burial, else 'new' and due at creation,
+    -- as the member trigger writes it (a schedule written then changed has version 1).
+    insert into public.card_states (
+      user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+      learning_steps, reps, lapses, last_review, suspended, buried_until, version
+    )
+    select uid, c.id, c.deck_id,
+      coalesce((x.schedule ->> 'state')::public.card_state, 'new'),
+      coalesce((x.schedule ->> 'due')::timestamptz, c.created_at),
+      coalesce((x.schedule ->> 'stability')::double precision, 0),
+      coalesce((x.schedule ->> 'difficulty')::double precision, 0),
+      coalesce((x.schedule ->> 'elapsed_days')::integer, 0),
+      coalesce((x.schedule ->> 'scheduled_days')::integer, 0),
+      coalesce((x.schedule ->> 'learning_steps')::integer, 0),
+      coalesce((x.schedule ->> 'reps')::integer, 0),
+      coalesce((x.schedule ->> 'lapses')::integer, 0),
+      (x.schedule ->> 'last_review')::timestamptz,
+      coalesce((x.card ->> 'suspended')::boolean, false),
+      (x.card ->> 'buried_until')::timestamptz,
+      case when x.schedule is not null or coalesce((x.card ->> 'suspended')::boolean, false)
+        or (x.card ->> 'buried_until') is not null then 1 else 0 end
+    from pg_temp.import_notes i
+    join public.cards c on c.note_id = i.note_id
+    left join (
+      select ic.card_id, ic.card,
+        case when jsonb_typeof(ic.card -> 'schedule') = 'object' then ic.card -> 'schedule' end as schedule
+      from pg_temp.import_cards ic
+      where ic.added
+    ) x on x.card_id = c.id
+    where i.action = 'insert'
+      and (in_steps or exists (select 1 from public.deck_members m where m.deck_id = c.deck_id and m.user_id = uid))
+    on conflict (user_id, card_id) do nothing;
+
+    -- The caller's schedules of the notes updated; other members keep theirs. A schedule the
+    -- caller has studied since it was last imported is not overwritten, and
+    -- a card the file leaves as it is keeps its version. The cards are taken
+    -- from import_cards first and each schedule found by its key: planned as
+    -- one join, the schedules just inserted (not yet analysed) made PostgreSQL
+    -- scan them once per card, a minute for 10,000 cards none of which it changed.
+    with x as materialized (
+      select ic.card_id, ic.card, case
+        when jsonb_typeof(ic.card -> 'schedule') = 'object'
+          and (mine.state = 'new' or mine.last_review is null
+            or mine.last_review <= coalesce((ic.card -> 'schedule' ->> 'last_review')::timestamptz, '-infinity'))
+        then ic.card -> 'schedule'
+      end as schedule
+      from pg_temp.import_cards ic
+      join public.card_states mine on mine.user_id = uid and mine.card_id = ic.card_id
+      where not ic.added
+    )
+    update public.card_states s set
+      state = coalesce((x.schedule ->> 'state')::public.card_state, s.state),
+      due = coalesce((x.schedule ->> 'due')::timestamptz, s.due),
+      stability = coalesce((x.schedule ->> 'stability')::double precision, s.stability),
+      difficulty = coalesce((x.schedule ->> 'difficulty')::double precision, s.difficulty),
+      elapsed_days = coalesce((x.schedule ->> 'elapsed_days')::integer, s.elapsed_days),
+      scheduled_days = coalesce((x.schedule ->> 'scheduled_days')::integer, s.scheduled_days),
+      learning_steps = coalesce((x.schedule ->> 'learning_steps')::integer, s.learning_steps),
+      reps = coalesce((x.schedule ->> 'reps')::integer, s.reps),
+      lapses = coalesce((x.schedule ->> 'lapses')::integer, s.lapses),
+      last_review = case when x.schedule is null then s.last_review
+        else (x.schedule ->> 'last_review')::timestamptz end,
+      suspended = coalesce((x.card ->> 'suspended')::boolean, s.suspended),
+      buried_until = case when x.card ? 'buried_until' then (x.card ->> 'buried_until')::timestamptz
+        else s.buried_until end,
+      version = s.version + 1,
+      updated_at = now()
+    from x
+    where s.user_id = uid and s.card_id = x.card_id
+      and (
+        x.schedule is not null
+        or coalesce((x.card ->> 'suspended')::boolean, s.suspended) <> s.suspended
+        or (x.card ? 'buried_until' and (x.card ->> 'buried_until')::timestamptz is distinct from s.buried_until)
+      );
+
+    -- Logs made by an import have no schedule to go back to (undo_review
+    -- refuses them); the deck they count for is noted in them, as an answer's
+    -- own is, so the review rollup needs no row per log. A staged answer is a
+    -- tuple (client_review_id, rating, state, due, stability, difficulty,
+    -- elapsed_days, last_elapsed_days, scheduled_days, learning_steps,
+    -- reviewed_at, duration_ms): half the bytes of an object with those keys,
+    -- which is still taken and read as one.
+    insert into public.review_logs (
+      user_id, card_id, client_review_id, rating, state, due, stability, difficulty,
+      elapsed_days, last_elapsed_days, scheduled_days, learning_steps, reviewed_at, duration_ms, previous
+    )
+    select uid, c.card_id, (r ->> 0)::uuid, (r ->> 1)::smallint,
+           (r ->> 2)::public.card_state, (r ->> 3)::timestamptz,
+           (r ->> 4)::double precision, (r ->> 5)::double precision,
+           (r ->> 6)::integer, coalesce((r ->> 7)::integer, 0),
+           (r ->> 8)::integer, coalesce((r ->> 9)::integer, 0),
+           (r ->> 10)::timestamptz, coalesce((r ->> 11)::integer, 0),
+           jsonb_build_object('imported', true, 'deck_id', c.deck_id)
+    from pg_temp.import_cards c
+    cross join lateral jsonb_array_elements(coalesce(nullif(c.card -> 'reviews', 'null'), '[]')) as e(staged)
+    cross join lateral (
+      select case when jsonb_typeof(e.staged) = 'array' then e.staged else jsonb_build_array(
+        e.staged -> 'client_review_id', e.staged -> 'rating', e.staged -> 'state', e.staged -> 'due',
+        e.staged -> 'stability', e.staged -> 'difficulty', e.staged -> 'elapsed_days', e.staged -> 'last_elapsed_days',
+        e.staged -> 'scheduled_days', e.staged -> 'learning_steps', e.staged -> 'reviewed_at', e.staged -> 'duration_ms'
+      ) end
+    ) as t(r)
+    on conflict (user_id, client_review_id) do nothing;
+    get diagnostics reviews_added = row_count;
+
+    select count(*) into card_count
+    from public.cards c join pg_temp.import_notes i on i.note_id = c.note_id
+    where i.action in ('insert', 'update');
+  exception when others then
+    -- Only once something failed: a malformed note is named, a value the
+    -- casts above refused is a bad argument, anything else keeps its error.
+    select s.seq, s.guid, s.problem into bad
+    from (
+      select seq_base + row_number() over (order by b.batch, e.ord) as seq, e.note ->> 'guid' as guid,
+             private.import_note_problem(e.note) as problem
+      from private.import_batches b
+      cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
+    ) s
+    where s.problem is not null
+    order by s.seq limit 1;
+    if bad.seq is not null then
+      perform private.fail('22023', format('note %s%s: %s', bad.seq,
+        case when bad.guid is null then '' else format(' (%s)', bad.guid) end, bad.problem), 'notes');
+    elsif sqlstate in ('22P02', '22007', '22008', '22003', '23502') then
+      perform private.fail('22023', 'a staged value is missing or of the wrong type: ' || sqlerrm, 'notes');
+    end if;
+    raise;
+  end;
+
+  if step_batch is not null then
+    -- The batch is in: it goes, and the job says how far the finish has come.
+    with committed as (
+      delete from private.import_batches where job_id = p_job_id and batch = step_batch returning bytes
+    )
+    update public.import_jobs set finishing = jsonb_build_object(
+      'batch', step_batch,
+      'notes_read', seq_base + (select count(*) from pg_temp.import_notes),
+      'bytes_read', coalesce((job.finishing ->> 'bytes_read')::bigint, 0) + (select sum(bytes) from committed),
+      'notes_added', coalesce((job.finishing ->> 'notes_added')::integer, 0) + added,
+      'notes_skipped', coalesce((job.finishing ->> 'notes_skipped')::integer, 0) + skipped,
+      'cards', coalesce((job.finishing ->> 'cards')::integer, 0) + card_count,
+      'reviews_added', coalesce((job.finishing ->> 'reviews_added')::integer, 0) + reviews_added,
+      'note_types', coalesce((
+        select jsonb_agg(jsonb_build_object('key', t.key, 'id', t.note_type_id, 'name', t.name, 'created', t.created))
+        from pg_temp.import_note_types t
+      ), '[]')
+    )
+    where id = p_job_id
+    returning * into job;
+    return job;
+  end if;
+
+  delete from private.import_batches where job_id = p_job_id;
+  if in_steps then
+    insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
+    on conflict do nothing;
+  end if;
+  update public.import_jobs set
+    status = 'done',
+    processed = coalesce(total, processed),
+    error = null,
+    summary = p_summary || jsonb_build_object(
+      'notes_added', coalesce((job.finishing ->> 'notes_added')::integer, 0) + added,
+      'notes_updated', updated,
+      'notes_skipped', coalesce((job.finishing ->> 'notes_skipped')::integer, 0) + skipped,
+      'cards', coalesce((job.finishing ->> 'cards')::integer, 0) + card_count,
+      'reviews_added', coalesce((job.finishing ->> 'reviews_added')::integer, 0) + reviews_added,
+      'note_types', coalesce((
+        select jsonb_agg(jsonb_build_object('id', t.note_type_id, 'name', t.name, 'created', t.created) order by t.name)
+        from pg_temp.import_note_types t
+      ), '[]')
+    )
+  where id = p_job_id
+  returning * into job;
+  return job;
+end
+$$;
+
+alter function public.finish_import(uuid, jsonb, boolean) set statement_timeout = '60s';
+alter function public.finish_import(uuid, jsonb, boolean) set jit = off;
+revoke execute on function public.finish_import(uuid, jsonb, boolean) from public, anon;
+grant execute on function public.finish_import(uuid, jsonb, boolean) to authenticated, service_role;
+
+-- Clears imports that were abandoned: running jobs past their age
+-- (import_limits) are marked failed as expired, and their staged batches
+-- deleted with the deck they created while it holds no notes or, left by a
+-- finish in steps, has no member yet. Finished
+-- imports, and every note an import landed, are never touched. start_import
+-- runs it for everyone; the service role may call it too (from pg_cron on a
+-- hosted project: `select public.purge_abandoned_imports()`). Returns how
+-- many jobs it cleared, at most p_limit.
+create or replace function public.purge_abandoned_imports(p_limit integer default 1000) returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  expired uuid[];
+begin
+  if p_limit is null or p_limit not between 1 and 10000 then
+    perform private.fail('22023', 'purge 1 to 10,000 imports at a time', 'limit');
+  end if;
+  -- A job being staged or finished right now is locked: it is left for the next purge.
+  select array_agg(j.id) into expired
+  from (
+    select id from public.import_jobs
+    where status = 'running' and created_at <= now() - (private.import_limits()).max_age
+    order by created_at
+    limit p_limit
+    for update skip locked
+  ) j;
+  if expired is null then
+    return 0;
+  end if;
+  delete from private.import_batches where job_id = any(expired);
+  delete from public.decks d
+  using public.import_jobs j
+  where j.id = any(expired) and j.created_deck and d.id = j.deck_id and d.owner_id = j.user_id
+    and (not exists (select 1 from public.notes n where n.deck_id = d.id)
+      or not exists (select 1 from public.deck_members m where m.deck_id = d.id));
+  update public.import_jobs set status = 'failed', error = 'expired' where id = any(expired);
+  return cardinality(expired);
+end
+$$;

@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import type { Database, Queryable } from "@engram/local-stack";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { actAs, createUser, openTestDatabase, service } from "./support/database.js";
+import { createDeck, failure, only, type User } from "./support/study-fixtures.js";
+
+// An import into a new deck may be committed a batch a call, in order, while
+// later batches are still being staged (finish_import's p_one_batch), so no
+// call holds the database for the whole file. The deck has no member until
+// the call without p_one_batch reveals it: nothing of it is listed or read
+// before, and a failure in any step leaves nothing behind.
+
+let db: Database;
+let alice: User;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  alice = await createUser(db, { displayName: "Alice" });
+});
+afterAll(() => db.close());
+
+interface Job {
+  id: string;
+  deck_id: string;
+  status: "running" | "done" | "failed";
+  summary: Record<string, unknown> | null;
+  finishing: Record<string, unknown> | null;
+}
+
+const note = (guid: string | null, front: string, cards: unknown[] = []) => ({
+  guid,
+  kind: "basic",
+  fields: { front, back: `${front} back` },
+  tags: [],
+  cards,
+});
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+const answer = (reviewedDaysAgo: number) => [
+  randomUUID(),
+  3,
+  "review",
+  daysAgo(reviewedDaysAgo - 3),
+  4.5,
+  5,
+  1,
+  1,
+  3,
+  0,
+  daysAgo(reviewedDaysAgo),
+  3000,
+];
+const studied = {
+  ordinal: 1,
+  schedule: { state: "review", due: daysAgo(-5), stability: 9, difficulty: 4, reps: 2, last_review: daysAgo(2) },
+  reviews: [answer(9), answer(2)],
+};
+
+async function staged(user: User, batches: unknown[][], target: { deckId?: string } = {}): Promise<Job> {
+  const total = batches.flat().length;
+  const job = await actAs(db, user, async (tx) =>
+    only(
+      await tx.query<Job>(
+        `select * from start_import(p_job_id => $1, p_source => 'apkg', p_total => $2, p_deck_id => $3,
+           p_deck_name => $4)`,
+        [randomUUID(), total, target.deckId ?? null, target.deckId ? null : "Stepped"],
+      ),
+    ),
+  );
+  for (const [i, notes] of batches.entries()) {
+    await actAs(db, user, (tx) => stageBatch(tx, job.id, i, notes));
+  }
+  return job;
+}
+const stageBatch = (tx: Queryable, jobId: string, batch: number, notes: unknown[]) =>
+  tx.query("select stage_import(p_job_id => $1, p_batch => $2, p_payload => $3, p_processed => 0)", [
+    jobId,
+    batch,
+    JSON.stringify({ notes }),
+  ]);
+const step = (user: User, jobId: string) =>
+  actAs(db, user, async (tx) =>
+    only(await tx.query<Job>("select * from finish_import(p_job_id => $1, p_one_batch => true)", [jobId])),
+  );
+const finish = (user: User, jobId: string) =>
+  actAs(db, user, async (tx) => only(await tx.query<Job>("select * from finish_import(p_job_id => $1)", [jobId])));
+/** What `user` sees of a deck through the API: listed among their decks, and its notes. */
+const seenBy = (user: User, deckId: string) =>
+  actAs(db, user, async (tx) => ({
+    listed: (await tx.query("select 1 from deck_members where deck_id = $1", [deckId])).length > 0,
+    notes: (await tx.query("select 1 from notes where deck_id = $1", [deckId])).length,
+  }));
+
+test("a new deck is committed a batch a call and seen only once the last call reveals it", async () => {
+  const job = await staged(alice, [
+    [note("a", "One"), note("b", "Two")],
+    [note("a", "One again"), note("c", "Three", [studied])],
+    [note(null, "Four")],
+  ]);
+  for (const batch of [0, 1, 2]) {
+    const running = await step(alice, job.id);
+    expect(running).toMatchObject({ status: "running", finishing: { batch } });
+    expect(await seenBy(alice, job.deck_id)).toEqual({ listed: false, notes: 0 });
+  }
+  // With every batch in, a step has nothing to commit; the call without p_one_batch reveals the deck.
+  expect(await step(alice, job.id)).toMatchObject({ status: "running", finishing: { batch: 2 } });
+  const done = await finish(alice, job.id);
+  expect(done.status).toBe("done");
+  expect(done.summary).toMatchObject({ notes_added: 4, notes_skipped: 1, cards: 4, reviews_added: 2 });
+  expect(await seenBy(alice, job.deck_id)).toEqual({ listed: true, notes: 4 });
+  // The first note of a guid counts; the later one in another batch is skipped.
+  const fronts = await db.query<{ front: string }>(
+    "select fields ->> 'front' as front from notes where deck_id = $1 order by created_at",
+    [job.deck_id],
+  );
+  expect(fronts.map((row) => row.front)).toEqual(["One", "Two", "Three", "Four"]);
+  // The importer's schedule and history are there, written before the deck was revealed.
+  const [state] = await db.query<{ state: string; reps: number; logs: number }>(
+    `select s.state, s.reps, (select count(*)::int from review_logs l where l.card_id = s.card_id) as logs
+     from card_states s join cards c on c.id = s.card_id join notes n on n.id = c.note_id
+     where s.user_id = $1 and n.fields ->> 'front' = 'Three'`,
+    [alice.id],
+  );
+  expect(state).toEqual({ state: "review", reps: 2, logs: 2 });
+  expect(await db.query("select 1 from card_states where deck_id = $1", [job.deck_id])).toHaveLength(4);
+  // Finishing again returns the finished job.
+  expect(await finish(alice, job.id)).toMatchObject({ status: "done", summary: done.summary });
+  expect(await step(alice, job.id)).toMatchObject({ status: "done", summary: done.summary });
+});
+
+test("steps commit the batches in their order, each once it is staged, while later ones arrive", async () => {
+  const job = await staged(alice, [[note("s0", "S0")]]);
+  expect(await step(alice, job.id)).toMatchObject({ finishing: { batch: 0 } });
+  // Batch 2 lands before batch 1: nothing is committed until batch 1 is in.
+  await actAs(db, alice, (tx) => stageBatch(tx, job.id, 2, [note("s2", "S2")]));
+  expect(await step(alice, job.id)).toMatchObject({ finishing: { batch: 0 } });
+  await actAs(db, alice, (tx) => stageBatch(tx, job.id, 1, [note("s1", "S1")]));
+  expect(await step(alice, job.id)).toMatchObject({ finishing: { batch: 1 } });
+  const done = await finish(alice, job.id);
+  expect(done).toMatchObject({ status: "done", summary: { notes_added: 3 } });
+  const fronts = await db.query<{ front: string }>(
+    "select fields ->> 'front' as front from notes where deck_id = $1 order by created_at",
+    [job.deck_id],
+  );
+  expect(fronts.map((row) => row.front)).toEqual(["S0", "S1", "S2"]);
+});
+
+test("a bad note is named by its place in the file; abandoning leaves nothing of the steps before", async () => {
+  const job = await staged(alice, [[note("x", "Fine"), note("y", "Fine too")], [note("z", "   ")]]);
+  await step(alice, job.id);
+  const error = await failure(step(alice, job.id));
+  expect(error).toMatchObject({ code: "22023" });
+  expect(error.message).toMatch(/^note 3 \(z\)/);
+  await actAs(db, alice, (tx) => tx.query("select abandon_import(p_job_id => $1)", [job.id]));
+  expect(await db.query("select 1 from decks where id = $1", [job.deck_id])).toHaveLength(0);
+  expect(await db.query("select 1 from notes where source_guid in ('x', 'y')")).toHaveLength(0);
+});
+
+test("a batch a step has committed, sent again, changes nothing", async () => {
+  const job = await staged(alice, [[note("p", "P")], [note("q", "Q")]]);
+  await step(alice, job.id);
+  await actAs(db, alice, (tx) => stageBatch(tx, job.id, 0, [note("p", "P")]));
+  await step(alice, job.id);
+  await actAs(db, alice, (tx) => stageBatch(tx, job.id, 0, [note("p", "P")]));
+  expect(await finish(alice, job.id)).toMatchObject({ status: "done", summary: { notes_added: 2, notes_skipped: 0 } });
+});
+
+test("its owner uploads the deck's media before it is revealed; no one else can", async () => {
+  const job = await staged(alice, [[note("m", "M")]]);
+  const bob = await createUser(db);
+  const canEdit = (user: User) =>
+    actAs(db, user, async (tx) =>
+      only(await tx.query<{ ok: boolean }>("select private.can_edit_deck($1) as ok", [job.deck_id])),
+    );
+  expect(await canEdit(alice)).toEqual({ ok: true });
+  expect(await canEdit(bob)).toEqual({ ok: false });
+});
+
+test("an import into an existing deck is committed in one call: a step commits nothing", async () => {
+  const deckId = await createDeck(db, alice);
+  const job = await staged(alice, [[note("e1", "E1")], [note("e2", "E2")]], { deckId });
+  expect(await step(alice, job.id)).toMatchObject({ status: "running", finishing: null });
+  expect(await db.query("select 1 from notes where deck_id = $1", [deckId])).toHaveLength(0);
+  expect(await finish(alice, job.id)).toMatchObject({ status: "done", summary: { notes_added: 2 } });
+});
+
+test("an expired import left between steps is cleared with its unrevealed deck", async () => {
+  const job = await staged(alice, [[note("o1", "O1")], [note("o2", "O2")]]);
+  await step(alice, job.id);
+  await db.query("update import_jobs set created_at = now() - interval '30 hours' where id = $1", [job.id]);
+  await actAs(db, service, (tx) => tx.query("select purge_abandoned_imports()"));
+  expect(await db.query("select 1 from decks where id = $1", [job.deck_id])).toHaveLength(0);
+  expect(await db.query("select 1 from notes where source_guid = 'o1'")).toHaveLength(0);
+});
