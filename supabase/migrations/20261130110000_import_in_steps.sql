@@ -44,6 +44,26 @@ as $$
   ) or exists (select 1 from public.decks where id = p_deck_id and owner_id = auth.uid())
 $$;
 
+-- A new member gets a 'new' schedule row for each card of the deck (kept if
+-- they had studied it before, e.g. when rejoining). finish_import revealing a
+-- deck to its importer has written all of theirs already.
+create or replace function private.add_member_card_states() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if new.user_id = auth.uid() and current_setting('engram.writing_own_schedules', true) = 'on' then
+    return null;
+  end if;
+  insert into public.card_states (user_id, card_id, deck_id, due)
+  select new.user_id, c.id, c.deck_id, c.created_at
+  from public.cards c
+  where c.deck_id = new.deck_id
+  on conflict (user_id, card_id) do update set deck_id = excluded.deck_id;
+  return null;
+end
+$$;
+
 -- Begins an import into an existing deck the caller edits (p_deck_id) or a
 -- new deck of theirs (p_deck_name). The client picks the job id, so a retried
 -- call returns the job it already made.
@@ -694,8 +714,18 @@ begin
 
   delete from private.import_batches where job_id = p_job_id;
   if in_steps then
+    -- The caller's schedules of the deck's cards are written: the member
+    -- trigger would rewrite each (add_member_card_states); only a card added
+    -- some other way meanwhile gets its 'new' one here.
+    perform set_config('engram.writing_own_schedules', 'on', true);
     insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
     on conflict do nothing;
+    perform set_config('engram.writing_own_schedules', 'off', true);
+    insert into public.card_states (user_id, card_id, deck_id, due)
+    select uid, c.id, c.deck_id, c.created_at
+    from public.cards c
+    where c.deck_id = job.deck_id
+      and not exists (select 1 from public.card_states s where s.user_id = uid and s.card_id = c.id);
   end if;
   update public.import_jobs set
     status = 'done',

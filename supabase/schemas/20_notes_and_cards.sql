@@ -652,12 +652,16 @@ create trigger cards_move_states after update of deck_id on public.cards
   for each row execute function private.add_card_states();
 
 -- A new member gets a 'new' schedule row for each card of the deck (kept if
--- they had studied it before, e.g. when rejoining).
+-- they had studied it before, e.g. when rejoining). finish_import revealing a
+-- deck to its importer has written all of theirs already.
 create function private.add_member_card_states() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 begin
+  if new.user_id = auth.uid() and current_setting('engram.writing_own_schedules', true) = 'on' then
+    return null;
+  end if;
   insert into public.card_states (user_id, card_id, deck_id, due)
   select new.user_id, c.id, c.deck_id, c.created_at
   from public.cards c

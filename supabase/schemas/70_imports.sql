@@ -980,8 +980,18 @@ begin
 
   delete from private.import_batches where job_id = p_job_id;
   if in_steps then
+    -- The caller's schedules of the deck's cards are written: the member
+    -- trigger would rewrite each (add_member_card_states); only a card added
+    -- some other way meanwhile gets its 'new' one here.
+    perform set_config('engram.writing_own_schedules', 'on', true);
     insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
     on conflict do nothing;
+    perform set_config('engram.writing_own_schedules', 'off', true);
+    insert into public.card_states (user_id, card_id, deck_id, due)
+    select uid, c.id, c.deck_id, c.created_at
+    from public.cards c
+    where c.deck_id = job.deck_id
+      and not exists (select 1 from public.card_states s where s.user_id = uid and s.card_id = c.id);
   end if;
   update public.import_jobs set
     status = 'done',

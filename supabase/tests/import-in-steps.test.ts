@@ -175,6 +175,29 @@ test("its owner uploads the deck's media before it is revealed; no one else can"
   expect(await canEdit(bob)).toEqual({ ok: false });
 });
 
+test("revealing the deck leaves the importer's schedules as the steps wrote them, and adds any missing", async () => {
+  const job = await staged(alice, [[note("r1", "R1", [studied])]]);
+  await step(alice, job.id);
+  // Its owner may already write to it (as the import's media do): a card added so has no schedule yet.
+  await actAs(db, alice, (tx) =>
+    tx.query(
+      `insert into notes (deck_id, kind, fields) values ($1, 'basic', '{"front": "Added meanwhile", "back": "b"}')`,
+      [job.deck_id],
+    ),
+  );
+  await finish(alice, job.id);
+  const states = await db.query<{ front: string; state: string; reps: number }>(
+    `select n.fields ->> 'front' as front, s.state, s.reps
+     from card_states s join cards c on c.id = s.card_id join notes n on n.id = c.note_id
+     where s.user_id = $1 and c.deck_id = $2 order by front`,
+    [alice.id, job.deck_id],
+  );
+  expect(states).toEqual([
+    { front: "Added meanwhile", state: "new", reps: 0 },
+    { front: "R1", state: "review", reps: 2 },
+  ]);
+});
+
 test("an import into an existing deck is committed in one call: a step commits nothing", async () => {
   const deckId = await createDeck(db, alice);
   const job = await staged(alice, [[note("e1", "E1")], [note("e2", "E2")]], { deckId });
