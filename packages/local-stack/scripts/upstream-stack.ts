@@ -2,7 +2,8 @@
  * Starts the stack on another project's `supabase/` folder with the CLI's demo JWT secret,
  * as the official clients' test suites expect a `supabase start` stack:
  * `pnpm exec tsx --conditions=source scripts/upstream-stack.ts <project>/supabase [port] [--cli-gateway]`.
- * In memory; DATABASE_URL switches to a PostgreSQL server.
+ * In memory; DATABASE_URL switches to a PostgreSQL server. Auth's per-address rate limits are
+ * lifted, as the CLI's auth server applies none.
  *
  * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, sends a request
  * with neither `apikey` nor `Authorization` on as anon (postgrest-js's suite sends none).
@@ -10,6 +11,7 @@
  */
 import { createServer, request } from "node:http";
 import { resolve } from "node:path";
+import { liftAuthRateLimits } from "../src/config/config.js";
 import { startStack } from "../src/server.js";
 
 const args = process.argv.slice(2);
@@ -25,6 +27,9 @@ const running = await startStack({
   // The CLI's default secret: the suites hard-code keys signed with it.
   jwtSecret: "super-secret-jwt-token-with-at-least-32-characters-long",
   log: (line) => console.log(line),
+  // The CLI's GoTrue has no GOTRUE_RATE_LIMIT_HEADER, so it limits no address
+  // (supabase/auth `performRateLimitingWithHeader`); the suites sign up dozens of users.
+  configure: liftAuthRateLimits,
 });
 const proxy = cliGateway
   ? createServer((req, res) => {
