@@ -21,8 +21,9 @@ create table public.import_jobs (
   updated_at timestamptz not null default now(),
   options jsonb not null default '{}',
   created_deck boolean not null default false,
-  -- A finish in steps so far: the last batch committed ("batch"), the counts
-  -- made by then and the note types it found or made. Null until it starts.
+  -- A finish in steps so far: the last batch committed ("batch"), the notes
+  -- of the next one committed ("offset"), the pace of the last step, the
+  -- counts made by then and the note types it found or made. Null until it starts.
   finishing jsonb
 );
 alter table public.import_jobs enable row level security;
@@ -238,7 +239,8 @@ begin
       + coalesce((job.finishing ->> 'bytes_read')::bigint, 0) > limits.job_bytes then
       perform private.fail('PT413', 'an import stages at most 512 MiB', 'import_size');
     elsif note_count + (select coalesce(sum(b.notes), 0) from private.import_batches b where b.job_id = p_job_id)
-      + coalesce((job.finishing ->> 'notes_read')::bigint, 0) > limits.job_notes then
+      + coalesce((job.finishing ->> 'notes_read')::bigint, 0) - coalesce((job.finishing ->> 'offset')::bigint, 0)
+      > limits.job_notes then
       perform private.fail('PT413', 'an import stages at most 100,000 notes', 'import_size');
     end if;
   end if;
@@ -576,10 +578,11 @@ revoke execute on function private.import_presets(uuid, uuid) from public, anon,
 -- abandon it. Finishing again returns the job.
 --
 -- Into an existing deck (or a new deck tree) it commits everything in one
--- transaction. Into a new deck it may commit a batch a call (p_one_batch:
--- the next batch in order, once staged, while later ones are still being
--- staged; otherwise nothing), each short, so the server answers everyone
--- else between them and no import is bounded by one statement's timeout.
+-- transaction. Into a new deck it may commit a step a call (p_one_batch:
+-- the next notes in order, of the next batch once it is staged, about a
+-- quarter of a second of work, while later batches are still being staged;
+-- otherwise nothing), so the server answers everyone else between them and
+-- no import is bounded by one statement's timeout.
 -- The deck has no member meanwhile, so nothing of it is listed, read or
 -- announced; the call without p_one_batch commits what is left and makes
 -- the caller its owner member. A failure in any step is abandoned as before,
@@ -606,7 +609,12 @@ declare
   in_steps boolean;
   last_batch integer;
   step_batch integer;
+  step_from integer;
+  step_count integer;
+  step_notes integer;
+  batch_done boolean;
   seq_base bigint;
+  started timestamptz := clock_timestamp();
 begin
   job := private.lock_own_import(p_job_id);
   perform private.refuse_expired_import(job);
@@ -633,16 +641,22 @@ begin
   -- Two imports into one deck commit one after the other, so both see each other's notes.
   perform 1 from public.decks where id = job.deck_id for no key update;
 
-  -- The batches committed by earlier steps are left out.
+  -- What earlier steps committed is left out: the batches up to "batch",
+  -- and the first "offset" notes of the next (a step may commit part of one).
   last_batch := coalesce((job.finishing ->> 'batch')::integer, -1);
+  step_from := coalesce((job.finishing ->> 'offset')::integer, 0);
   if coalesce(p_one_batch, false) then
-    -- Batches are committed in their order, each once it is staged; the
-    -- call without p_one_batch commits what is left and reveals the deck.
+    -- The next batch in order, once it is staged; the call without
+    -- p_one_batch commits what is left and reveals the deck.
     step_batch := last_batch + 1;
-    if not in_steps
-      or not exists (select 1 from private.import_batches b where b.job_id = p_job_id and b.batch = step_batch) then
+    select b.notes into step_notes from private.import_batches b where b.job_id = p_job_id and b.batch = step_batch;
+    if not in_steps or step_notes is null then
       return job;
     end if;
+    -- About a quarter of a second of work at the pace of the step before
+    -- (at least 50 notes), so a slower server takes smaller steps.
+    step_count := least(step_notes - step_from, greatest(50, coalesce(
+      floor(250 / nullif((job.finishing ->> 'ms_per_note')::double precision, 0))::integer, step_notes)));
   end if;
   -- A note's number in the whole file, for the errors that name one.
   seq_base := coalesce((job.finishing ->> 'notes_read')::bigint, 0);
@@ -742,7 +756,9 @@ begin
              ) as deck_id
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
+      where b.job_id = p_job_id
+        and (b.batch > last_batch + 1 or (b.batch = last_batch + 1 and e.ord > step_from))
+        and (step_batch is null or (b.batch = step_batch and e.ord <= step_from + step_count))
     ) t
     -- The deck's notes from the same source, the first of each guid, in one
     -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
@@ -942,7 +958,9 @@ begin
              private.import_note_problem(e.note) as problem
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-      where b.job_id = p_job_id and b.batch > last_batch and (step_batch is null or b.batch = step_batch)
+      where b.job_id = p_job_id
+        and (b.batch > last_batch + 1 or (b.batch = last_batch + 1 and e.ord > step_from))
+        and (step_batch is null or (b.batch = step_batch and e.ord <= step_from + step_count))
     ) s
     where s.problem is not null
     order by s.seq limit 1;
@@ -956,14 +974,17 @@ begin
   end;
 
   if step_batch is not null then
-    -- The batch is in: it goes, and the job says how far the finish has come.
+    -- The job says how far the finish has come, and a batch wholly in goes.
+    batch_done := step_from + step_count >= step_notes;
     with committed as (
-      delete from private.import_batches where job_id = p_job_id and batch = step_batch returning bytes
+      delete from private.import_batches where batch_done and job_id = p_job_id and batch = step_batch returning bytes
     )
     update public.import_jobs set finishing = jsonb_build_object(
-      'batch', step_batch,
+      'batch', case when batch_done then step_batch else last_batch end,
+      'offset', case when batch_done then 0 else step_from + step_count end,
       'notes_read', seq_base + (select count(*) from pg_temp.import_notes),
-      'bytes_read', coalesce((job.finishing ->> 'bytes_read')::bigint, 0) + (select sum(bytes) from committed),
+      'bytes_read', coalesce((job.finishing ->> 'bytes_read')::bigint, 0) + coalesce((select sum(bytes) from committed), 0),
+      'ms_per_note', round((extract(epoch from clock_timestamp() - started) * 1000 / greatest(step_count, 1))::numeric, 3),
       'notes_added', coalesce((job.finishing ->> 'notes_added')::integer, 0) + added,
       'notes_skipped', coalesce((job.finishing ->> 'notes_skipped')::integer, 0) + skipped,
       'cards', coalesce((job.finishing ->> 'cards')::integer, 0) + card_count,

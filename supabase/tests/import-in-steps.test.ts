@@ -155,6 +155,33 @@ test("a bad note is named by its place in the file; abandoning leaves nothing of
   expect(await db.query("select 1 from notes where source_guid in ('x', 'y')")).toHaveLength(0);
 });
 
+test("a slower server commits part of a batch a step, in the file's order", async () => {
+  const many = Array.from({ length: 120 }, (_, i) => note(`m${i}`, `M${String(i).padStart(3, "0")}`));
+  const job = await staged(alice, [[note("first", "First")], many]);
+  await step(alice, job.id);
+  // As if the first step had taken 5 ms a note: the next take about 250 ms of work, 50 notes.
+  await db.query("update import_jobs set finishing = jsonb_set(finishing, '{ms_per_note}', '5') where id = $1", [
+    job.id,
+  ]);
+  const after = async () => {
+    const stepped = await step(alice, job.id);
+    await db.query("update import_jobs set finishing = jsonb_set(finishing, '{ms_per_note}', '5') where id = $1", [
+      job.id,
+    ]);
+    return stepped.finishing;
+  };
+  expect(await after()).toMatchObject({ batch: 0, offset: 50, notes_read: 51 });
+  expect(await after()).toMatchObject({ batch: 0, offset: 100, notes_read: 101 });
+  expect(await after()).toMatchObject({ batch: 1, offset: 0, notes_read: 121 });
+  expect(await db.query("select 1 from private.import_batches where job_id = $1", [job.id])).toHaveLength(0);
+  expect(await finish(alice, job.id)).toMatchObject({ status: "done", summary: { notes_added: 121 } });
+  const fronts = await db.query<{ front: string }>(
+    "select fields ->> 'front' as front from notes where deck_id = $1 order by created_at",
+    [job.deck_id],
+  );
+  expect(fronts.map((row) => row.front)).toEqual(["First", ...many.map((staged) => staged.fields.front)]);
+});
+
 test("a batch a step has committed, sent again, changes nothing", async () => {
   const job = await staged(alice, [[note("p", "P")], [note("q", "Q")]]);
   await step(alice, job.id);

@@ -77,20 +77,39 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 /**
  * Requests unrelated to the import, one of each every 100 ms whether or not
- * the last has answered: an anonymous read through the API and auth's health
- * check. They run in a worker thread, so a stack blocking this thread (PGlite
- * runs in it) delays their answers but not their sending. stop() waits for
- * the last ones and gives each one's response times and failures.
+ * the last has answered: an anonymous read through the API, auth's health
+ * check, and a realtime heartbeat on an open socket. They run in a worker
+ * thread, so a stack blocking this thread (PGlite runs in it) delays their
+ * answers but not their sending. stop() waits for the last ones and gives
+ * each one's response times and failures.
  */
 function probeAvailability(url: string, anonKey: string) {
   const targets = [
     ["GET /rest/v1/decks (anon)", `${url}/rest/v1/decks?select=id&limit=1`],
     ["GET /auth/v1/health", `${url}/auth/v1/health`],
   ];
+  const heartbeat = "realtime heartbeat";
+  const socketUrl = `${url.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=${anonKey}&vsn=1.0.0`;
   const worker = new Worker(
     `const { parentPort, workerData } = require("node:worker_threads");
+     const WebSocket = globalThis.WebSocket ?? require("ws");
      const times = {}, failed = {}, pending = [];
-     for (const [label] of workerData.targets) { times[label] = []; failed[label] = 0; }
+     for (const label of [...workerData.targets.map(([label]) => label), workerData.heartbeat]) {
+       times[label] = [];
+       failed[label] = 0;
+     }
+     // Heartbeats by ref: [when sent (epoch ms), performance.now() then, settle].
+     const beats = new Map();
+     let ref = 0;
+     const socket = new WebSocket(workerData.socketUrl);
+     socket.onmessage = (event) => {
+       const message = JSON.parse(String(event.data));
+       const beat = beats.get(message.ref);
+       if (message.event !== "phx_reply" || !beat) return;
+       beats.delete(message.ref);
+       times[workerData.heartbeat].push([beat[0], performance.now() - beat[1]]);
+       beat[2]();
+     };
      const timer = setInterval(() => {
        for (const [label, address] of workerData.targets) {
          const start = performance.now();
@@ -102,13 +121,23 @@ function probeAvailability(url: string, anonKey: string) {
            })
            .catch(() => { failed[label] += 1; }));
        }
+       if (socket.readyState === 1) {
+         const key = String(++ref);
+         pending.push(new Promise((settle) => beats.set(key, [Date.now(), performance.now(), settle])));
+         socket.send(JSON.stringify({ topic: "phoenix", event: "heartbeat", payload: {}, ref: key }));
+       }
      }, 100);
+     socket.onclose = () => {
+       for (const beat of beats.values()) { failed[workerData.heartbeat] += 1; beat[2](); }
+       beats.clear();
+     };
      parentPort.once("message", async () => {
        clearInterval(timer);
        await Promise.all(pending);
+       socket.close();
        parentPort.postMessage({ times, failed });
      });`,
-    { eval: true, workerData: { targets, anonKey } },
+    { eval: true, workerData: { targets, anonKey, heartbeat, socketUrl } },
   );
   return {
     /** Per target: each answer as [when it was sent (epoch ms), how long it took (ms)]. */

@@ -220,11 +220,21 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
       progress("staging", staged, input.notes.length);
       if (staged === input.notes.length) progress("finishing", committed, parts.length + 1);
     };
+    // A step may commit part of a batch (about a quarter of a second of work);
+    // one that commits nothing leaves the rest to the last call.
     const commitInOrder = async () => {
-      for (const batch of landed) {
+      let reached = "";
+      for (const [index, batch] of landed.entries()) {
         await batch.promise;
-        signal?.throwIfAborted();
-        await run(supabase.rpc("finish_import", { p_job_id: jobId, p_one_batch: true }));
+        for (;;) {
+          signal?.throwIfAborted();
+          const stepped = present(await run(supabase.rpc("finish_import", { p_job_id: jobId, p_one_batch: true })));
+          const finishing = (stepped.finishing ?? {}) as { batch?: number; offset?: number };
+          const now = `${finishing.batch}:${finishing.offset}`;
+          if (now === reached) return;
+          reached = now;
+          if ((finishing.batch ?? -1) >= index) break;
+        }
         committed += 1;
         if (staged === input.notes.length) progress("finishing", committed, parts.length + 1);
       }
