@@ -6,12 +6,15 @@
  * lifted, as the CLI's auth server applies none.
  *
  * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, sends a request
- * with neither `apikey` nor `Authorization` on as anon (postgrest-js's suite sends none).
- * Hosted Supabase refuses such requests, so the stack itself keeps refusing them.
+ * with neither `apikey` nor `Authorization` on as anon (postgrest-js's suite sends none), and
+ * checks no `apikey`: one that is not the project's goes on as the request's bearer, as Kong's
+ * `Authorization` rewrite sends it (auth-js's suite signs its own keys with the project's
+ * signing key). Hosted Supabase refuses both, so the stack itself keeps refusing them.
  */
 import { createServer, request } from "node:http";
 import { resolve } from "node:path";
 import { liftAuthRateLimits } from "../src/config/config.js";
+import { apiKeyJwts } from "../src/keys/api-keys.js";
 import { startStack } from "../src/server.js";
 
 const args = process.argv.slice(2);
@@ -31,11 +34,17 @@ const running = await startStack({
   // (supabase/auth `performRateLimitingWithHeader`); the suites sign up dozens of users.
   configure: liftAuthRateLimits,
 });
+const projectKeys = apiKeyJwts(running);
 const proxy = cliGateway
   ? createServer((req, res) => {
       const target = new URL(req.url ?? "/", running.url);
       const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: target.host };
       if (!headers.apikey && !headers.authorization) headers.apikey = running.anonKey;
+      const apikey = typeof headers.apikey === "string" ? headers.apikey : undefined;
+      if (apikey && !projectKeys.has(apikey)) {
+        headers.authorization ??= `Bearer ${apikey}`;
+        headers.apikey = running.anonKey;
+      }
       const forward = request(target, { method: req.method, headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
