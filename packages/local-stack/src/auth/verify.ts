@@ -199,7 +199,13 @@ function verifyLookup(body: Record<string, unknown>, type: string): Lookup {
     }
     return { hash };
   }
-  if (phone && !email) return { email: "", otp: token }; // no user here has a phone: never matches
+  if (phone && !email) {
+    // GoTrue's validatePhone: "+" and spaces dropped, then E.164 digits.
+    if (!/^[1-9][0-9]{1,14}$/.test(phone.replace(/^\+/, "").replaceAll(" ", ""))) {
+      throw badRequest("validation_failed", "Invalid phone number format (E.164 required)");
+    }
+    return { email: "", otp: token }; // no user here has a phone: never matches
+  }
   if (!email || phone) {
     throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
   }

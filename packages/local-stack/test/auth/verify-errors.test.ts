@@ -41,6 +41,19 @@ describe("verifyOtp errors, in GoTrue's words", () => {
     expect(error).toMatchObject({ status: 403, code: "otp_expired", message: "Token has expired or is invalid" });
   });
 
+  it("a phone that is not E.164 is 400 'Invalid phone number format (E.164 required)'", async () => {
+    const { error } = await clientFor(stack).auth.verifyOtp({
+      phone: "+15555550100-invalid",
+      token: "123456",
+      type: "sms",
+    });
+    expect(error).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      message: "Invalid phone number format (E.164 required)",
+    });
+  });
+
   it("a token hash of a type no email carries is 'Invalid email verification type'", async () => {
     const { tokenHash } = await userWithCode();
     const { error } = await clientFor(stack).auth.verifyOtp({ token_hash: tokenHash, type: "sms" as "email" });
