@@ -8,12 +8,14 @@ import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
 import { verificationLink } from "./mail.js";
 import { issueToken, type TokenColumn } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
-import { endUserSessions } from "./sessions.js";
+import { deleteFactor, findUserFactor, listUserFactors } from "./factors.js";
+import { downgradeFactorSessions, endUserSessions } from "./sessions.js";
 import {
   checkPassword,
   confirmEmail,
   createUser,
   deleteUser,
+  factorJson,
   findUserByEmail,
   findUserById,
   hashPassword,
@@ -36,6 +38,8 @@ async function requireAdmin(stack: Stack, c: AuthContext): Promise<void> {
   }
   if (role !== "service_role") throw forbidden("not_admin", "User not allowed");
 }
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AuthError(404, "user_not_found", "User not found");
 
@@ -184,6 +188,47 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
       await deleteUser(stack.db, user.id);
     }
     return c.json({});
+  });
+
+  // GoTrue's admin factor routes: loadUser, then loadFactor for one factor.
+  const userOf = async (id: string) => {
+    const user = await findUserById(stack.db, id);
+    if (!user) throw notFound();
+    return user;
+  };
+  const factorOf = async (userId: string, id: string) => {
+    if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
+    const factor = await findUserFactor(stack.db, userId, id);
+    if (!factor) throw new AuthError(404, "mfa_factor_not_found", "Factor not found");
+    return factor;
+  };
+
+  app.get("/admin/users/:id/factors", async (c) => {
+    const user = await userOf(c.req.param("id"));
+    return c.json((await listUserFactors(stack.db, user.id)).map(factorJson));
+  });
+
+  app.put("/admin/users/:id/factors/:factor", async (c) => {
+    const user = await userOf(c.req.param("id"));
+    const factor = await factorOf(user.id, c.req.param("factor"));
+    const friendlyName = str((await readBody(c)).friendly_name);
+    if (friendlyName) {
+      await stack.db.query("update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1", [
+        factor.id,
+        friendlyName,
+      ]);
+    }
+    return c.json(factorJson((await findUserFactor(stack.db, user.id, factor.id)) ?? factor));
+  });
+
+  app.delete("/admin/users/:id/factors/:factor", async (c) => {
+    const user = await userOf(c.req.param("id"));
+    const factor = await factorOf(user.id, c.req.param("factor"));
+    await stack.db.transaction(async (tx) => {
+      await deleteFactor(tx, factor.id);
+      await downgradeFactorSessions(tx, user.id, factor.id);
+    });
+    return c.json(factorJson(factor));
   });
 
   app.post("/invite", async (c) => {

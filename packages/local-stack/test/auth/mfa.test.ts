@@ -207,6 +207,27 @@ describe("TOTP factors", () => {
     expect(data.user?.factors).toBeUndefined();
   });
 
+  it("lists and removes a user's factors through the admin API, the session returning to aal1", async () => {
+    const { id, client, factor } = await withVerifiedFactor();
+    const admin = clientFor(stack, stack.serviceRoleKey).auth.admin;
+    const listed = await admin.mfa.listFactors({ userId: id });
+    expect(listed.error).toBeNull();
+    expect(listed.data?.factors).toMatchObject([{ id: factor.id, factor_type: "totp", status: "verified" }]);
+
+    const unknown = await admin.mfa.deleteFactor({ userId: id, id: "00000000-0000-0000-0000-000000000000" });
+    expect(unknown.error).toMatchObject({ status: 404, code: "mfa_factor_not_found", message: "Factor not found" });
+    const removed = await admin.mfa.deleteFactor({ userId: id, id: factor.id });
+    expect(removed.error).toBeNull();
+    // auth-js hands the deleted factor back one level down, as `data.data`.
+    expect(removed.data).toMatchObject({ data: { id: factor.id, status: "verified" } });
+    expect((await admin.mfa.listFactors({ userId: id })).data?.factors).toEqual([]);
+    const { data } = await client.auth.refreshSession();
+    expect(decodeJwt(data.session?.access_token ?? "")).toMatchObject({ aal: "aal1" });
+
+    const nobody = await admin.mfa.listFactors({ userId: "00000000-0000-0000-0000-000000000000" });
+    expect(nobody.error).toMatchObject({ status: 404, code: "user_not_found" });
+  });
+
   it("changes the password or the address of a user with a verified factor only from an aal2 session", async () => {
     const { email, client: raised } = await withVerifiedFactor();
     const { client: weak } = await signIn(email);
