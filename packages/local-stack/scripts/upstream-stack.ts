@@ -5,9 +5,9 @@
  * In memory; DATABASE_URL switches to a PostgreSQL server. Auth's per-address rate limits are
  * lifted, as the CLI's auth server applies none.
  *
- * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, sends a request
- * with neither `apikey` nor `Authorization` on as anon (postgrest-js's suite sends none), and
- * checks no `apikey`: one that is not the project's goes on as the request's bearer, as Kong's
+ * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, checks no `apikey`:
+ * a request without one goes on as anon, or as its `Authorization` (postgrest-js's suite sends none), and
+ * one that is not the project's goes on as the request's bearer, as Kong's
  * `Authorization` rewrite sends it (auth-js's suite signs its own keys with the project's
  * signing key). Hosted Supabase refuses both, so the stack itself keeps refusing them.
  */
@@ -39,7 +39,7 @@ const proxy = cliGateway
   ? createServer((req, res) => {
       const target = new URL(req.url ?? "/", running.url);
       const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: target.host };
-      if (!headers.apikey && !headers.authorization) headers.apikey = running.anonKey;
+      if (!headers.apikey) headers.apikey = running.anonKey;
       const apikey = typeof headers.apikey === "string" ? headers.apikey : undefined;
       if (apikey && !projectKeys.has(apikey)) {
         headers.authorization ??= `Bearer ${apikey}`;
