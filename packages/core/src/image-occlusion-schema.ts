@@ -1,5 +1,5 @@
 /** The fields an image occlusion note is saved with: validateImageOcclusion's rules and the field lengths. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { type ImageOcclusionFields, validateImageOcclusion } from "./image-occlusion";
 import { limits } from "./limits";
 
@@ -13,23 +13,25 @@ const issueMessages: Record<string, string> = {
 function text(label: string) {
   return z
     .string({ error: `The ${label} must be text.` })
-    .max(limits.fieldLength, `The ${label} can be at most ${limits.fieldLength} characters.`);
+    .check(z.maxLength(limits.fieldLength, `The ${label} can be at most ${limits.fieldLength} characters.`));
 }
 
 export const imageOcclusionFieldsSchema = z
   .object({
     image: text("image"),
     occlusions: text("occlusion field"),
-    header: text("header").default(""),
-    back_extra: text("back extra").default(""),
-    comments: text("comments").default(""),
+    header: z._default(text("header"), ""),
+    back_extra: z._default(text("back extra"), ""),
+    comments: z._default(text("comments"), ""),
   })
-  .superRefine((fields: ImageOcclusionFields, context) => {
-    for (const issue of validateImageOcclusion(fields)) {
-      context.addIssue({
-        code: "custom",
-        path: [issue.field],
-        message: issueMessages[`${issue.field}:${issue.problem}`] ?? "Check the image and its masks.",
-      });
-    }
-  });
+  .check(
+    z.superRefine((fields: ImageOcclusionFields, context) => {
+      for (const issue of validateImageOcclusion(fields)) {
+        context.addIssue({
+          code: "custom",
+          path: [issue.field],
+          message: issueMessages[`${issue.field}:${issue.problem}`] ?? "Check the image and its masks.",
+        });
+      }
+    }),
+  );

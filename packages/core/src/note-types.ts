@@ -3,7 +3,7 @@
  * type must follow, as Anki's own checks (rslib/src/notetype) and the database's
  * `public.note_types` constraints enforce them.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { NoteType } from "./notes";
 import { clozeFieldNames, parseTemplate, referencedFieldNames, specialFields } from "./templates";
 import { charLength } from "./validation";
@@ -67,26 +67,34 @@ function uniqueIgnoringCase(names: readonly string[]): boolean {
   return new Set(names.map(lowerKey)).size === names.length;
 }
 
-const typeNameSchema = z
-  .string({ error: "The note type name must be text." })
-  .refine((name) => name.trim() !== "", "Give the note type a name.")
-  .refine((name) => charLength(name) <= noteTypeLimits.name, `Names can be at most ${noteTypeLimits.name} characters.`)
-  .refine((name) => !name.includes('"'), 'Names cannot contain ".');
+const typeNameSchema = z.string({ error: "The note type name must be text." }).check(
+  z.refine((name) => name.trim() !== "", "Give the note type a name."),
+  z.refine(
+    (name) => charLength(name) <= noteTypeLimits.name,
+    `Names can be at most ${noteTypeLimits.name} characters.`,
+  ),
+  z.refine((name) => !name.includes('"'), 'Names cannot contain ".'),
+);
 
 /** Anki's field name rule (NoteField::fix_name), refused rather than silently fixed. */
-export const fieldNameSchema = z
-  .string({ error: "A field name must be text." })
-  .min(1, "Give every field a name.")
-  .refine((name) => charLength(name) <= noteTypeLimits.name, `Names can be at most ${noteTypeLimits.name} characters.`)
-  .refine((name) => !/[:{}"]/.test(name), 'Field names cannot contain :, {, } or ".')
-  .refine((name) => !/^[#/^]/.test(name), "Field names cannot start with #, / or ^.")
-  .refine((name) => name.trim() === name, "Field names cannot start or end with a space.");
+export const fieldNameSchema = z.string({ error: "A field name must be text." }).check(
+  z.minLength(1, "Give every field a name."),
+  z.refine(
+    (name) => charLength(name) <= noteTypeLimits.name,
+    `Names can be at most ${noteTypeLimits.name} characters.`,
+  ),
+  z.refine((name) => !/[:{}"]/.test(name), 'Field names cannot contain :, {, } or ".'),
+  z.refine((name) => !/^[#/^]/.test(name), "Field names cannot start with #, / or ^."),
+  z.refine((name) => name.trim() === name, "Field names cannot start or end with a space."),
+);
 
 const templateTextSchema = z
   .string({ error: "A template must be text." })
-  .refine(
-    (text) => charLength(text) <= noteTypeLimits.templateLength,
-    `Templates can be at most ${noteTypeLimits.templateLength} characters.`,
+  .check(
+    z.refine(
+      (text) => charLength(text) <= noteTypeLimits.templateLength,
+      `Templates can be at most ${noteTypeLimits.templateLength} characters.`,
+    ),
   );
 
 const cardTemplateSchema = z.object({
@@ -103,40 +111,46 @@ export const noteTypeSchema = z
     kind: z.enum(["standard", "cloze"], { error: "Choose standard or cloze." }),
     fields: z
       .array(fieldNameSchema)
-      .min(1, "A note type needs at least one field.")
-      .max(noteTypeLimits.fields, `A note type can have at most ${noteTypeLimits.fields} fields.`)
-      .refine(uniqueIgnoringCase, "Field names must differ (ignoring case)."),
-    templates: z
-      .array(cardTemplateSchema)
-      .min(1, "A note type needs at least one card template.")
-      .max(noteTypeLimits.templates, `A note type can have at most ${noteTypeLimits.templates} card templates.`)
-      .refine(
+      .check(
+        z.minLength(1, "A note type needs at least one field."),
+        z.maxLength(noteTypeLimits.fields, `A note type can have at most ${noteTypeLimits.fields} fields.`),
+        z.refine(uniqueIgnoringCase, "Field names must differ (ignoring case)."),
+      ),
+    templates: z.array(cardTemplateSchema).check(
+      z.minLength(1, "A note type needs at least one card template."),
+      z.maxLength(noteTypeLimits.templates, `A note type can have at most ${noteTypeLimits.templates} card templates.`),
+      z.refine(
         (templates) => uniqueIgnoringCase(templates.map((t) => t.name)),
         "Card template names must differ (ignoring case).",
       ),
+    ),
     css: z
       .string({ error: "The styling must be text." })
-      .refine(
-        (css) => charLength(css) <= noteTypeLimits.cssLength,
-        `Styling can be at most ${noteTypeLimits.cssLength} characters.`,
+      .check(
+        z.refine(
+          (css) => charLength(css) <= noteTypeLimits.cssLength,
+          `Styling can be at most ${noteTypeLimits.cssLength} characters.`,
+        ),
       ),
   })
-  .superRefine((type, ctx) => {
-    if (type.kind === "cloze" && type.templates.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["templates"],
-        message: "A cloze note type has exactly one card template.",
-      });
-    }
-    const fields = new Set(type.fields);
-    type.templates.forEach((template, index) => {
-      for (const side of ["front", "back"] as const) {
-        const problem = templateProblem(template[side], side, type.kind, fields);
-        if (problem) ctx.addIssue({ code: "custom", path: ["templates", index, side], message: problem });
+  .check(
+    z.superRefine((type, ctx) => {
+      if (type.kind === "cloze" && type.templates.length !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["templates"],
+          message: "A cloze note type has exactly one card template.",
+        });
       }
-    });
-  });
+      const fields = new Set(type.fields);
+      type.templates.forEach((template, index) => {
+        for (const side of ["front", "back"] as const) {
+          const problem = templateProblem(template[side], side, type.kind, fields);
+          if (problem) ctx.addIssue({ code: "custom", path: ["templates", index, side], message: problem });
+        }
+      });
+    }),
+  );
 
 /** What is wrong with one side of a template, in Anki's order of checks, or null. */
 function templateProblem(
@@ -187,7 +201,7 @@ export function customFieldsSchema(type: Pick<NoteType, "fields">, maxLength: nu
       name,
       z
         .string({ error: `${name} must be text.` })
-        .refine((value) => charLength(value) <= maxLength, `${name} can be at most ${maxLength} characters.`),
+        .check(z.refine((value) => charLength(value) <= maxLength, `${name} can be at most ${maxLength} characters.`)),
     ]),
   );
   return z.strictObject(shape, { error: "Fill in exactly the note type's fields." });

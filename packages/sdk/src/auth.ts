@@ -6,7 +6,7 @@
 
 import { emailSchema, passwordSchema } from "@engram/core";
 import type { AuthError, Session, User } from "@supabase/supabase-js";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { EngramError, fromAuthError, toEngramError } from "./errors.js";
 import { attachToTopic, type TopicHandle } from "./realtime/topics.js";
 import { validate } from "./request.js";
@@ -39,20 +39,26 @@ export interface SignUpResult {
   session: Session | null;
 }
 
-const signInSchema = z.object({ email: emailSchema, password: z.string().min(1, "Enter your password.") });
+const signInSchema = z.object({
+  email: emailSchema,
+  password: z.string().check(z.minLength(1, "Enter your password.")),
+});
 const emailOnlySchema = z.object({ email: emailSchema });
 /** GoTrue's email codes have 6 to 10 digits (`otp_length`); spaces and dashes typed between them are dropped. */
 const emailCodeSchema = z.object({
   email: emailSchema,
-  code: z
-    .string()
-    .transform((code) => code.replace(/[\s-]/g, ""))
-    .pipe(z.string().regex(/^\d{6,10}$/, "Enter the code from the email: 6 or more digits.")),
+  code: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((code: string) => code.replace(/[\s-]/g, "")),
+    ),
+    z.string().check(z.regex(/^\d{6,10}$/, "Enter the code from the email: 6 or more digits.")),
+  ),
 });
 
 /** Too short a password is `auth/weak-password`, as the server would say, but caught before sending. */
 function checkPassword(password: unknown): string {
-  const result = passwordSchema.safeParse(password);
+  const result = z.safeParse(passwordSchema, password);
   if (result.success) return result.data;
   throw new EngramError("auth/weak-password", result.error.issues[0]?.message ?? "Choose a longer password.", {
     field: "password",

@@ -4,7 +4,7 @@
  * database (`browse_notes`), so any order pages as fast at 100,000 notes as
  * the first page does.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Json, Tables } from "./database.types.js";
 import { filterSchema, type ListedNote, requireVisibleDeck, searchTree } from "./notes.js";
 import { run, validate } from "./request.js";
@@ -68,14 +68,15 @@ export interface BrowsePage {
 }
 
 const deckIdSchema = z.guid("Unknown deck.");
-const browseSchema = filterSchema.extend({
-  mode: z.enum(browseModes, { error: "Browse notes or cards." }).default("notes"),
-  sort: z
-    .union([z.enum(browseSorts), z.string().regex(/^field:[^"]{1,100}$/)], { error: "Unknown order." })
-    .default("created"),
-  dir: z.enum(["asc", "desc"], { error: "Sort ascending or descending." }).default("desc"),
-  limit: z.int().min(1).max(maxBrowsePage, `A page holds at most ${maxBrowsePage} rows.`).default(100),
-  offset: z.int().min(0).max(1_000_000).default(0),
+const browseSchema = z.extend(filterSchema, {
+  mode: z._default(z.enum(browseModes, { error: "Browse notes or cards." }), "notes"),
+  sort: z._default(
+    z.union([z.enum(browseSorts), z.string().check(z.regex(/^field:[^"]{1,100}$/))], { error: "Unknown order." }),
+    "created",
+  ),
+  dir: z._default(z.enum(["asc", "desc"], { error: "Sort ascending or descending." }), "desc"),
+  limit: z._default(z.int().check(z.gte(1), z.lte(maxBrowsePage, `A page holds at most ${maxBrowsePage} rows.`)), 100),
+  offset: z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 0),
 });
 export type BrowseOptions = z.input<typeof browseSchema>;
 

@@ -5,7 +5,7 @@
  * answers: RLS keeps both to their own user.
  */
 import { builtInNoteTypes } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";

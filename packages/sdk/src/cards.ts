@@ -1,5 +1,5 @@
 /** Cards (generated from notes) and the user's own schedule for them: read, suspend, bury, flag. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { maxBulkNotes } from "./notes.js";
@@ -23,24 +23,31 @@ export type CardFlag = 0 | (typeof cardFlags)[number];
 export type BuriedCard = { card_id: string; version: number; buried_until: string | null };
 
 const noteIdSchema = z.guid("Unknown note.");
-const cardIdsSchema = z
-  .array(z.guid("Unknown card."))
-  .min(1, "Choose at least one card.")
-  .max(maxBulkCards, `Choose at most ${maxBulkCards} cards at once.`)
-  .transform((ids) => [...new Set(ids)]);
-const noteIdsSchema = z
-  .array(z.guid("Unknown note."))
-  .min(1, "Choose at least one note.")
-  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
-  .transform((ids) => [...new Set(ids)]);
+const cardIdsSchema = z.pipe(
+  z
+    .array(z.guid("Unknown card."))
+    .check(
+      z.minLength(1, "Choose at least one card."),
+      z.maxLength(maxBulkCards, `Choose at most ${maxBulkCards} cards at once.`),
+    ),
+  z.transform((ids: string[]) => [...new Set(ids)]),
+);
+const noteIdsSchema = z.pipe(
+  z
+    .array(z.guid("Unknown note."))
+    .check(
+      z.minLength(1, "Choose at least one note."),
+      z.maxLength(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`),
+    ),
+  z.transform((ids: string[]) => [...new Set(ids)]),
+);
 const flagSchema = z
   .int({ error: "A flag is a whole number from 0 to 7." })
-  .min(0, "A flag is a whole number from 0 to 7.")
-  .max(7, "A flag is a whole number from 0 to 7.");
+  .check(z.gte(0, "A flag is a whole number from 0 to 7."), z.lte(7, "A flag is a whole number from 0 to 7."));
 const schedulesSchema = z.object({
-  deckId: z.guid("Unknown deck.").optional(),
-  limit: z.int().min(1).max(1000).default(1000),
-  offset: z.int().min(0).default(0),
+  deckId: z.optional(z.guid("Unknown deck.")),
+  limit: z._default(z.int().check(z.gte(1), z.lte(1000)), 1000),
+  offset: z._default(z.int().check(z.gte(0)), 0),
 });
 
 export function createCards(supabase: EngramClient) {

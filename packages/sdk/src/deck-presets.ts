@@ -5,7 +5,7 @@
  * deck using it. Decks choose one with `decks.setPreset`.
  */
 import { deckInputSchema } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
@@ -30,11 +30,9 @@ export type PresetPatch = Partial<PresetInput>;
 
 const presetNameSchema = z
   .string({ error: "The preset name must be text." })
-  .trim()
-  .min(1, "Give the preset a name.")
-  .max(120, "Use at most 120 characters.");
-const presetInputSchema = deckInputSchema
-  .pick({
+  .check(z.trim(), z.minLength(1, "Give the preset a name."), z.maxLength(120, "Use at most 120 characters."));
+const presetInputSchema = z.extend(
+  z.pick(deckInputSchema, {
     new_per_day: true,
     reviews_per_day: true,
     leech_threshold: true,
@@ -42,9 +40,10 @@ const presetInputSchema = deckInputSchema
     bury_new: true,
     bury_reviews: true,
     bury_interday_learning: true,
-  })
-  .extend({ name: presetNameSchema });
-const presetPatchSchema = presetInputSchema.partial();
+  }),
+  { name: presetNameSchema },
+);
+const presetPatchSchema = z.partial(presetInputSchema);
 const presetIdSchema = z.guid("Unknown preset.");
 
 /** Every column, and the number of decks (all the user's own) using the preset. */

@@ -1,6 +1,6 @@
 /** Decks: the user's own and shared decks, public decks to explore, create/update/delete, clone, hand over. */
 import { deckInputSchema, deckNameSchema } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Database, Tables } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { toEngramError } from "./errors.js";
@@ -33,16 +33,16 @@ export type PublicDeck = Omit<
 };
 export type ExploreSort = "newest" | "most_cloned";
 
-const deckPatchSchema = deckInputSchema.partial();
+const deckPatchSchema = z.partial(deckInputSchema);
 const idSchema = z.guid("Unknown deck.");
-const parentIdSchema = z.guid("Unknown parent deck.").nullable();
-const presetIdSchema = z.guid("Unknown preset.").nullable();
+const parentIdSchema = z.nullable(z.guid("Unknown parent deck."));
+const presetIdSchema = z.nullable(z.guid("Unknown preset."));
 const userIdSchema = z.guid("Unknown member.");
 const exploreSchema = z.object({
-  search: z.string().trim().max(200, "Search for at most 200 characters.").optional(),
-  sort: z.enum(["newest", "most_cloned"], { error: "Sort by newest or most cloned." }).default("newest"),
-  limit: z.int().min(1).max(100).default(30),
-  offset: z.int().min(0).default(0),
+  search: z.optional(z.string().check(z.trim(), z.maxLength(200, "Search for at most 200 characters."))),
+  sort: z._default(z.enum(["newest", "most_cloned"], { error: "Sort by newest or most cloned." }), "newest"),
+  limit: z._default(z.int().check(z.gte(1), z.lte(100)), 30),
+  offset: z._default(z.int().check(z.gte(0)), 0),
 });
 /** How many media files are copied at once when a deck is cloned. */
 const copyConcurrency = 4;

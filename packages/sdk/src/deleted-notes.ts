@@ -3,7 +3,7 @@
  * with their cards, every member's schedule and the answers, and bringing
  * them back (docs/product.md §3, "Recently deleted").
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Database } from "./database.types.js";
 import { maxBulkNotes } from "./notes.js";
 import { run, runAllPages, validate } from "./request.js";
@@ -33,8 +33,10 @@ export const deletedNoteDays = 30;
 const deckIdSchema = z.guid("Unknown deck.");
 const noteIdsSchema = z
   .array(z.guid("Unknown note."), { error: "Choose the notes to restore." })
-  .min(1, "Choose at least one note.")
-  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`);
+  .check(
+    z.minLength(1, "Choose at least one note."),
+    z.maxLength(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`),
+  );
 
 function deletedNoteOf(row: DeletedRow): DeletedNote {
   // A set-returning function's columns are typed non-null; these may be null.

@@ -5,7 +5,7 @@
  * computed from, to `replace_in_notes`, which changes all the notes or none.
  */
 import { FindReplaceError, type FindReplaceOptions, findPattern, findReplace } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { EngramError } from "./errors.js";
 import { maxBulkNotes, type Note } from "./notes.js";
 import { run, validate } from "./request.js";
@@ -34,17 +34,21 @@ export interface FindReplacePreview {
   fieldCount: number;
 }
 
-const noteIdsSchema = z
-  .array(z.guid("Unknown note."))
-  .min(1, "Choose at least one note.")
-  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
-  .transform((ids) => [...new Set(ids)]);
+const noteIdsSchema = z.pipe(
+  z
+    .array(z.guid("Unknown note."))
+    .check(
+      z.minLength(1, "Choose at least one note."),
+      z.maxLength(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`),
+    ),
+  z.transform((ids: string[]) => [...new Set(ids)]),
+);
 const optionsSchema = z.object({
-  find: z.string().min(1, "Type what to find.").max(1000, "Find at most 1,000 characters."),
-  replace: z.string().max(20000, "Replace with at most 20,000 characters."),
-  regex: z.boolean().default(false),
-  matchCase: z.boolean().default(false),
-  field: z.string().min(1).max(100).nullable().default(null),
+  find: z.string().check(z.minLength(1, "Type what to find."), z.maxLength(1000, "Find at most 1,000 characters.")),
+  replace: z.string().check(z.maxLength(20000, "Replace with at most 20,000 characters.")),
+  regex: z._default(z.boolean(), false),
+  matchCase: z._default(z.boolean(), false),
+  field: z._default(z.nullable(z.string().check(z.minLength(1), z.maxLength(100))), null),
 });
 
 // An image occlusion note's image and shapes are not text to search.

@@ -3,7 +3,7 @@
  * preview one by token, and anyone signed in accepts it.
  */
 import { inviteInputSchema } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
@@ -44,9 +44,11 @@ const deckIdSchema = z.guid("Unknown deck.");
 const inviteIdSchema = z.guid("Unknown invite.");
 const tokenSchema = z
   .string()
-  .trim()
-  .min(1, "This invite link is incomplete.")
-  .max(200, "This invite link is not valid.");
+  .check(
+    z.trim(),
+    z.minLength(1, "This invite link is incomplete."),
+    z.maxLength(200, "This invite link is not valid."),
+  );
 
 export function createInvites(supabase: EngramClient) {
   return {

@@ -1,5 +1,5 @@
 /** Who belongs to a deck and with which role: list, change roles, remove, leave. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Database } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import type { DeckRole } from "./decks.js";

@@ -3,7 +3,7 @@
  * a deck's changes in a period, what others changed since the caller last
  * studied, and bringing back an old version (docs/product.md §3, "Note history").
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, runAllPages, validate } from "./request.js";
@@ -66,20 +66,17 @@ export interface DeckHistoryPage {
 
 const noteIdSchema = z.guid("Unknown note.");
 const deckIdSchema = z.guid("Unknown deck.");
-const versionSchema = z.number().int("Choose a version.").min(1, "Choose a version.");
+const versionSchema = z.number().check(z.int("Choose a version."), z.gte(1, "Choose a version."));
 const timeSchema = z.iso.datetime({ offset: true, error: "Give a time as an ISO date and time." });
 const deckHistoryOptionsSchema = z.object({
-  since: timeSchema.optional(),
-  until: timeSchema.optional(),
-  limit: z
-    .number()
-    .int()
-    .min(1, "A page holds 1 to 200 changes.")
-    .max(200, "A page holds 1 to 200 changes.")
-    .optional(),
-  cursor: z.string().optional(),
+  since: z.optional(timeSchema),
+  until: z.optional(timeSchema),
+  limit: z.optional(
+    z.number().check(z.int(), z.gte(1, "A page holds 1 to 200 changes."), z.lte(200, "A page holds 1 to 200 changes.")),
+  ),
+  cursor: z.optional(z.string()),
 });
-const cursorSchema = z.tuple([z.string(), z.guid(), z.number().int()]);
+const cursorSchema = z.tuple([z.string(), z.guid(), z.number().check(z.int())]);
 
 function entryOf(row: HistoryRow): NoteHistoryEntry {
   return {

@@ -5,7 +5,7 @@
  * cards from one; the database keeps them in step.
  */
 import { builtInNoteTypes, type CardTemplate, type NoteType, validateNoteType } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
@@ -47,8 +47,8 @@ export interface NoteTypeUpdateOptions {
 
 const deckIdSchema = z.guid("Unknown deck.");
 const noteTypeIdSchema = z.guid("Unknown note type.");
-const versionSchema = z.int("Unknown note type version.").min(1, "Unknown note type version.");
-const mapSchema = z.array(z.int().min(0).nullable()).max(100).optional();
+const versionSchema = z.int("Unknown note type version.").check(z.gte(1, "Unknown note type version."));
+const mapSchema = z.optional(z.array(z.nullable(z.int().check(z.gte(0)))).check(z.maxLength(100)));
 const stockNames = Object.keys(builtInNoteTypes);
 
 function checked(input: unknown): NoteType {

@@ -10,7 +10,7 @@ import {
   SearchSyntaxError,
   tagSchema,
 } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Json, Tables, TablesInsert, TablesUpdate } from "./database.types.js";
 import { memberRole, refuseDeck } from "./deck-access.js";
 import { EngramError } from "./errors.js";
@@ -42,7 +42,7 @@ const customNoteSchema = z.object({
   kind: z.literal("custom"),
   noteTypeId: z.guid("Choose a note type."),
   fields: z.record(z.string(), z.string({ error: "Fields are text." })),
-  tags: z.array(tagSchema).max(50).default([]),
+  tags: z._default(z.array(tagSchema).check(z.maxLength(50)), []),
 });
 
 type StoredNote = Required<Pick<TablesInsert<"notes">, "kind" | "fields" | "tags">> & { note_type_id: string | null };
@@ -57,15 +57,19 @@ function stored(input: NoteInput): StoredNote {
   return { kind: note.kind, fields: note.fields, tags: note.tags, note_type_id: null };
 }
 const noteIdSchema = z.guid("Unknown note.");
-const versionSchema = z.int("Unknown note version.").min(1, "Unknown note version.");
-const noteVersionsSchema = z
-  .array(z.object({ id: noteIdSchema, version: versionSchema }))
-  .min(1, "Choose at least one note.")
-  .max(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`)
-  .transform((notes) => {
+const versionSchema = z.int("Unknown note version.").check(z.gte(1, "Unknown note version."));
+const noteVersionsSchema = z.pipe(
+  z
+    .array(z.object({ id: noteIdSchema, version: versionSchema }))
+    .check(
+      z.minLength(1, "Choose at least one note."),
+      z.maxLength(maxBulkNotes, `Choose at most ${maxBulkNotes} notes at once.`),
+    ),
+  z.transform((notes: { id: string; version: number }[]) => {
     const byId = new Map(notes.map((note) => [note.id, note.version]));
     return { p_note_ids: [...byId.keys()], p_versions: [...byId.values()] };
-  });
+  }),
+);
 /** The named orders a deck's notes can be listed in. */
 export const noteSorts = ["newest", "oldest", "edited", "alphabetical"] as const;
 export type NoteSort = (typeof noteSorts)[number];
@@ -93,36 +97,34 @@ const sortSchema = z.union(
       by: z.union([
         z.enum(noteSortColumns),
         // Field names as note types allow them (no double quote), so a name quotes safely in the order.
-        z
-          .object({
-            field: z
-              .string()
-              .min(1)
-              .max(100)
-              .regex(/^[^"]+$/),
-          })
-          .strict(),
+        z.strictObject({
+          field: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[^"]+$/)),
+        }),
       ]),
-      dir: z.enum(["asc", "desc"]).default("asc"),
+      dir: z._default(z.enum(["asc", "desc"]), "asc"),
     }),
   ],
   { error: "Unknown order." },
 );
 export const filterSchema = z.object({
-  search: z.string().trim().max(1000, "Search for at most 1,000 characters.").optional(),
-  tags: z.array(tagSchema).max(50).optional(),
-  kind: z
-    .enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion", "custom"], { error: "Unknown note type." })
-    .optional(),
-  noteTypeId: z.guid("Unknown note type.").optional(),
+  search: z.optional(z.string().check(z.trim(), z.maxLength(1000, "Search for at most 1,000 characters."))),
+  tags: z.optional(z.array(tagSchema).check(z.maxLength(50))),
+  kind: z.optional(
+    z.enum(["basic", "basic_reversed", "cloze", "type_in", "image_occlusion", "custom"], {
+      error: "Unknown note type.",
+    }),
+  ),
+  noteTypeId: z.optional(z.guid("Unknown note type.")),
 });
-const listSchema = filterSchema.extend({
-  sort: sortSchema.default("newest"),
-  limit: z.int().min(1).max(200).default(50),
-  offset: z.int().min(0).default(0),
+const listSchema = z.extend(filterSchema, {
+  sort: z._default(sortSchema, "newest"),
+  limit: z._default(z.int().check(z.gte(1), z.lte(200)), 50),
+  offset: z._default(z.int().check(z.gte(0)), 0),
 });
 export type NoteFilter = z.input<typeof filterSchema>;
-const bulkTagsSchema = z.object({ tags: z.array(tagSchema).min(1, "Choose at least one tag.").max(50) });
+const bulkTagsSchema = z.object({
+  tags: z.array(tagSchema).check(z.minLength(1, "Choose at least one tag."), z.maxLength(50)),
+});
 
 export function createNotes(supabase: EngramClient) {
   return {

@@ -5,7 +5,7 @@
  * never conflicts with anyone's edit of the note (docs/product.md §3).
  */
 import { limits, tagsSchema } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { run, runAllPages, validate } from "./request.js";
 import { currentUserId } from "./session.js";
@@ -26,11 +26,13 @@ export const markedTag = "marked";
 const noteIdSchema = z.guid("Unknown note.");
 const deckIdSchema = z.guid("Unknown deck.");
 const inputSchema = z.object({
-  tags: tagsSchema.default([]),
-  text: z
-    .string({ error: "My notes must be text." })
-    .max(limits.fieldLength, `Use at most ${limits.fieldLength} characters.`)
-    .default(""),
+  tags: z._default(tagsSchema, []),
+  text: z._default(
+    z
+      .string({ error: "My notes must be text." })
+      .check(z.maxLength(limits.fieldLength, `Use at most ${limits.fieldLength} characters.`)),
+    "",
+  ),
 });
 
 export function createPersonalNotes(supabase: EngramClient) {

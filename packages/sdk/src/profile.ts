@@ -1,6 +1,6 @@
 /** The signed-in user's own profile and study settings (profiles are self-only under RLS). */
 import { profileSettingsSchema } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "./database.types.js";
 import { fromAuthError } from "./errors.js";
 import { run, validate } from "./request.js";
@@ -10,9 +10,9 @@ import type { EngramClient } from "./supabase-client.js";
 export type Profile = Tables<"profiles">;
 
 /** Any subset of the settings; each is checked by the same rule the database enforces. */
-const profilePatchSchema = profileSettingsSchema.partial().extend({
-  display_name: profileSettingsSchema.shape.display_name.unwrap().optional(),
-  avatar_path: z.string().nullable().optional(),
+const profilePatchSchema = z.extend(z.partial(profileSettingsSchema), {
+  display_name: z.optional(profileSettingsSchema.shape.display_name.def.innerType),
+  avatar_path: z.optional(z.nullable(z.string())),
 });
 export type ProfilePatch = z.input<typeof profilePatchSchema>;
 

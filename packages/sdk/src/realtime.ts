@@ -6,7 +6,7 @@
  * (refetch what may have been missed), and send failures to `onError` as an
  * EngramError instead of throwing.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { type DeckRoom, type JoinDeckOptions, joinDeckRoom } from "./realtime/deck-room.js";
 import { createSubscriptions } from "./realtime/subscriptions.js";
 import { validate } from "./request.js";
@@ -32,11 +32,11 @@ export type {
 
 const deckIdSchema = z.guid("Unknown deck.");
 const activitySchema = z.enum(["viewing", "editing", "studying"]);
-const fieldNameSchema = z.string().min(1).max(200).nullable();
+const fieldNameSchema = z.nullable(z.string().check(z.minLength(1), z.maxLength(200)));
 const joinOptionsSchema = z.object({
-  activity: activitySchema.optional(),
-  displayName: z.string().trim().min(1).max(80).optional(),
-  avatarPath: z.string().min(1).max(1024).optional(),
+  activity: z.optional(activitySchema),
+  displayName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(80))),
+  avatarPath: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
 });
 
 export function createRealtime(supabase: EngramClient) {

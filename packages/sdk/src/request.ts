@@ -1,6 +1,9 @@
 /** Runs a supabase-js call and turns its `{ data, error }` result into data or a thrown EngramError. */
-import type { z } from "zod";
+import { z } from "zod/mini";
 import { EngramError, fromPostgrestError, type PostgrestErrorBody, toEngramError } from "./errors.js";
+
+// zod/mini leaves the default messages (a rule without its own message) to a locale; English, as classic zod has.
+z.config(z.locales.en());
 
 interface PostgrestResult<T> {
   data: T | null;
@@ -43,8 +46,8 @@ export interface FieldIssue {
  * Validates input with one of @engram/core's zod schemas before any request, so
  * bad input fails fast with the field and rule, and nothing is sent.
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+export function validate<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const issues: FieldIssue[] = result.error.issues.map((issue) => ({
     field: issue.path.map(String).join("."),

@@ -1,5 +1,5 @@
 /** Study figures for the dashboard and the stats screen, counted by the user's own study day. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Database } from "./database.types.js";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
@@ -7,7 +7,7 @@ import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
 import type { Workload } from "./workload.js";
 
-const count = z.number().int().nonnegative();
+const count = z.int().check(z.gte(0));
 /** A study day as `YYYY-MM-DD`, in the user's timezone and day start. */
 const day = z.iso.date();
 
@@ -24,7 +24,7 @@ export const userStatsSchema = z.object({
   /** Answers per day and rating over the last 30 days; days without answers are left out. */
   answers_per_day: z.array(z.object({ date: day, again: count, hard: count, good: count, easy: count })),
   /** True retention over 30 days: answers to cards in review state that were not "again"; rate null without any. */
-  retention: z.object({ reviews: count, passed: count, rate: z.number().min(0).max(1).nullable() }),
+  retention: z.object({ reviews: count, passed: count, rate: z.nullable(z.number().check(z.gte(0), z.lte(1))) }),
   /** Cards coming due on each of the next 30 days (overdue ones count today). */
   forecast: z.array(z.object({ date: day, due: count })),
   card_counts: z.object({
@@ -48,7 +48,7 @@ export type ReviewStatsDays = (typeof reviewStatsDays)[number];
 export const reviewStatsSchema = z.object({
   today: day,
   /** The period's length in study days (for all time, from the first answer's day to today). */
-  days: z.int().min(1),
+  days: z.int().check(z.gte(1)),
   /** Answers per study day in the period, by the card's state before the answer; days without answers left out. */
   per_day: z.array(
     z.object({
@@ -72,16 +72,16 @@ export type RetentionPeriod = (typeof retentionPeriods)[number];
 export type DeckStats = Database["public"]["Functions"]["deck_stats"]["Returns"][number];
 
 const userOptionsSchema = z.object({
-  deckId: z.guid("Unknown deck.").optional(),
-  now: z.date({ error: "Now must be a date." }).optional(),
+  deckId: z.optional(z.guid("Unknown deck.")),
+  now: z.optional(z.date({ error: "Now must be a date." })),
 });
-const decksOptionsSchema = userOptionsSchema.pick({ now: true });
-const reviewsOptionsSchema = userOptionsSchema.extend({
-  days: z.literal(reviewStatsDays, { error: "Days must be 30, 90, 365 or all." }).optional(),
+const decksOptionsSchema = z.pick(userOptionsSchema, { now: true });
+const reviewsOptionsSchema = z.extend(userOptionsSchema, {
+  days: z.optional(z.literal(reviewStatsDays, { error: "Days must be 30, 90, 365 or all." })),
 });
 export type ReviewStatsOptions = z.input<typeof reviewsOptionsSchema>;
 
-function parseFigures<T>(schema: z.ZodType<T>, json: unknown): T {
+function parseFigures<T>(schema: z.ZodMiniType<T>, json: unknown): T {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new EngramError("internal", "The server answered with unexpected statistics.", { cause: parsed.error });

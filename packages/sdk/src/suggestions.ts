@@ -4,7 +4,7 @@
  * (docs/product.md §4, "Suggestions"). Who may suggest is the deck's
  * `suggestions_from`; the database checks the contents as it checks a note's.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Enums, Tables } from "./database.types.js";
 import { toEngramError } from "./errors.js";
 import {
@@ -87,12 +87,14 @@ export const maxRationaleLength = 1000;
 export type SuggestionEvent = TableChange<"note_suggestions">;
 
 const idSchema = z.guid("Unknown id.");
-const rationaleSchema = z
-  .string({ error: "The rationale must be text." })
-  .max(maxRationaleLength, `Use at most ${maxRationaleLength} characters.`)
-  .default("");
+const rationaleSchema = z._default(
+  z
+    .string({ error: "The rationale must be text." })
+    .check(z.maxLength(maxRationaleLength, `Use at most ${maxRationaleLength} characters.`)),
+  "",
+);
 const fieldsSchema = z.record(z.string(), z.string({ error: "Fields are text." }));
-const tagsSchema = z.array(z.string()).optional();
+const tagsSchema = z.optional(z.array(z.string()));
 const inputSchema = z.discriminatedUnion("action", [
   z.object({
     action: z.literal("edit"),
@@ -105,7 +107,7 @@ const inputSchema = z.discriminatedUnion("action", [
     action: z.literal("create"),
     deckId: idSchema,
     kind: z.enum(["basic", "basic_reversed", "cloze", "type_in", "custom", "image_occlusion"]),
-    noteTypeId: idSchema.nullish(),
+    noteTypeId: z.nullish(idSchema),
     fields: fieldsSchema,
     tags: tagsSchema,
     rationale: rationaleSchema,
@@ -115,13 +117,15 @@ const inputSchema = z.discriminatedUnion("action", [
 const reviewSchema = z.object({
   ids: z
     .array(idSchema)
-    .min(1, "Choose at least one suggestion.")
-    .max(maxReviewedSuggestions, `Review at most ${maxReviewedSuggestions} suggestions at once.`),
+    .check(
+      z.minLength(1, "Choose at least one suggestion."),
+      z.maxLength(maxReviewedSuggestions, `Review at most ${maxReviewedSuggestions} suggestions at once.`),
+    ),
   decision: z.enum(["accept", "reject"]),
-  reason: z.string().max(maxRationaleLength, `Use at most ${maxRationaleLength} characters.`).nullish(),
-  edits: z
-    .record(z.string(), z.object({ fields: fieldsSchema.optional(), tags: z.array(z.string()).optional() }))
-    .optional(),
+  reason: z.nullish(z.string().check(z.maxLength(maxRationaleLength, `Use at most ${maxRationaleLength} characters.`))),
+  edits: z.optional(
+    z.record(z.string(), z.object({ fields: z.optional(fieldsSchema), tags: z.optional(z.array(z.string())) })),
+  ),
 });
 
 type QueueRow = {

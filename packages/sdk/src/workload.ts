@@ -11,7 +11,7 @@ import {
   type SimulationInput,
   simulateWorkload,
 } from "@engram/core/simulator";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { EngramError } from "./errors.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
@@ -30,13 +30,13 @@ export type Workload = {
 };
 
 const workloadCardsSchema = z.object({
-  new: z.number().int().nonnegative(),
-  cards: z.array(z.tuple([z.number(), z.number(), z.number().int(), z.number().int()])),
+  new: z.int().check(z.gte(0)),
+  cards: z.array(z.tuple([z.number(), z.number(), z.int(), z.int()])),
 });
 
 const answerTimeSchema = z.object({
   state: z.enum(["new", "learning", "review", "relearning"]),
-  rating: z.number().int().min(1).max(4),
+  rating: z.int().check(z.gte(1), z.lte(4)),
   answers: z.coerce.number(),
   seconds: z.number(),
 });
@@ -78,7 +78,7 @@ function sum(memberships: readonly { decks: DeckLimits }[], limit: (deck: DeckLi
   return memberships.reduce((total, { decks }) => total + limit(decks), 0);
 }
 
-const optionsSchema = z.object({ now: z.date({ error: "Now must be a date." }).optional() });
+const optionsSchema = z.object({ now: z.optional(z.date({ error: "Now must be a date." })) });
 
 /** The caller's collection as the simulator takes it, with the recommended retention for it. */
 export async function workloadOf(

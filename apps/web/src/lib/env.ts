@@ -3,21 +3,25 @@
  * at build time (from `.engram/.env`, written by the local stack, or the
  * process environment); nothing else reads `import.meta.env`.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 const start = "Start the local stack (pnpm stack) or set it in the environment.";
 
-const envSchema = z
-  .object({
-    VITE_SUPABASE_URL: z
-      .url({ protocol: /^https?$/, error: `VITE_SUPABASE_URL must be an http(s) URL. ${start}` })
-      .transform((url) => new URL(url).origin),
+const envSchema = z.pipe(
+  z.object({
+    VITE_SUPABASE_URL: z.pipe(
+      z.url({ protocol: /^https?$/, error: `VITE_SUPABASE_URL must be an http(s) URL. ${start}` }),
+      z.transform((url: string) => new URL(url).origin),
+    ),
     VITE_SUPABASE_ANON_KEY: z
       .string({ error: `VITE_SUPABASE_ANON_KEY is not set. ${start}` })
-      .trim()
-      .min(1),
-  })
-  .transform((source) => ({ supabaseUrl: source.VITE_SUPABASE_URL, supabaseAnonKey: source.VITE_SUPABASE_ANON_KEY }));
+      .check(z.trim(), z.minLength(1, `VITE_SUPABASE_ANON_KEY is not set. ${start}`)),
+  }),
+  z.transform((source: { VITE_SUPABASE_URL: string; VITE_SUPABASE_ANON_KEY: string }) => ({
+    supabaseUrl: source.VITE_SUPABASE_URL,
+    supabaseAnonKey: source.VITE_SUPABASE_ANON_KEY,
+  })),
+);
 
 export type Env = z.output<typeof envSchema>;
 

@@ -9,7 +9,7 @@ import {
   tagsSchema,
 } from "@engram/core";
 import type { DeckNoteType } from "@engram/sdk";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { FormErrors } from "../forms/form-errors.js";
 import { errorMessage, fieldErrors } from "../lib/error-messages.js";
 import { splitTags } from "./tags-input.js";

@@ -4,7 +4,7 @@
  * topic, naming the table, the kind of change and the ids it touched, never a
  * row's contents. Listeners refetch what they show, through row-level security.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { EngramError } from "../errors.js";
 import type { EngramClient } from "../supabase-client.js";
 import { attachToTopic } from "./topics.js";
@@ -59,7 +59,7 @@ export type Unsubscribe = () => Promise<void>;
 const changeSchema = z.object({
   table: z.enum(changeTables),
   type: z.enum(["insert", "update", "delete"]),
-  ids: z.array(z.guid()).nullable(),
+  ids: z.nullable(z.array(z.guid())),
 });
 
 /** A change message's payload, or null when it is not one (anything a member may broadcast on a deck's topic). */

@@ -3,7 +3,7 @@
  * import progress on the user's own topic `user:<id>`, deck content on
  * `deck:<id>`. Each event names what changed, not how: refetch it.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { toEngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";

@@ -1,6 +1,6 @@
 /** Files going into and out of Supabase Storage: size and type checks before upload, paths, error mapping. */
 import { mediaTypeByExtension } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { EngramError, fromAuthError, fromStorageError, toEngramError } from "../errors.js";
 import type { EngramClient } from "../supabase-client.js";
 
@@ -135,19 +135,22 @@ export const uniquePrefix = () => globalThis.crypto.randomUUID().slice(0, 8);
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An object path `<uuid>/<name…>` without `..` segments, as the storage policies expect. */
-export const objectPathSchema = z.string({ error: "Give a file path." }).refine((path) => {
-  const [folder, ...rest] = path.split("/");
-  return (
-    uuid.test(folder ?? "") && rest.length > 0 && rest.every((part) => part !== "" && part !== ".." && part !== ".")
-  );
-}, "Give a file path like <deck or user id>/<file name>.");
+export const objectPathSchema = z.string({ error: "Give a file path." }).check(
+  z.refine((path) => {
+    const [folder, ...rest] = path.split("/");
+    return (
+      uuid.test(folder ?? "") && rest.length > 0 && rest.every((part) => part !== "" && part !== ".." && part !== ".")
+    );
+  }, "Give a file path like <deck or user id>/<file name>."),
+);
 
 export const signedUrlSchema = z.object({
-  expiresIn: z
-    .int({ error: "Give the link's lifetime in whole seconds." })
-    .min(1)
-    .max(7 * 24 * 3600, "Links last at most 7 days.")
-    .default(3600),
+  expiresIn: z._default(
+    z
+      .int({ error: "Give the link's lifetime in whole seconds." })
+      .check(z.gte(1), z.lte(7 * 24 * 3600, "Links last at most 7 days.")),
+    3600,
+  ),
 });
 
 /** Storage counts a link's life from when it signs it, a request later: the cut leaves room for that. */

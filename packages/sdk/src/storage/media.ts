@@ -1,6 +1,6 @@
 /** Card images and sounds in the `media` bucket, one folder per deck: `<deck_id>/<file>`. */
 import { limits, mediaTypes } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { memberRole, refuseDeck } from "../deck-access.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
@@ -37,7 +37,7 @@ async function storable(file: FileInput, options: MediaUploadOptions): Promise<[
 }
 
 const deckIdSchema = z.guid("Unknown deck.");
-const pathsSchema = z.array(objectPathSchema).min(1, "Choose at least one file.").max(1000);
+const pathsSchema = z.array(objectPathSchema).check(z.minLength(1, "Choose at least one file."), z.maxLength(1000));
 
 export function createMedia(supabase: EngramClient) {
   const bucket = () => supabase.storage.from("media");

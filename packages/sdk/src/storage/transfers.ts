@@ -3,7 +3,7 @@
  * the user's import jobs, and the finished exports in `exports/<user_id>/`.
  */
 import { limits, transferTypes } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";

@@ -4,7 +4,7 @@
  * `undo_review`, and recomputed when another device answered the card first.
  */
 import { type CardSchedule, nextSchedule, type Rating, reviewInputSchema, type Scheduler } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";
@@ -47,7 +47,7 @@ export type RecordedReview = ScheduledCard & { client_review_id: string; leech: 
 /** The learning-card look-ahead of the session (Anki's default): such a card counts as due this early. */
 export const learnAheadMs = 20 * 60_000;
 
-const versionSchema = z.int("Unknown card version.").min(0, "Unknown card version.");
+const versionSchema = z.int("Unknown card version.").check(z.gte(0, "Unknown card version."));
 
 /** An answer that passed validation, with its id and time filled in. */
 export type CheckedAnswer = Omit<ReviewAnswer, "expected_version" | "next">;

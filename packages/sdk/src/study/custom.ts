@@ -5,7 +5,7 @@
  * extend_study_day, after which the normal queue gives them.
  */
 import { parseSearch, SearchSyntaxError } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Json } from "../database.types.js";
 import { EngramError } from "../errors.js";
 import { run, validate } from "../request.js";
@@ -16,18 +16,20 @@ import { withNoteTypes } from "./queue.js";
 /** The most cards one custom session takes. */
 export const customStudyLimit = 1000;
 
-const deckId = z.guid("Unknown deck.").optional();
+const deckId = z.optional(z.guid("Unknown deck."));
 const days = z
   .number("Give the number of days.")
-  .int("Give a whole number of days.")
-  .min(1, "Give at least 1 day.")
-  .max(365, "Give at most 365 days.");
-const limit = z
-  .number("Give the number of cards.")
-  .int("Give a whole number of cards.")
-  .min(1, "Take at least 1 card.")
-  .max(customStudyLimit, `Take at most ${customStudyLimit} cards.`)
-  .default(customStudyLimit);
+  .check(z.int("Give a whole number of days."), z.gte(1, "Give at least 1 day."), z.lte(365, "Give at most 365 days."));
+const limit = z._default(
+  z
+    .number("Give the number of cards.")
+    .check(
+      z.int("Give a whole number of cards."),
+      z.gte(1, "Take at least 1 card."),
+      z.lte(customStudyLimit, `Take at most ${customStudyLimit} cards.`),
+    ),
+  customStudyLimit,
+);
 
 const customSchema = z.discriminatedUnion(
   "mode",
@@ -39,9 +41,7 @@ const customSchema = z.discriminatedUnion(
       deckId,
       search: z
         .string("Give a search.")
-        .trim()
-        .min(1, "Give a search.")
-        .max(1000, "A search is at most 1000 characters."),
+        .check(z.trim(), z.minLength(1, "Give a search."), z.maxLength(1000, "A search is at most 1000 characters.")),
       limit,
     }),
   ],
@@ -78,9 +78,11 @@ const extendSchema = z.object({
   deckId: z.guid("Unknown deck."),
   extraNew: z
     .number("Give the number of new cards.")
-    .int("Give a whole number of new cards.")
-    .min(1, "Add at least 1 new card.")
-    .max(9999, "Add at most 9999 new cards."),
+    .check(
+      z.int("Give a whole number of new cards."),
+      z.gte(1, "Add at least 1 new card."),
+      z.lte(9999, "Add at most 9999 new cards."),
+    ),
 });
 
 /** Adds new cards to the deck's limit for today; returns today's extra new cards for the deck. */

@@ -1,6 +1,6 @@
 /** Reading what to study: today's queue, and the user's scheduler settings. */
 import { createScheduler, type NoteType, type Scheduler } from "@engram/core";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Tables } from "../database.types.js";
 import { run, validate } from "../request.js";
 import { currentUserId } from "../session.js";
@@ -8,8 +8,8 @@ import type { EngramClient } from "../supabase-client.js";
 import { type StudyCard, studyCardFromRow } from "./cards.js";
 
 const queueOptionsSchema = z.object({
-  deckId: z.guid("Unknown deck.").optional(),
-  now: z.date("Give `now` as a Date.").optional(),
+  deckId: z.optional(z.guid("Unknown deck.")),
+  now: z.optional(z.date("Give `now` as a Date.")),
 });
 export type QueueOptions = z.input<typeof queueOptionsSchema>;
 

@@ -4,7 +4,7 @@
  */
 import { type CardState, defaults, type NoteFields } from "@engram/core";
 import { type ExportNote, type ExportPreset, type ExportReview, writeApkg, writeCsv } from "@engram/core/export";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { run, runAllPages, validate } from "../request.js";
