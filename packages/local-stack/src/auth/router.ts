@@ -5,6 +5,7 @@ import { adminRoutes } from "./admin.js";
 import type { Auth } from "./context.js";
 import { apiVersion, errorResponse, wantsVersioned } from "./errors.js";
 import { mfaRoutes } from "./mfa.js";
+import { oauthClientRoutes } from "./oauth-clients.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { settingsRoutes } from "./settings.js";
 import { signupRoutes } from "./signup.js";
@@ -38,6 +39,7 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   app.route("/", userRoutes(auth));
   app.route("/", mfaRoutes(auth));
   app.route("/", adminRoutes(auth));
+  app.route("/", oauthClientRoutes(auth));
   // Last: what none of the areas serve.
   app.route("/", unroutedRoutes(auth));
   return app;

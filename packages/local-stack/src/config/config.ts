@@ -79,6 +79,8 @@ export interface StackConfig {
     web3: { solana: { enabled: boolean }; ethereum: { enabled: boolean } };
     /** `[auth.hook.*]` the stack runs, when enabled: the MFA verification attempt hook. */
     hooks: { mfaVerificationAttempt: PgFunctionHook | null };
+    /** `[auth.oauth_server] enabled`: of the OAuth server, only its admin client API is served. */
+    oauthServer?: { enabled: boolean };
   };
   inbucket: { port: number };
   storage: {
@@ -100,7 +102,10 @@ const unservedSettings: { path: string; isSet: (file: ConfigFile) => boolean }[]
   { path: "db.ssl_enforcement", isSet: (file) => file.db?.ssl_enforcement?.enabled === true },
   { path: "db.pooler", isSet: (file) => file.db?.pooler?.enabled === true },
   { path: "experimental.pgdelta", isSet: (file) => file.experimental?.pgdelta?.enabled === true },
-  { path: "auth.oauth_server", isSet: (file) => file.auth?.oauth_server?.enabled === true },
+  {
+    path: "auth.oauth_server (all but the admin client API)",
+    isSet: (file) => file.auth?.oauth_server?.enabled === true,
+  },
 ];
 
 /** What the CLI checks beyond the keys' types when it loads the file (pkg/config's Validate). */
@@ -189,6 +194,7 @@ function toStackConfig(file: ConfigFile): StackConfig {
         tokenVerifications: rate.token_verifications ?? 30,
         mfaChallengeAndVerify: 15,
       },
+      ...(auth.oauth_server?.enabled ? { oauthServer: { enabled: true } } : {}),
       mfa: {
         maxEnrolledFactors: mfa.max_enrolled_factors ?? 10,
         totp: { enrollEnabled: mfa.totp?.enroll_enabled ?? false, verifyEnabled: mfa.totp?.verify_enabled ?? false },
