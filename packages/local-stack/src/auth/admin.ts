@@ -5,10 +5,10 @@ import type { Stack } from "../stack.js";
 import { type Auth, type AuthContext, clientKey, readBody, record, str } from "./context.js";
 import { sendInvite } from "./emails.js";
 import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
+import { deleteFactor, findUserFactor, listUserFactors } from "./factors.js";
 import { verificationLink } from "./mail.js";
 import { issueToken, type TokenColumn } from "./one-time-tokens.js";
 import { redirectTarget } from "./redirects.js";
-import { deleteFactor, findUserFactor, listUserFactors } from "./factors.js";
 import { downgradeFactorSessions, endUserSessions } from "./sessions.js";
 import {
   checkPassword,

@@ -46,7 +46,11 @@ describe("the OAuth server's admin client API, as GoTrue serves it", () => {
 
     expect((await admin().deleteClient(id)).error).toBeNull();
     const gone = await admin().getClient(id);
-    expect(gone.error).toMatchObject({ status: 404, code: "oauth_client_not_found", message: "OAuth client not found" });
+    expect(gone.error).toMatchObject({
+      status: 404,
+      code: "oauth_client_not_found",
+      message: "OAuth client not found",
+    });
   });
 
   it("refuses what GoTrue refuses: no redirect URI, plain http off localhost, a public client's secret", async () => {
@@ -71,6 +75,10 @@ describe("the OAuth server's admin client API, as GoTrue serves it", () => {
     const anon = await clientFor(stack).auth.admin.oauth.listClients();
     expect(anon.error).toMatchObject({ status: 403 });
     const disabled = await clientFor(off, off.serviceRoleKey).auth.admin.oauth.listClients();
-    expect(disabled.error).toMatchObject({ status: 404, code: "feature_disabled", message: "OAuth server is disabled" });
+    expect(disabled.error).toMatchObject({
+      status: 404,
+      code: "feature_disabled",
+      message: "OAuth server is disabled",
+    });
   });
 });
