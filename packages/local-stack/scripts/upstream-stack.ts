@@ -7,8 +7,8 @@
  *
  * `--cli-gateway` puts in front of it a proxy that, as the CLI's Kong does, checks no `apikey`:
  * a request without one goes on as anon, or as its `Authorization` (postgrest-js's suite sends none), and
- * one that is not the project's goes on as the request's bearer, as Kong's
- * `Authorization` rewrite sends it (auth-js's suite signs its own keys with the project's
+ * one that is not the project's goes on as the request's `Authorization` (without
+ * `Bearer`), as Kong's rewrite sends it (auth-js's suite signs its own keys with the project's
  * signing key). Hosted Supabase refuses both, so the stack itself keeps refusing them.
  */
 import { createServer, request } from "node:http";
@@ -42,7 +42,7 @@ const proxy = cliGateway
       if (!headers.apikey) headers.apikey = running.anonKey;
       const apikey = typeof headers.apikey === "string" ? headers.apikey : undefined;
       if (apikey && !projectKeys.has(apikey)) {
-        headers.authorization ??= `Bearer ${apikey}`;
+        headers.authorization ??= apikey;
         headers.apikey = running.anonKey;
       }
       const forward = request(target, { method: req.method, headers }, (answer) => {

@@ -27,6 +27,10 @@ export function authRouter(stack: Stack): Hono<StackEnv> {
   const auth: Auth = { stack, limiter: createRateLimiter(() => stack.config.auth.rateLimit) };
 
   app.use("*", async (c, next) => {
+    // GoTrue reads only a `Bearer` Authorization, and the gateway passes any other on
+    // untouched instead of the apikey's JWT: such a caller has no token.
+    const header = c.req.header("authorization");
+    if (header !== undefined && !/^bearer \S+$/i.test(header.trim())) c.set("bearer", null);
     await next();
     if (wantsVersioned(c)) c.header("X-Supabase-Api-Version", apiVersion);
   });
