@@ -4,7 +4,7 @@
  */
 import type { ColumnMapping } from "@engram/core/import";
 import { suggestMapping } from "@engram/core/import";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Engram } from "../client.js";
 import { EngramError } from "../errors.js";
 import { validate } from "../request.js";
@@ -91,14 +91,20 @@ const optionsSchema = z.object({
   target: z.union([
     z.object({ deckId: z.guid("Choose a deck.") }),
     z.object({
-      newDeckName: z.string().trim().min(1, "Name the new deck.").max(120, "Deck names can be at most 120 characters."),
+      newDeckName: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, "Name the new deck."),
+          z.maxLength(120, "Deck names can be at most 120 characters."),
+        ),
     }),
   ]),
-  existing: z.enum(["update", "skip"]).default("skip"),
-  includeSchedule: z.boolean().default(false),
-  deckTree: z.boolean().optional(),
-  includePresets: z.boolean().default(false),
-  jobId: z.guid("Unknown import.").optional(),
+  existing: z._default(z.enum(["update", "skip"]), "skip"),
+  includeSchedule: z._default(z.boolean(), false),
+  deckTree: z.optional(z.boolean()),
+  includePresets: z._default(z.boolean(), false),
+  jobId: z.optional(z.guid("Unknown import.")),
 });
 
 function baseName(name: string): string {
