@@ -776,8 +776,8 @@ grant execute on function public.finish_import(uuid, jsonb, boolean) to authenti
 -- Clears imports that were abandoned: running jobs past their age
 -- (import_limits) are marked failed as expired, and their staged batches
 -- deleted with the deck they created while it holds no notes or, left by a
--- finish in steps, has no member yet. Finished
--- imports, and every note an import landed, are never touched. start_import
+-- finish in steps, has no member yet. Finished imports, and every note an
+-- import landed, are never touched. start_import
 -- runs it for everyone; the service role may call it too (from pg_cron on a
 -- hosted project: `select public.purge_abandoned_imports()`). Returns how
 -- many jobs it cleared, at most p_limit.

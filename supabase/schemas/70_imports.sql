@@ -1048,8 +1048,9 @@ alter function public.finish_import(uuid, jsonb, boolean) set statement_timeout 
 alter function public.finish_import(uuid, jsonb, boolean) set jit = off;
 
 -- Gives up an import (failed or cancelled on the device): drops its staged
--- batches and the deck it created, which holds nothing since nothing was
--- committed. Abandoning again returns the job.
+-- batches and the deck it created, which holds nothing anyone has seen (at
+-- most what steps of its finish committed, before it had a member).
+-- Abandoning again returns the job.
 create function public.abandon_import(p_job_id uuid, p_error text default 'cancelled')
 returns public.import_jobs
 language plpgsql security definer
@@ -1080,8 +1081,8 @@ $$;
 -- Clears imports that were abandoned: running jobs past their age
 -- (import_limits) are marked failed as expired, and their staged batches
 -- deleted with the deck they created while it holds no notes or, left by a
--- finish in steps, has no member yet. Finished
--- imports, and every note an import landed, are never touched. start_import
+-- finish in steps, has no member yet. Finished imports, and every note an
+-- import landed, are never touched. start_import
 -- runs it for everyone; the service role may call it too (from pg_cron on a
 -- hosted project: `select public.purge_abandoned_imports()`). Returns how
 -- many jobs it cleared, at most p_limit.
