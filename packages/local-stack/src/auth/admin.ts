@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { type Auth, type AuthContext, clientKey, readBody, record, str } from "./context.js";
+import { type Auth, type AuthContext, clientKey, isUuid, readBody, record, str } from "./context.js";
 import { sendInvite } from "./emails.js";
 import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
 import { deleteFactor, findUserFactor, listUserFactors } from "./factors.js";
@@ -38,8 +38,6 @@ async function requireAdmin(stack: Stack, c: AuthContext): Promise<void> {
   }
   if (role !== "service_role") throw forbidden("not_admin", "User not allowed");
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AuthError(404, "user_not_found", "User not found");
 
@@ -197,7 +195,7 @@ export function adminRoutes(auth: Auth): Hono<StackEnv> {
     return user;
   };
   const factorOf = async (userId: string, id: string) => {
-    if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
+    if (!isUuid(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
     const factor = await findUserFactor(stack.db, userId, id);
     if (!factor) throw new AuthError(404, "mfa_factor_not_found", "Factor not found");
     return factor;

@@ -48,5 +48,8 @@ export const anonymousSignInsEnabled = (stack: Stack) => stack.config.auth.enabl
 
 export const str = (value: unknown) => (typeof value === "string" ? value : undefined);
 
+/** Whether `value` is written as a UUID, as GoTrue checks ids in paths and bodies. */
+export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
 export const record = (value: unknown): Record<string, unknown> | undefined =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

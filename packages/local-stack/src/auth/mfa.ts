@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import type { Queryable } from "../database/types.js";
 import type { StackEnv } from "../gateway/gateway.js";
 import type { Stack } from "../stack.js";
-import { type Auth, clientKey, readBody, str } from "./context.js";
+import { type Auth, clientKey, isUuid, readBody, str } from "./context.js";
 import { AuthError, badRequest, forbidden, unprocessable } from "./errors.js";
 import {
   createChallenge,
@@ -118,8 +118,6 @@ function otpauthUri(issuer: string, account: string, secret: string): string {
   return `otpauth://totp/${label}?${query.toString().replaceAll("+", "%20")}`;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The address a challenge is bound to; a request not served over a socket counts as loopback. */
 function clientIp(c: Parameters<typeof clientKey>[0]): string {
   const address = clientKey(c);
@@ -135,7 +133,7 @@ function requireSession(caller: Caller): string {
 
 /** GoTrue's loadFactor: the path's factor, only if it is the caller's. */
 async function loadFactor(db: Queryable, caller: Caller, id: string): Promise<FactorRow> {
-  if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
+  if (!isUuid(id)) throw new AuthError(404, "validation_failed", "factor_id must be an UUID");
   const factor = await findUserFactor(db, caller.user.id, id);
   if (!factor) throw new AuthError(404, "mfa_factor_not_found", "Factor not found");
   return factor;
@@ -231,7 +229,7 @@ export function mfaRoutes(auth: Auth): Hono<StackEnv> {
       throw unprocessable("mfa_totp_verify_not_enabled", "MFA verification is disabled for TOTP");
     }
     const challengeId = str(body.challenge_id) ?? "";
-    if (!uuidPattern.test(challengeId)) throw badRequest("validation_failed", "challenge_id must be an UUID");
+    if (!isUuid(challengeId)) throw badRequest("validation_failed", "challenge_id must be an UUID");
     const sessionId = requireSession(caller);
 
     const challenge = await findChallenge(stack.db, challengeId, factor.id, clientIp(c), challengeExpirySeconds);

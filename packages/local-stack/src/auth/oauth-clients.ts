@@ -7,8 +7,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { StackEnv } from "../gateway/gateway.js";
-import type { Auth } from "./context.js";
-import { readBody } from "./context.js";
+import { type Auth, isUuid, readBody } from "./context.js";
 import { AuthError, badRequest } from "./errors.js";
 
 interface ClientRow {
@@ -27,7 +26,6 @@ interface ClientRow {
 }
 
 const authMethods = ["none", "client_secret_basic", "client_secret_post"];
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const invalid = (message: string) => badRequest("validation_failed", message);
 
 function redirectUriProblem(uri: string): string | null {
@@ -115,7 +113,7 @@ export function oauthClientRoutes(auth: Auth): Hono<StackEnv> {
   });
 
   const load = async (id: string): Promise<ClientRow> => {
-    if (!uuidPattern.test(id)) throw invalid("invalid client_id format");
+    if (!isUuid(id)) throw invalid("invalid client_id format");
     const [row] = await stack.db.query<ClientRow>(
       "select * from auth.oauth_clients where id = $1 and deleted_at is null",
       [id],
