@@ -116,7 +116,7 @@ test("renaming a deck to nothing is refused in the dialog, and Escape closes it 
   await dialog.waitFor({ state: "hidden" });
   expect(await deckItem("Chemistry").isVisible()).toBe(true);
   // The dialog hands focus back to the button that opened it.
-  expect((await page.locator(":focus").textContent())?.trim()).toBe("Rename Chemistry");
+  await expect.poll(async () => (await page.locator(":focus").textContent())?.trim()).toBe("Rename Chemistry");
 });
 
 test("a deck shared with the user shows their role and no owner actions", async () => {

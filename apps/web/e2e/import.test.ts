@@ -211,7 +211,7 @@ test("the optimiser with too few reviews says how many it needs and how many the
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
-  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Optimise my scheduler");
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Optimise my scheduler");
 });
 
 test("a TSV without a header: columns mapped by hand, notes land with their tags; the same file again skips them", async () => {
@@ -349,15 +349,16 @@ test("Export from the deck screen downloads an Anki package", async () => {
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await screenshot(page, "deck-export-menu");
   const focusedItem = () => page.evaluate(() => document.activeElement?.textContent);
+  // Radix moves the focus in a timeout after the key, so the test waits for it.
   await page.keyboard.press("End");
-  expect(await focusedItem()).toBe("CSV");
+  await expect.poll(focusedItem).toBe("CSV");
   await page.keyboard.press("ArrowDown");
-  expect(await focusedItem()).toBe("Anki package (.apkg)");
+  await expect.poll(focusedItem).toBe("Anki package (.apkg)");
   // Escape closes the menu and gives focus back to its button; letters never reach the deck's shortcuts.
   await page.keyboard.press("a");
   await page.keyboard.press("Escape");
   await page.getByRole("menu").waitFor({ state: "detached" });
-  expect(await focusedItem()).toContain("Export");
+  await expect.poll(focusedItem).toContain("Export");
   expect(await page.getByRole("dialog").count()).toBe(0);
   await page.keyboard.press("ArrowDown");
   await item.waitFor();
