@@ -576,6 +576,11 @@ create table public.card_states (
   -- card that is not one. Equal to last_review right after the answer that
   -- marked it, which is how record_review's caller tells that answer apart.
   leech_at timestamptz,
+  -- The card's note and ordinal, copied from public.cards (a note never
+  -- changes, an ordinal follows private.copy_card_ordinals): the study queue
+  -- reads them with the schedule instead of looking up every card it gives.
+  note_id uuid not null,
+  ordinal integer not null,
   primary key (user_id, card_id),
   constraint card_states_due_range check (
     isfinite(due)
@@ -611,8 +616,8 @@ set search_path = ''
 as $$
 begin
   -- finish_import writes its caller's schedules of the cards it adds itself.
-  insert into public.card_states (user_id, card_id, deck_id, due)
-  select m.user_id, c.id, c.deck_id, c.created_at
+  insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
+  select m.user_id, c.id, c.deck_id, c.created_at, c.note_id, c.ordinal
   from added_cards c
   join public.deck_members m on m.deck_id = c.deck_id
   -- (is distinct from: the setting is null in a session that never set it,
@@ -639,8 +644,8 @@ begin
   if tg_op = 'UPDATE' then
     update public.card_states set deck_id = new.deck_id where card_id = new.id;
   end if;
-  insert into public.card_states (user_id, card_id, deck_id, due)
-  select m.user_id, new.id, new.deck_id, new.created_at
+  insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
+  select m.user_id, new.id, new.deck_id, new.created_at, new.note_id, new.ordinal
   from public.deck_members m
   where m.deck_id = new.deck_id
   on conflict (user_id, card_id) do nothing;
@@ -650,6 +655,27 @@ $$;
 
 create trigger cards_move_states after update of deck_id on public.cards
   for each row execute function private.add_card_states();
+
+-- A card's ordinal changes when its note type's templates are reordered; every
+-- member's schedule row keeps the copy the study queue reads.
+create function private.copy_card_ordinals() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  update public.card_states s set ordinal = n.ordinal
+  from new_cards n
+  join old_cards o on o.id = n.id
+  where s.card_id = n.id and n.ordinal <> o.ordinal;
+  return null;
+end
+$$;
+
+revoke execute on function private.copy_card_ordinals() from anon;
+
+create trigger cards_copy_ordinals after update on public.cards
+  referencing old table as old_cards new table as new_cards
+  for each statement execute function private.copy_card_ordinals();
 
 -- A new member gets a 'new' schedule row for each card of the deck (kept if
 -- they had studied it before, e.g. when rejoining). finish_import revealing a
@@ -662,8 +688,8 @@ begin
   if new.user_id = auth.uid() and current_setting('engram.writing_own_schedules', true) = 'on' then
     return null;
   end if;
-  insert into public.card_states (user_id, card_id, deck_id, due)
-  select new.user_id, c.id, c.deck_id, c.created_at
+  insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
+  select new.user_id, c.id, c.deck_id, c.created_at, c.note_id, c.ordinal
   from public.cards c
   where c.deck_id = new.deck_id
   on conflict (user_id, card_id) do update set deck_id = excluded.deck_id;

@@ -208,7 +208,12 @@ begin
   insert into public.card_states as s
   select a.*
   from private.deleted_notes d
-  cross join lateral jsonb_populate_recordset(null::public.card_states, d.card_states) as a
+  cross join lateral jsonb_array_elements(d.card_states) as e(state)
+  join public.cards c on c.id = (e.state ->> 'card_id')::uuid
+  -- The card's note and ordinal as restored (a note deleted before schedules
+  -- carried them has none in its copy).
+  cross join lateral jsonb_populate_record(null::public.card_states,
+    e.state || jsonb_build_object('note_id', c.note_id, 'ordinal', c.ordinal)) as a
   where d.note_id = any (p_note_ids)
     and exists (select 1 from public.deck_members m where m.deck_id = d.deck_id and m.user_id = a.user_id)
   on conflict (user_id, card_id) do update set

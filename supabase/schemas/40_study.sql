@@ -314,6 +314,8 @@ as $$
 declare
   uid uuid := private.require_user();
   card_deck uuid;
+  card_note uuid;
+  card_ordinal integer;
   card_role public.deck_role;
   deck_public boolean;
   deck_leech_threshold integer;
@@ -365,8 +367,8 @@ begin
   -- The card's deck and the caller's place in it, in one lookup: a card is
   -- found in a deck the caller is a member of or that is public, and studied
   -- only by members.
-  select c.deck_id, m.role, d.is_public, d.leech_threshold, d.leech_action
-  into card_deck, card_role, deck_public, deck_leech_threshold, deck_leech_action
+  select c.deck_id, c.note_id, c.ordinal, m.role, d.is_public, d.leech_threshold, d.leech_action
+  into card_deck, card_note, card_ordinal, card_role, deck_public, deck_leech_threshold, deck_leech_action
   from public.cards c
   join public.decks d on d.id = c.deck_id
   left join public.deck_members m on m.deck_id = c.deck_id and m.user_id = uid
@@ -382,8 +384,8 @@ begin
   -- already there would still run the table's statement triggers).
   select * into current_row from public.card_states where user_id = uid and card_id = p_card_id for update;
   if not found then
-    insert into public.card_states (user_id, card_id, deck_id, due)
-    values (uid, p_card_id, card_deck, p_reviewed_at)
+    insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
+    values (uid, p_card_id, card_deck, p_reviewed_at, card_note, card_ordinal)
     on conflict (user_id, card_id) do nothing;
     select * into current_row from public.card_states where user_id = uid and card_id = p_card_id for update;
   end if;
@@ -410,7 +412,9 @@ begin
     elapsed_days, last_elapsed_days, scheduled_days, learning_steps, reviewed_at, duration_ms, previous
   ) values (
     uid, p_card_id, p_client_review_id, p_rating, current_row.state, current_row.due, p_stability, p_difficulty,
-    p_elapsed_days, last_elapsed, p_scheduled_days, p_learning_steps, p_reviewed_at, p_duration_ms, to_jsonb(current_row)
+    p_elapsed_days, last_elapsed, p_scheduled_days, p_learning_steps, p_reviewed_at, p_duration_ms,
+    -- (the card's note and ordinal are not part of its schedule)
+    to_jsonb(current_row) - array['note_id', 'ordinal']
   );
 
   update public.card_states set
@@ -577,10 +581,10 @@ grant select on public.study_day_extras to authenticated;
 -- deck buries. Callers check who is asking; this is not exposed.
 --
 -- Each (deck, state) is one range of card_states_queue_idx read in study
--- order and stopped at the allowance. Each card read brings its card row
--- (its note and ordinal, which the callers return), so the bury test is one
--- probe of the note's other cards, and their schedules and today's answers
--- only for a note that has them.
+-- order and stopped at the allowance. A schedule row carries its card's note
+-- and ordinal, which the callers return, so no card is looked up; the bury
+-- test is one probe of the note's other cards, and their schedules and
+-- today's answers only for a note that has them.
 create function private.session_cards(p_user_id uuid, p_deck_id uuid, p_now timestamptz)
 returns table (
   "position" integer,
@@ -681,8 +685,7 @@ begin
       join my_decks d on true
       cross join states k
       cross join lateral (
-        select s.*, c.note_id, c.ordinal from public.card_states s
-        join public.cards c on c.id = s.card_id
+        select s.* from public.card_states s
         where s.user_id = me.id and s.deck_id = d.id and s.state = k.state and not s.suspended
           -- new cards are offered whatever their due (their creation time)
           and s.due < case when k.state = 'new' then 'infinity'::timestamptz else me.day_end end
@@ -698,7 +701,7 @@ begin
               select 1
               from public.cards sibling
               join public.card_states o on o.user_id = me.id and o.card_id = sibling.id
-              where sibling.note_id = c.note_id and sibling.id <> c.id
+              where sibling.note_id = s.note_id and sibling.id <> s.card_id
                 and (
                   -- answered today: its siblings wait for the next study day
                   exists (

@@ -115,7 +115,7 @@ begin
       where m.user_id = $2 and ($1 is null or d.id in (select tree.id from tree))
     ),
     found as (
-      select s.*, c.note_id, c.ordinal, n.kind
+      select s.*, n.kind
       from public.card_states s
       join studied k on k.id = s.deck_id
       join public.cards c on c.id = s.card_id

@@ -844,10 +844,10 @@ begin
     -- file's schedule, suspension and burial, else 'new' and due at creation,
     -- as the member trigger writes it (a schedule written then changed has version 1).
     insert into public.card_states (
-      user_id, card_id, deck_id, state, due, stability, difficulty, elapsed_days, scheduled_days,
+      user_id, card_id, deck_id, note_id, ordinal, state, due, stability, difficulty, elapsed_days, scheduled_days,
       learning_steps, reps, lapses, last_review, suspended, buried_until, version
     )
-    select uid, c.id, c.deck_id,
+    select uid, c.id, c.deck_id, c.note_id, c.ordinal,
       coalesce((x.schedule ->> 'state')::public.card_state, 'new'),
       coalesce((x.schedule ->> 'due')::timestamptz, c.created_at),
       coalesce((x.schedule ->> 'stability')::double precision, 0),
@@ -1008,8 +1008,8 @@ begin
     insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
     on conflict do nothing;
     perform set_config('engram.writing_own_schedules', 'off', true);
-    insert into public.card_states (user_id, card_id, deck_id, due)
-    select uid, c.id, c.deck_id, c.created_at
+    insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
+    select uid, c.id, c.deck_id, c.created_at, c.note_id, c.ordinal
     from public.cards c
     where c.deck_id = job.deck_id
       and not exists (select 1 from public.card_states s where s.user_id = uid and s.card_id = c.id);

@@ -55,7 +55,8 @@ beforeAll(async () => {
   // A member's schedule of a card, made if it is not there yet, then set.
   const schedule = async (userId: string, cardId: string, patch: Parameters<typeof setState>[3]) => {
     await db.query(
-      `insert into card_states (user_id, card_id, deck_id) select $1, c.id, c.deck_id from cards c where c.id = $2
+      `insert into card_states (user_id, card_id, deck_id, note_id, ordinal)
+       select $1, c.id, c.deck_id, c.note_id, c.ordinal from cards c where c.id = $2
        on conflict (user_id, card_id) do nothing`,
       [userId, cardId],
     );

@@ -190,6 +190,21 @@ describe("restoring notes", () => {
     expect((await listAs(olga)).map((row) => row.note_id)).not.toContain(noteId);
   });
 
+  test("brings back the schedules of a note deleted before they named their card's note and ordinal", async () => {
+    const { noteId } = await studiedNote();
+    const before = await snapshot(noteId);
+    await deleteAs(olga, [noteId]);
+    await db.query(
+      `update private.deleted_notes set card_states = (
+         select jsonb_agg(s - array['note_id', 'ordinal']) from jsonb_array_elements(card_states) s
+       ) where note_id = $1`,
+      [noteId],
+    );
+
+    expect(await restoreAs(olga, [noteId])).toBe(1);
+    expect((await snapshot(noteId)).states).toEqual(before.states);
+  });
+
   test("records the restore in the note's history, at the version after its deletion", async () => {
     const { noteId } = await addNote(db, olga, deck, basic("History", "B"));
     await deleteAs(olga, [noteId]);

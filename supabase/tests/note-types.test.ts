@@ -383,6 +383,15 @@ describe("changing a note type as Anki's Fields and Cards dialogs do", () => {
     ]);
     expect(await stabilityOf(first?.id ?? "")).toBe(11);
     expect(await stabilityOf(second?.id ?? "")).toBe(22);
+    // Every member's schedule row keeps its card's new ordinal, which the study queue reads.
+    const copies = await db.query<{ card_id: string; note_id: string; ordinal: number }>(
+      "select distinct card_id, note_id, ordinal from card_states where card_id = any ($1) order by ordinal",
+      [[first?.id, second?.id]],
+    );
+    expect(copies).toEqual([
+      { card_id: second?.id, note_id: note, ordinal: 1 },
+      { card_id: first?.id, note_id: note, ordinal: 2 },
+    ]);
   });
 
   test("a removed template's cards go only when asked; the cards after it move up with their schedules", async () => {

@@ -133,7 +133,7 @@ describe("keyboard", () => {
     await page.keyboard.press("Escape");
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
     expect(await page.getByRole("menuitem", { name: "Sign out everywhere" }).isVisible()).toBe(false);
-    await expect.poll(() => page.locator(":focus").getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => shown.locator(":focus").getAttribute("aria-expanded")).toBe("false");
 
     // Opened from the keyboard, the menu focuses its first item; the arrow keys walk the rest in order.
     await page.keyboard.press("Enter");

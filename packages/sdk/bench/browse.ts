@@ -60,7 +60,7 @@ try {
   // A third of the cards under review with varied schedules, some due, some lapsed.
   const { data: cards, error } = await admin
     .from("cards")
-    .select("id")
+    .select("id, note_id, ordinal")
     .eq("deck_id", deck.id)
     .limit(Math.ceil(noteCount / 3));
   if (error) throw error;
@@ -71,6 +71,8 @@ try {
         user_id: userId,
         card_id: card.id,
         deck_id: deck.id,
+        note_id: card.note_id,
+        ordinal: card.ordinal,
         state: "review" as const,
         due: new Date(Date.now() + ((i % 40) - 10) * 86_400_000).toISOString(),
         scheduled_days: 1 + (i % 60),

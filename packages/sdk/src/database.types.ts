@@ -29,6 +29,8 @@ export type Database = {
           last_review: string | null
           learning_steps: number
           leech_at: string | null
+          note_id: string
+          ordinal: number
           reps: number
           scheduled_days: number
           stability: number
@@ -50,6 +52,8 @@ export type Database = {
           last_review?: string | null
           learning_steps?: number
           leech_at?: string | null
+          note_id: string
+          ordinal: number
           reps?: number
           scheduled_days?: number
           stability?: number
@@ -71,6 +75,8 @@ export type Database = {
           last_review?: string | null
           learning_steps?: number
           leech_at?: string | null
+          note_id?: string
+          ordinal?: number
           reps?: number
           scheduled_days?: number
           stability?: number
@@ -1204,6 +1210,8 @@ export type Database = {
           last_review: string | null
           learning_steps: number
           leech_at: string | null
+          note_id: string
+          ordinal: number
           reps: number
           scheduled_days: number
           stability: number
@@ -1561,6 +1569,8 @@ export type Database = {
           last_review: string | null
           learning_steps: number
           leech_at: string | null
+          note_id: string
+          ordinal: number
           reps: number
           scheduled_days: number
           stability: number

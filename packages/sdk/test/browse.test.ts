@@ -20,18 +20,19 @@ async function deckWithLetters() {
   });
   // beta's second card has lapsed three times in the owner's own schedule.
   const lapsed = beta.cards.find((card) => card.ordinal === 2)?.id ?? "";
-  const { error } = await adminClient().from("card_states").upsert({
-    user_id: owner.account.id,
-    card_id: lapsed,
-    deck_id: deck.id,
-    state: "review",
-    lapses: 3,
-    reps: 7,
-    scheduled_days: 4,
-    stability: 4,
-    difficulty: 5.5,
-    last_review: new Date().toISOString(),
-  });
+  const { error } = await adminClient()
+    .from("card_states")
+    .update({
+      state: "review",
+      lapses: 3,
+      reps: 7,
+      scheduled_days: 4,
+      stability: 4,
+      difficulty: 5.5,
+      last_review: new Date().toISOString(),
+    })
+    .eq("user_id", owner.account.id)
+    .eq("card_id", lapsed);
   if (error) throw error;
   return { owner, deck, alpha, beta, gamma, lapsed };
 }

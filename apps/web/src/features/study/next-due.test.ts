@@ -20,6 +20,8 @@ function schedule(overrides: Partial<ScheduleRow>): ScheduleRow {
     last_review: null,
     learning_steps: 0,
     leech_at: null,
+    note_id: "00000000-0000-4000-8000-0000000000b1",
+    ordinal: 1,
     reps: 1,
     scheduled_days: 1,
     stability: 1,
