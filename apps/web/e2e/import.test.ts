@@ -283,7 +283,7 @@ test("Cancel while the import finishes: the screen says nothing was added, and n
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await screenshot(page, "import-progress");
   // Focus moved to Cancel when the import started.
-  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Cancel");
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Cancel");
   await page.keyboard.press("Enter");
   await held?.abort("connectionaborted");
   await page.getByText("Import cancelled. Nothing was added.").waitFor();
@@ -317,7 +317,7 @@ test("too big or damaged files are refused with their reason and create no deck;
   await newDeckName().fill("   ");
   await pressOn(page, importButton());
   await page.getByText("Name the new deck.").waitFor();
-  expect(await newDeckName().evaluate((input) => input === document.activeElement)).toBe(true);
+  await expect.poll(() => newDeckName().evaluate((input) => input === document.activeElement)).toBe(true);
   await screenshot(page, "import-validation");
 
   // On a phone the preview and the options fit the width.
@@ -340,7 +340,7 @@ test("Export from the deck screen downloads an Anki package", async () => {
   await pressOn(page, page.getByRole("button", { name: "Export" }));
   const item = page.getByRole("menuitem", { name: "Anki package (.apkg)" });
   await item.waitFor();
-  expect(await item.evaluate((element) => element === document.activeElement)).toBe(true);
+  await expect.poll(() => item.evaluate((element) => element === document.activeElement)).toBe(true);
   expect(await page.getByRole("menuitem").allInnerTexts()).toEqual([
     "Anki package (.apkg)",
     "Anki package with my schedule and history",
