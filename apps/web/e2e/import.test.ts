@@ -211,7 +211,9 @@ test("the optimiser with too few reviews says how many it needs and how many the
   expect(await axeViolationsInBothThemes(page)).toEqual([]);
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
-  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Optimise my scheduler");
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+    .toBe("Optimise my scheduler");
 });
 
 test("a TSV without a header: columns mapped by hand, notes land with their tags; the same file again skips them", async () => {
