@@ -182,7 +182,8 @@ begin
   select owner_id into parent_owner from public.decks where id = new.parent_id for share;
   if not found then
     perform private.fail('PT404', 'the parent deck does not exist', 'parent_id');
-  elsif auth.uid() is not null and not private.is_deck_owner(new.parent_id) then
+  -- (its owner by the deck row too: an import's new deck has no member until it is revealed)
+  elsif auth.uid() is not null and parent_owner is distinct from auth.uid() and not private.is_deck_owner(new.parent_id) then
     perform private.fail('42501', 'only the owner of a deck can add subdecks to it', 'parent_id');
   elsif parent_owner <> new.owner_id then
     perform private.fail('22023', 'a subdeck belongs to the owner of its parent', 'parent_id');

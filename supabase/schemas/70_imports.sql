@@ -145,11 +145,10 @@ begin
   end if;
 
   if p_deck_name is not null then
-    -- A new deck of one level is finished in steps, and has no member (so no
-    -- one reads it) until the last step makes the caller its owner member;
-    -- otherwise the deck's trigger does so now.
-    perform set_config('engram.owner_joins_when_imported',
-      (coalesce(p_options ->> 'deck_tree', 'false') <> 'true')::text, true);
+    -- A new deck (and the subdecks the import makes in it) is finished in
+    -- steps, and has no member (so no one reads it) until the last step makes
+    -- the caller its owner member.
+    perform set_config('engram.owner_joins_when_imported', 'true', true);
     insert into public.decks (owner_id, name) values (uid, private.trim_space(p_deck_name))
     returning id into target;
     perform set_config('engram.owner_joins_when_imported', 'false', true);
@@ -451,11 +450,12 @@ revoke execute on function private.import_note_types(uuid, uuid),
 -- staged preset (the batches' "presets", first of each key counts) is the
 -- user's preset of the same Anki id, else one of the same name and options,
 -- else a new one (named "Name (2)", or the next number free, when the name is
--- taken), so importing a package again makes no preset twice. Each deck the
--- import made (import_decks.created) takes the preset its staged entry
--- ("deck_presets": {deck: path, preset: key}) names; decks already there
--- keep theirs. A malformed entry fails the call (22023 naming the preset,
--- field 'presets' or 'deck_presets').
+-- taken), so importing a package again makes no preset twice. Leaves them in
+-- pg_temp.import_presets (key, preset_id), and the staged deck entries
+-- ("deck_presets": {deck: path, preset: key}) in pg_temp.import_deck_presets
+-- (path, key), for finish_import to give each deck the import made its preset.
+-- A malformed entry fails the call (22023 naming the preset, field 'presets'
+-- or 'deck_presets').
 create function private.import_presets(p_job_id uuid, p_user_id uuid) returns void
 language plpgsql security definer
 set search_path = ''
@@ -556,12 +556,6 @@ begin
     perform private.fail('22023', 'each deck''s preset is a list of deck names and the key of a staged preset',
       'deck_presets');
   end if;
-  update public.decks d
-  set preset_id = p.preset_id
-  from pg_temp.import_deck_presets s
-  join pg_temp.import_decks i on i.path = s.path
-  join pg_temp.import_presets p on p.key = s.key
-  where d.id = i.deck_id and i.created and d.owner_id = p_user_id;
 end
 $$;
 
@@ -607,6 +601,7 @@ declare
   tree_deck uuid;
   tree_created boolean;
   in_steps boolean;
+  revealed uuid[];
   last_batch integer;
   step_batch integer;
   step_from integer;
@@ -629,13 +624,13 @@ begin
   end if;
   on_existing := coalesce(job.options ->> 'existing', 'skip');
   deck_tree := coalesce(job.options ->> 'deck_tree', 'false') = 'true';
-  in_steps := job.created_deck and not deck_tree;
+  in_steps := job.created_deck;
   -- The deck of a finish in steps has no member until its last step.
   if not (case when in_steps then exists (select 1 from public.decks d where d.id = job.deck_id and d.owner_id = uid)
               else private.can_edit_deck(job.deck_id) end) then
     perform private.fail('42501', 'you can no longer add notes to this deck');
   end if;
-  if deck_tree and not private.is_deck_owner(job.deck_id) then
+  if deck_tree and not in_steps and not private.is_deck_owner(job.deck_id) then
     perform private.fail('42501', 'only the owner of a deck can import subdecks into it', 'deck_tree');
   end if;
   -- Two imports into one deck commit one after the other, so both see each other's notes.
@@ -667,6 +662,9 @@ begin
   -- same package again makes no deck twice. Without it every note lands in
   -- the import's deck. import_decks maps each path ('{}' for the import's
   -- deck itself) to its deck; existing notes are looked for in all of them.
+  -- A step reads only the batch it commits. Under a new deck every deck is
+  -- the import's own: made without a member (as the new deck is), found again
+  -- by later steps, and revealed with it.
   drop table if exists pg_temp.import_decks;
   create temp table import_decks (path text[] primary key, deck_id uuid not null, created boolean not null)
     on commit drop;
@@ -676,7 +674,8 @@ begin
       select 1
       from private.import_batches b
       cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
-      where b.job_id = p_job_id and jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
+      where b.job_id = p_job_id and (step_batch is null or b.batch = step_batch)
+        and jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
         and (jsonb_typeof(e.note -> 'deck') <> 'array' or jsonb_array_length(e.note -> 'deck') > 9
           or exists (
             select 1 from jsonb_array_elements(e.note -> 'deck') as c
@@ -691,7 +690,7 @@ begin
         select array(select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) as path
         from private.import_batches b
         cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
-        where b.job_id = p_job_id and e.note ? 'deck'
+        where b.job_id = p_job_id and (step_batch is null or b.batch = step_batch) and e.note ? 'deck'
       ) p
       cross join lateral generate_series(1, cardinality(p.path)) as n
       order by 1
@@ -704,13 +703,15 @@ begin
       limit 1;
       tree_created := tree_deck is null;
       if tree_created then
+        perform set_config('engram.owner_joins_when_imported', in_steps::text, true);
         insert into public.decks (owner_id, name, parent_id)
         select uid, deck_path[cardinality(deck_path)], parent.deck_id
         from pg_temp.import_decks parent
         where parent.path = deck_path[1:cardinality(deck_path) - 1]
         returning id into tree_deck;
+        perform set_config('engram.owner_joins_when_imported', 'false', true);
       end if;
-      insert into pg_temp.import_decks values (deck_path, tree_deck, tree_created);
+      insert into pg_temp.import_decks values (deck_path, tree_deck, tree_created or in_steps);
     end loop;
   end if;
   if job.finishing is null then
@@ -719,12 +720,28 @@ begin
     -- The note types the custom notes use, found or created in the import's deck.
     perform private.import_note_types(p_job_id, job.deck_id);
   else
-    -- A later step: the note types the first one found or made.
+    -- A later step: the note types and presets the first one found or made.
     drop table if exists pg_temp.import_note_types;
     create temp table import_note_types on commit drop as
     select t.key, t.id as note_type_id, t.name, t.created
     from jsonb_to_recordset(job.finishing -> 'note_types') as t(key text, id uuid, name text, created boolean);
+    drop table if exists pg_temp.import_presets;
+    create temp table import_presets on commit drop as
+    select t.key, t.id as preset_id
+    from jsonb_to_recordset(coalesce(job.finishing -> 'presets', '[]')) as t(key text, id uuid);
+    drop table if exists pg_temp.import_deck_presets;
+    create temp table import_deck_presets on commit drop as
+    select array(select jsonb_array_elements_text(t.path)) as path, t.key
+    from jsonb_to_recordset(coalesce(job.finishing -> 'deck_presets', '[]')) as t(path jsonb, key text);
   end if;
+  -- Each deck the import made takes the preset its staged entry names; decks
+  -- already there keep theirs.
+  update public.decks d
+  set preset_id = p.preset_id
+  from pg_temp.import_deck_presets s
+  join pg_temp.import_decks i on i.path = s.path
+  join pg_temp.import_presets p on p.key = s.key
+  where d.id = i.deck_id and i.created and d.owner_id = uid and d.preset_id is distinct from p.preset_id;
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
@@ -992,6 +1009,12 @@ begin
       'note_types', coalesce((
         select jsonb_agg(jsonb_build_object('key', t.key, 'id', t.note_type_id, 'name', t.name, 'created', t.created))
         from pg_temp.import_note_types t
+      ), '[]'),
+      'presets', coalesce((
+        select jsonb_agg(jsonb_build_object('key', p.key, 'id', p.preset_id)) from pg_temp.import_presets p
+      ), '[]'),
+      'deck_presets', coalesce((
+        select jsonb_agg(jsonb_build_object('path', to_jsonb(s.path), 'key', s.key)) from pg_temp.import_deck_presets s
       ), '[]')
     )
     where id = p_job_id
@@ -1001,17 +1024,25 @@ begin
 
   delete from private.import_batches where job_id = p_job_id;
   if in_steps then
-    -- The caller's schedules of the deck's cards are written: the member
-    -- trigger would rewrite each (add_member_card_states); only a card added
-    -- some other way meanwhile gets its 'new' one here.
+    -- The caller becomes the owner member of the deck and its subdecks. Their
+    -- schedules of the cards are written: the member trigger would rewrite
+    -- each (add_member_card_states); only a card added some other way
+    -- meanwhile gets its 'new' one here.
+    with recursive tree (id) as (
+      select job.deck_id
+      union all
+      select d.id from public.decks d join tree t on d.parent_id = t.id
+    )
+    select array_agg(tree.id) into revealed from tree;
     perform set_config('engram.writing_own_schedules', 'on', true);
-    insert into public.deck_members (deck_id, user_id, role) values (job.deck_id, uid, 'owner')
+    insert into public.deck_members (deck_id, user_id, role)
+    select r.id, uid, 'owner' from unnest(revealed) as r(id)
     on conflict do nothing;
     perform set_config('engram.writing_own_schedules', 'off', true);
     insert into public.card_states (user_id, card_id, deck_id, due, note_id, ordinal)
     select uid, c.id, c.deck_id, c.created_at, c.note_id, c.ordinal
     from public.cards c
-    where c.deck_id = job.deck_id
+    where c.deck_id = any (revealed)
       and not exists (select 1 from public.card_states s where s.user_id = uid and s.card_id = c.id);
   end if;
   update public.import_jobs set

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase, service } from "./support/database.js";
 import { createDeck, failure, only, type User } from "./support/study-fixtures.js";
 
-// An import into a new deck may be committed a batch a call, in order, while
-// later batches are still being staged (finish_import's p_one_batch), so no
-// call holds the database for the whole file. The deck has no member until
+// An import into a new deck (with the subdecks of a package's deck tree) may
+// be committed a batch a call, in order, while later batches are still being
+// staged (finish_import's p_one_batch), so no call holds the database for the
+// whole file. The deck has no member until
 // the call without p_one_batch reveals it: nothing of it is listed or read
 // before, and a failure in any step leaves nothing behind.
 
@@ -55,27 +56,38 @@ const studied = {
   reviews: [answer(9), answer(2)],
 };
 
-async function staged(user: User, batches: unknown[][], target: { deckId?: string } = {}): Promise<Job> {
+async function staged(
+  user: User,
+  batches: unknown[][],
+  target: { deckId?: string; deckTree?: boolean; first?: Record<string, unknown> } = {},
+): Promise<Job> {
   const total = batches.flat().length;
   const job = await actAs(db, user, async (tx) =>
     only(
       await tx.query<Job>(
         `select * from start_import(p_job_id => $1, p_source => 'apkg', p_total => $2, p_deck_id => $3,
-           p_deck_name => $4)`,
-        [randomUUID(), total, target.deckId ?? null, target.deckId ? null : "Stepped"],
+           p_deck_name => $4, p_options => $5)`,
+        [
+          randomUUID(),
+          total,
+          target.deckId ?? null,
+          target.deckId ? null : "Stepped",
+          JSON.stringify(target.deckTree ? { deck_tree: true } : {}),
+        ],
       ),
     ),
   );
   for (const [i, notes] of batches.entries()) {
-    await actAs(db, user, (tx) => stageBatch(tx, job.id, i, notes));
+    await actAs(db, user, (tx) => stageBatch(tx, job.id, i, notes, i === 0 ? target.first : undefined));
   }
   return job;
 }
-const stageBatch = (tx: Queryable, jobId: string, batch: number, notes: unknown[]) =>
+/** Stages a batch; `extra` goes with its notes (the first batch's note types and presets). */
+const stageBatch = (tx: Queryable, jobId: string, batch: number, notes: unknown[], extra?: Record<string, unknown>) =>
   tx.query("select stage_import(p_job_id => $1, p_batch => $2, p_payload => $3, p_processed => 0)", [
     jobId,
     batch,
-    JSON.stringify({ notes }),
+    JSON.stringify({ notes, ...extra }),
   ]);
 const step = (user: User, jobId: string) =>
   actAs(db, user, async (tx) =>
@@ -240,4 +252,97 @@ test("an expired import left between steps is cleared with its unrevealed deck",
   await actAs(db, service, (tx) => tx.query("select purge_abandoned_imports()"));
   expect(await db.query("select 1 from decks where id = $1", [job.deck_id])).toHaveLength(0);
   expect(await db.query("select 1 from notes where source_guid = 'o1'")).toHaveLength(0);
+});
+
+test("a package's deck tree under a new deck is made in steps, hidden and without members until revealed", async () => {
+  const exam = {
+    key: "exam",
+    name: "Stepped exam",
+    new_per_day: 7,
+    reviews_per_day: 150,
+    leech_threshold: 5,
+    leech_action: "tag_only",
+    bury_new: true,
+    bury_reviews: false,
+    bury_interday_learning: true,
+    source_id: 1736000000999,
+  };
+  const inDeck = (deck: string[], guid: string, cards: unknown[] = []) => ({ ...note(guid, guid, cards), deck });
+  const job = await staged(
+    alice,
+    [
+      [inDeck(["Bio", "Cells"], "t1", [{ ...studied, reviews: [answer(9), answer(2)] }]), inDeck(["Bio"], "t2")],
+      // A deck only a later batch names still takes the preset staged with the first.
+      [inDeck(["Bio", "Genes"], "t3"), inDeck(["Chem"], "t4")],
+    ],
+    {
+      deckTree: true,
+      first: {
+        presets: [exam],
+        deck_presets: [
+          { deck: ["Bio", "Cells"], preset: "exam" },
+          { deck: ["Bio", "Genes"], preset: "exam" },
+        ],
+      },
+    },
+  );
+  const tree = () =>
+    db.query<{ name: string; members: number; notes: number; preset: string | null }>(
+      `with recursive tree (id, name) as (
+         select id, name from decks where id = $1
+         union all
+         select d.id, t.name || '::' || d.name from decks d join tree t on d.parent_id = t.id
+       )
+       select t.name, (select count(*)::int from deck_members m where m.deck_id = t.id) as members,
+              (select count(*)::int from notes n where n.deck_id = t.id) as notes,
+              (select p.name from decks d join deck_presets p on p.id = d.preset_id where d.id = t.id) as preset
+       from tree t order by t.name`,
+      [job.deck_id],
+    );
+  expect(await step(alice, job.id)).toMatchObject({ status: "running", finishing: { batch: 0 } });
+  expect(await tree()).toEqual([
+    { name: "Stepped", members: 0, notes: 0, preset: null },
+    { name: "Stepped::Bio", members: 0, notes: 1, preset: null },
+    { name: "Stepped::Bio::Cells", members: 0, notes: 1, preset: "Stepped exam" },
+  ]);
+  expect(await step(alice, job.id)).toMatchObject({ status: "running", finishing: { batch: 1 } });
+  // Nothing of the tree is listed to its importer yet.
+  const listed = await actAs(db, alice, (tx) =>
+    tx.query("select d.name from decks d join deck_members m on m.deck_id = d.id where d.name in ('Bio', 'Chem')"),
+  );
+  expect(listed).toEqual([]);
+
+  const done = await finish(alice, job.id);
+  expect(done).toMatchObject({ status: "done", summary: { notes_added: 4, cards: 4, reviews_added: 2 } });
+  expect(await tree()).toEqual([
+    { name: "Stepped", members: 1, notes: 0, preset: null },
+    { name: "Stepped::Bio", members: 1, notes: 1, preset: null },
+    { name: "Stepped::Bio::Cells", members: 1, notes: 1, preset: "Stepped exam" },
+    { name: "Stepped::Bio::Genes", members: 1, notes: 1, preset: "Stepped exam" },
+    { name: "Stepped::Chem", members: 1, notes: 1, preset: null },
+  ]);
+  // One schedule per card for the importer, the studied one as the file has it.
+  const states = await db.query<{ guid: string; state: string }>(
+    `select n.source_guid as guid, s.state from card_states s join notes n on n.id = s.note_id
+     where s.user_id = $1 and n.source_guid in ('t1', 't2', 't3', 't4') order by guid`,
+    [alice.id],
+  );
+  expect(states).toEqual([
+    { guid: "t1", state: "review" },
+    { guid: "t2", state: "new" },
+    { guid: "t3", state: "new" },
+    { guid: "t4", state: "new" },
+  ]);
+});
+
+test("abandoning a deck tree imported in steps removes every deck it made", async () => {
+  const job = await staged(
+    alice,
+    [[{ ...note("g1", "G1"), deck: ["Gone", "Sub"] }], [{ ...note("g2", "G2"), deck: ["Gone"] }]],
+    { deckTree: true },
+  );
+  await step(alice, job.id);
+  await actAs(db, alice, (tx) => tx.query("select abandon_import(p_job_id => $1)", [job.id]));
+  expect(await db.query("select 1 from decks where name in ('Gone', 'Sub') and owner_id = $1", [alice.id])).toEqual([]);
+  expect(await db.query("select 1 from notes where source_guid in ('g1', 'g2')")).toEqual([]);
 });

@@ -188,10 +188,10 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
       missing_media_count: input.notices?.missingMedia.length ?? 0,
       dropped_markup: input.notices?.droppedMarkup ?? [],
     };
-    // Into a new deck of one level the server commits a batch a call, in order,
-    // as soon as it is staged (finish_import's p_one_batch), so it answers
-    // everyone else between calls and staging overlaps committing.
-    const inSteps = job.created_deck && !input.deckTree;
+    // Into a new deck (with its subdecks) the server commits a batch a call, in
+    // order, as soon as it is staged (finish_import's p_one_batch), so it
+    // answers everyone else between calls and staging overlaps committing.
+    const inSteps = job.created_deck;
     let staged = 0;
     let committed = 0;
     let stopped: unknown;
