@@ -1,7 +1,8 @@
 /**
  * Import and export on the local stack, end to end through the SDK in Node:
  * a generated Anki package of 10,000 notes and 100,000 review rows is read,
- * its schedule replayed, staged and committed; then the deck is exported.
+ * its schedule replayed, staged and committed, once into one deck and once
+ * spread over 20 subdecks; then the deck is exported.
  *
  *   pnpm --filter @engram/sdk bench
  *
@@ -160,6 +161,48 @@ function spread(times: number[]): string {
   return `${ms(at(0.5))} / ${ms(at(0.99))} / ${ms(sorted[sorted.length - 1] ?? 0)}`.padEnd(28);
 }
 
+/** Imports `file` into a new deck, printing its phases and the unrelated requests' times meanwhile. */
+async function measuredImport(
+  engram: Awaited<ReturnType<typeof signedInOnStackProcess>>["engram"],
+  stack: Awaited<ReturnType<typeof signedInOnStackProcess>>["stack"],
+  label: string,
+  file: { name: string; data: Uint8Array },
+  deckName: string,
+) {
+  const phases = new Map<string, number>();
+  const onProgress = (progress: ImportProgress) => {
+    if (!phases.has(progress.phase)) phases.set(progress.phase, Date.now());
+  };
+  const probes = probeAvailability(stack.url, stack.anonKey);
+  const summary = await timed(label, () =>
+    importDeck(engram, file, { target: { newDeckName: deckName }, includeSchedule: true, onProgress }),
+  );
+  const answered = await probes.stop();
+  const marks = [...phases.entries(), ["done", Date.now()] as const];
+  for (let i = 0; i < marks.length - 1; i += 1) {
+    const [phase, at] = marks[i] as [string, number];
+    const next = (marks[i + 1] as [string, number])[1];
+    console.log(`  ${phase.padEnd(32)} ${((next - at) / 1000).toFixed(2)} s`);
+  }
+  console.log(`  notes ${summary.notesAdded}, cards ${summary.cards}, reviews ${summary.reviews}`);
+  console.log("meanwhile, a request every 100 ms   p50 / p99 / max");
+  for (const [probe, answers] of answered.times) {
+    const failed = answered.failed.get(probe) ?? 0;
+    console.log(
+      `  ${probe.padEnd(32)} ${spread(answers.map(([, ms]) => ms))} (${answers.length} answered, ${failed} failed)`,
+    );
+    // Which phase the slow answers fall in: a stack that is slow to answer its first
+    // request shows in "reading", when the server has nothing of the import yet.
+    const byPhase = marks.slice(0, -1).map(([phase, from], i) => {
+      const until = (marks[i + 1] as readonly [string, number])[1];
+      const inPhase = answers.filter(([sent]) => sent >= from && sent < until).map(([, ms]) => ms);
+      return `${phase} ${Math.round(Math.max(0, ...inPhase))}`;
+    });
+    console.log(`    slowest by phase (ms)          ${byPhase.join(", ")}`);
+  }
+  return summary;
+}
+
 // ENGRAM_BENCH_DATABASE_URL runs the stack on PostgreSQL (e.g. `.ci/start-postgres`) instead of PGlite.
 const { stack, engram } = await signedInOnStackProcess("bench");
 let stackPeakRssMb: number | undefined;
@@ -174,38 +217,22 @@ try {
     ),
   }));
   console.log(`package size                       ${(file.data.byteLength / 1024 / 1024).toFixed(1)} MB`);
+  const summary = await measuredImport(engram, stack, "import end to end", file, "Bench");
 
-  const phases = new Map<string, number>();
-  const onProgress = (progress: ImportProgress) => {
-    if (!phases.has(progress.phase)) phases.set(progress.phase, Date.now());
+  // The same notes in 20 subdecks (a whole collection's deck tree), into a new deck.
+  const tree = {
+    name: "bench-tree.apkg",
+    data: await writeApkg(
+      {
+        name: "Bench tree",
+        notes: deck.notes.map((note, i) => ({ ...note, deckName: `Bench tree::Set ${i % 20}` })),
+        media: [],
+        reviews: deck.reviews,
+      },
+      { includeSchedule: true, now },
+    ),
   };
-  const probes = probeAvailability(stack.url, stack.anonKey);
-  const summary = await timed("import end to end", () =>
-    importDeck(engram, file, { target: { newDeckName: "Bench" }, includeSchedule: true, onProgress }),
-  );
-  const answered = await probes.stop();
-  const marks = [...phases.entries(), ["done", Date.now()] as const];
-  for (let i = 0; i < marks.length - 1; i += 1) {
-    const [phase, at] = marks[i] as [string, number];
-    const next = (marks[i + 1] as [string, number])[1];
-    console.log(`  ${phase.padEnd(32)} ${((next - at) / 1000).toFixed(2)} s`);
-  }
-  console.log(`  notes ${summary.notesAdded}, cards ${summary.cards}, reviews ${summary.reviews}`);
-  console.log("meanwhile, a request every 100 ms   p50 / p99 / max");
-  for (const [label, answers] of answered.times) {
-    const failed = answered.failed.get(label) ?? 0;
-    console.log(
-      `  ${label.padEnd(32)} ${spread(answers.map(([, ms]) => ms))} (${answers.length} answered, ${failed} failed)`,
-    );
-    // Which phase the slow answers fall in: a stack that is slow to answer its first
-    // request shows in "reading", when the server has nothing of the import yet.
-    const byPhase = marks.slice(0, -1).map(([phase, from], i) => {
-      const until = (marks[i + 1] as readonly [string, number])[1];
-      const inPhase = answers.filter(([sent]) => sent >= from && sent < until).map(([, ms]) => ms);
-      return `${phase} ${Math.round(Math.max(0, ...inPhase))}`;
-    });
-    console.log(`    slowest by phase (ms)          ${byPhase.join(", ")}`);
-  }
+  await measuredImport(engram, stack, "import end to end, 20 subdecks", tree, "Bench tree");
 
   await timed("export .apkg with schedule", () =>
     exportDeck(engram, summary.deckId, { format: "apkg", includeSchedule: true }),
