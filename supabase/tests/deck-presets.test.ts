@@ -1,7 +1,15 @@
 import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase } from "./support/database.js";
-import { addBasicCards, addMember, createDeck, failure, only, type User } from "./support/study-fixtures.js";
+import {
+  addBasicCards,
+  addMember,
+  createDeck,
+  failure,
+  only,
+  stagedPreset,
+  type User,
+} from "./support/study-fixtures.js";
 
 // Deck presets (docs/product.md, deck settings): a user's named set of study
 // options that several of their decks share. The study queue reads the
@@ -292,18 +300,7 @@ describe("leaving a preset", () => {
 });
 
 describe("presets an import brings", () => {
-  const examStaged = {
-    key: "1736000000451",
-    name: "Exam",
-    new_per_day: 7,
-    reviews_per_day: 150,
-    leech_threshold: 5,
-    leech_action: "tag_only",
-    bury_new: true,
-    bury_reviews: false,
-    bury_interday_learning: true,
-    source_id: 1736000000451,
-  };
+  const examStaged = stagedPreset("Exam", 1736000000451);
   const note = (guid: string, deck: string[]) => ({
     guid,
     kind: "basic",

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database, Queryable } from "@engram/local-stack";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { actAs, createUser, openTestDatabase, service } from "./support/database.js";
-import { createDeck, failure, only, type User } from "./support/study-fixtures.js";
+import { createDeck, failure, only, stagedPreset, type User } from "./support/study-fixtures.js";
 
 // An import into a new deck (with the subdecks of a package's deck tree) may
 // be committed a batch a call, in order, while later batches are still being
@@ -255,18 +255,7 @@ test("an expired import left between steps is cleared with its unrevealed deck",
 });
 
 test("a package's deck tree under a new deck is made in steps, hidden and without members until revealed", async () => {
-  const exam = {
-    key: "exam",
-    name: "Stepped exam",
-    new_per_day: 7,
-    reviews_per_day: 150,
-    leech_threshold: 5,
-    leech_action: "tag_only",
-    bury_new: true,
-    bury_reviews: false,
-    bury_interday_learning: true,
-    source_id: 1736000000999,
-  };
+  const exam = stagedPreset("Stepped exam", 1736000000999);
   const inDeck = (deck: string[], guid: string, cards: unknown[] = []) => ({ ...note(guid, guid, cards), deck });
   const job = await staged(
     alice,
@@ -280,8 +269,8 @@ test("a package's deck tree under a new deck is made in steps, hidden and withou
       first: {
         presets: [exam],
         deck_presets: [
-          { deck: ["Bio", "Cells"], preset: "exam" },
-          { deck: ["Bio", "Genes"], preset: "exam" },
+          { deck: ["Bio", "Cells"], preset: exam.key },
+          { deck: ["Bio", "Genes"], preset: exam.key },
         ],
       },
     },

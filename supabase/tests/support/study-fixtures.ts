@@ -364,3 +364,23 @@ export async function insertLog(
     [log.userId, log.cardId, log.rating, log.state, log.reviewedAt],
   );
 }
+
+/**
+ * An Anki option group as an import stages it (stage_import's `presets`):
+ * limits, leech handling and burying unlike the defaults; `key` and
+ * `source_id` are the group's Anki id.
+ */
+export function stagedPreset(name: string, ankiId: number) {
+  return {
+    key: String(ankiId),
+    name,
+    new_per_day: 7,
+    reviews_per_day: 150,
+    leech_threshold: 5,
+    leech_action: "tag_only",
+    bury_new: true,
+    bury_reviews: false,
+    bury_interday_learning: true,
+    source_id: ankiId,
+  };
+}
