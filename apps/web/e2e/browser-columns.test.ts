@@ -139,10 +139,7 @@ test("across note types, the sort field sorts every kind together, and a phone s
 async function schedule(cardId: string, values: { lapses: number; reps: number; due: Date }) {
   const { error } = await adminClient()
     .from("card_states")
-    .upsert({
-      user_id: owner.id,
-      card_id: cardId,
-      deck_id: deckId,
+    .update({
       state: "review",
       lapses: values.lapses,
       reps: values.reps,
@@ -151,7 +148,9 @@ async function schedule(cardId: string, values: { lapses: number; reps: number; 
       stability: 10,
       difficulty: 5,
       last_review: new Date(Date.now() - 86_400_000).toISOString(),
-    });
+    })
+    .eq("user_id", owner.id)
+    .eq("card_id", cardId);
   if (error) throw error;
 }
 

@@ -330,22 +330,20 @@ test("editing a studied note keeps its cards' schedules", async () => {
     .single();
   if (error || !note) throw error ?? new Error("no note");
   const due = new Date(Date.now() + 9 * 86_400_000).toISOString();
+  const cardIds = (await admin.from("cards").select("id").eq("note_id", note.id)).data?.map((card) => card.id) ?? [];
   const studied = await admin
     .from("card_states")
-    .upsert(
-      (await admin.from("cards").select("id").eq("note_id", note.id)).data?.map((card) => ({
-        user_id: account.id,
-        card_id: card.id,
-        deck_id: deckId,
-        state: "review" as const,
-        due,
-        stability: 9.5,
-        difficulty: 4.2,
-        scheduled_days: 9,
-        reps: 4,
-        last_review: new Date().toISOString(),
-      })) ?? [],
-    )
+    .update({
+      state: "review" as const,
+      due,
+      stability: 9.5,
+      difficulty: 4.2,
+      scheduled_days: 9,
+      reps: 4,
+      last_review: new Date().toISOString(),
+    })
+    .eq("user_id", account.id)
+    .in("card_id", cardIds)
     .select("card_id");
   expect(studied.data).toHaveLength(2);
   const schedules = async () =>
