@@ -601,6 +601,7 @@ declare
   tree_deck uuid;
   tree_created boolean;
   in_steps boolean;
+  preset_plan jsonb;
   revealed uuid[];
   last_batch integer;
   step_batch integer;
@@ -663,19 +664,32 @@ begin
   -- the import's deck. import_decks maps each path ('{}' for the import's
   -- deck itself) to its deck; existing notes are looked for in all of them.
   -- A step reads only the batch it commits. Under a new deck every deck is
-  -- the import's own: made without a member (as the new deck is), found again
-  -- by later steps, and revealed with it.
+  -- the import's own: made without a member (as the new deck is), kept with
+  -- the job for later steps (finishing.decks), and revealed with it.
+  -- The notes this call commits, in file order, read out of their batches
+  -- once: the deck tree, its checks and the notes below all read them here
+  -- (a step re-reading a whole 1 MB batch three times cost more than its notes).
+  drop table if exists pg_temp.import_staged;
+  create temp table import_staged on commit drop as
+  select seq_base + row_number() over (order by b.batch, e.ord) as seq, e.note
+  from private.import_batches b
+  cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
+  where b.job_id = p_job_id
+    and (b.batch > last_batch + 1 or (b.batch = last_batch + 1 and e.ord > step_from))
+    and (step_batch is null or (b.batch = step_batch and e.ord <= step_from + step_count));
+
   drop table if exists pg_temp.import_decks;
   create temp table import_decks (path text[] primary key, deck_id uuid not null, created boolean not null)
     on commit drop;
   insert into pg_temp.import_decks values ('{}', job.deck_id, job.created_deck);
+  insert into pg_temp.import_decks
+  select array(select jsonb_array_elements_text(t.path)), t.id, true
+  from jsonb_to_recordset(coalesce(job.finishing -> 'decks', '[]')) as t(path jsonb, id uuid);
   if deck_tree then
     if exists (
       select 1
-      from private.import_batches b
-      cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
-      where b.job_id = p_job_id and (step_batch is null or b.batch = step_batch)
-        and jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
+      from pg_temp.import_staged e
+      where jsonb_typeof(e.note) = 'object' and e.note ? 'deck'
         and (jsonb_typeof(e.note -> 'deck') <> 'array' or jsonb_array_length(e.note -> 'deck') > 9
           or exists (
             select 1 from jsonb_array_elements(e.note -> 'deck') as c
@@ -688,11 +702,11 @@ begin
       select distinct p.path[1:n]
       from (
         select array(select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) as path
-        from private.import_batches b
-        cross join lateral jsonb_array_elements(b.payload -> 'notes') as e(note)
-        where b.job_id = p_job_id and (step_batch is null or b.batch = step_batch) and e.note ? 'deck'
+        from pg_temp.import_staged e
+        where e.note ? 'deck'
       ) p
       cross join lateral generate_series(1, cardinality(p.path)) as n
+      where not exists (select 1 from pg_temp.import_decks known where known.path = p.path[1:n])
       order by 1
     loop
       select d.id into tree_deck
@@ -717,31 +731,28 @@ begin
   if job.finishing is null then
     -- The presets of the decks it made, found or created among the user's.
     perform private.import_presets(p_job_id, uid);
+    select jsonb_agg(jsonb_build_object('path', to_jsonb(s.path), 'preset_id', p.preset_id)) into preset_plan
+    from pg_temp.import_deck_presets s
+    join pg_temp.import_presets p on p.key = s.key;
     -- The note types the custom notes use, found or created in the import's deck.
     perform private.import_note_types(p_job_id, job.deck_id);
   else
-    -- A later step: the note types and presets the first one found or made.
+    -- A later step: the note types and deck presets the first one found or made.
     drop table if exists pg_temp.import_note_types;
     create temp table import_note_types on commit drop as
     select t.key, t.id as note_type_id, t.name, t.created
     from jsonb_to_recordset(job.finishing -> 'note_types') as t(key text, id uuid, name text, created boolean);
-    drop table if exists pg_temp.import_presets;
-    create temp table import_presets on commit drop as
-    select t.key, t.id as preset_id
-    from jsonb_to_recordset(coalesce(job.finishing -> 'presets', '[]')) as t(key text, id uuid);
-    drop table if exists pg_temp.import_deck_presets;
-    create temp table import_deck_presets on commit drop as
-    select array(select jsonb_array_elements_text(t.path)) as path, t.key
-    from jsonb_to_recordset(coalesce(job.finishing -> 'deck_presets', '[]')) as t(path jsonb, key text);
+    preset_plan := job.finishing -> 'deck_presets';
   end if;
   -- Each deck the import made takes the preset its staged entry names; decks
   -- already there keep theirs.
-  update public.decks d
-  set preset_id = p.preset_id
-  from pg_temp.import_deck_presets s
-  join pg_temp.import_decks i on i.path = s.path
-  join pg_temp.import_presets p on p.key = s.key
-  where d.id = i.deck_id and i.created and d.owner_id = uid and d.preset_id is distinct from p.preset_id;
+  if jsonb_array_length(coalesce(preset_plan, '[]')) > 0 then
+    update public.decks d
+    set preset_id = t.preset_id
+    from jsonb_to_recordset(preset_plan) as t(path jsonb, preset_id uuid)
+    join pg_temp.import_decks i on i.path = array(select jsonb_array_elements_text(t.path))
+    where d.id = i.deck_id and i.created and d.owner_id = uid and d.preset_id is distinct from t.preset_id;
+  end if;
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
@@ -759,7 +770,7 @@ begin
              else on_existing
            end as action
     from (
-      select seq_base + row_number() over (order by b.batch, e.ord) as seq,
+      select e.seq,
              nullif(e.note ->> 'guid', '') as guid,
              (e.note ->> 'kind')::public.note_kind as kind,
              e.note -> 'fields' as fields,
@@ -771,11 +782,7 @@ begin
               where d.path = case when deck_tree and e.note ? 'deck' then array(
                 select private.trim_space(c) from jsonb_array_elements_text(e.note -> 'deck') as c) else '{}' end
              ) as deck_id
-      from private.import_batches b
-      cross join lateral jsonb_array_elements(b.payload -> 'notes') with ordinality as e(note, ord)
-      where b.job_id = p_job_id
-        and (b.batch > last_batch + 1 or (b.batch = last_batch + 1 and e.ord > step_from))
-        and (step_batch is null or (b.batch = step_batch and e.ord <= step_from + step_count))
+      from pg_temp.import_staged e
     ) t
     -- The deck's notes from the same source, the first of each guid, in one
     -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
@@ -1010,11 +1017,10 @@ begin
         select jsonb_agg(jsonb_build_object('key', t.key, 'id', t.note_type_id, 'name', t.name, 'created', t.created))
         from pg_temp.import_note_types t
       ), '[]'),
-      'presets', coalesce((
-        select jsonb_agg(jsonb_build_object('key', p.key, 'id', p.preset_id)) from pg_temp.import_presets p
-      ), '[]'),
-      'deck_presets', coalesce((
-        select jsonb_agg(jsonb_build_object('path', to_jsonb(s.path), 'key', s.key)) from pg_temp.import_deck_presets s
+      'deck_presets', coalesce(preset_plan, '[]'),
+      'decks', coalesce((
+        select jsonb_agg(jsonb_build_object('path', to_jsonb(d.path), 'id', d.deck_id))
+        from pg_temp.import_decks d where d.path <> '{}'
       ), '[]')
     )
     where id = p_job_id
