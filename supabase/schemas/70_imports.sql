@@ -657,15 +657,6 @@ begin
   -- A note's number in the whole file, for the errors that name one.
   seq_base := coalesce((job.finishing ->> 'notes_read')::bigint, 0);
 
-  -- The package's deck tree (deck_tree): each staged note's "deck", its Anki
-  -- deck path as a list of names, becomes a deck under the import's deck,
-  -- found by name under its parent first, so finishing an import of the
-  -- same package again makes no deck twice. Without it every note lands in
-  -- the import's deck. import_decks maps each path ('{}' for the import's
-  -- deck itself) to its deck; existing notes are looked for in all of them.
-  -- A step reads only the batch it commits. Under a new deck every deck is
-  -- the import's own: made without a member (as the new deck is), kept with
-  -- the job for later steps (finishing.decks), and revealed with it.
   -- The notes this call commits, in file order, read out of their batches
   -- once: the deck tree, its checks and the notes below all read them here
   -- (a step re-reading a whole 1 MB batch three times cost more than its notes).
@@ -678,6 +669,15 @@ begin
     and (b.batch > last_batch + 1 or (b.batch = last_batch + 1 and e.ord > step_from))
     and (step_batch is null or (b.batch = step_batch and e.ord <= step_from + step_count));
 
+  -- The package's deck tree (deck_tree): each staged note's "deck", its Anki
+  -- deck path as a list of names, becomes a deck under the import's deck,
+  -- found by name under its parent first, so finishing an import of the
+  -- same package again makes no deck twice. Without it every note lands in
+  -- the import's deck. import_decks maps each path ('{}' for the import's
+  -- deck itself) to its deck; existing notes are looked for in all of them.
+  -- A step reads only the notes it commits. Under a new deck every deck is
+  -- the import's own: made without a member (as the new deck is), kept with
+  -- the job for later steps (finishing.decks), and revealed with it.
   drop table if exists pg_temp.import_decks;
   create temp table import_decks (path text[] primary key, deck_id uuid not null, created boolean not null)
     on commit drop;
