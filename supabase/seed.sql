@@ -12,7 +12,9 @@
 -- running it twice changes nothing.
 
 -- The account, as GoTrue stores a confirmed email sign-up (token columns are
--- empty strings, not null: GoTrue cannot scan a null into them).
+-- empty strings, not null: GoTrue cannot scan a null into them). The password
+-- is stored as its bcrypt hash (cost 10), written out: crypt() would load
+-- pgcrypto into the embedded database at every first start, a tenth of its memory.
 insert into auth.users (
   instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
   confirmation_token, recovery_token, email_change_token_new, email_change,
@@ -22,7 +24,7 @@ insert into auth.users (
   '00000000-0000-0000-0000-000000000000',
   'de300000-0000-4000-8000-000000000001',
   'authenticated', 'authenticated', 'demo@engram.local',
-  extensions.crypt('engram-demo', extensions.gen_salt('bf', 10)),
+  '$2a$10$An8/jfNHVyxPr03iU4AQxO/LAjFKb3x0vERjGbws.0DluuPXV8I6e',
   now(),
   '', '', '', '', '', '', '', '',
   '{"provider":"email","providers":["email"]}',

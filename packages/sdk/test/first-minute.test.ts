@@ -18,6 +18,18 @@ async function emailedCode(email: string): Promise<string> {
   return code;
 }
 
+describe("the demo account from the seed", () => {
+  test("signs in with the password the seed documents and owns its two decks", async () => {
+    const supabase = supabaseClient();
+    const { error } = await supabase.auth.signInWithPassword({ email: "demo@engram.local", password: "engram-demo" });
+    expect(error).toBeNull();
+    const names = (await createEngram(supabase).decks.list()).map((deck) => deck.name);
+    expect(names).toEqual(expect.arrayContaining(["World capitals", "Common Spanish words"]));
+    const wrong = await supabaseClient().auth.signInWithPassword({ email: "demo@engram.local", password: "engram" });
+    expect(wrong.error?.code).toBe("invalid_credentials");
+  });
+});
+
 describe("the sample deck", () => {
   test("is added whole, owned by the user, with every kind of note, and only once", async () => {
     const { engram, account } = await signedIn("sample");
