@@ -12,6 +12,8 @@ import { loadAccount } from "./load.js";
 import { summarize } from "./measure.js";
 import { printLoad, printLoadStep, printRow, printTable, type Row, targetOf } from "./report.js";
 import {
+  benchOneRowFloor,
+  benchQueueRowsFloor,
   benchRecordReview,
   benchStats,
   benchStudyQueue,
@@ -47,9 +49,13 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     printRow(row);
     return row;
   };
+  // Each floor follows what it is under: what that cannot go below here, whatever the functions do.
   record("study_queue()", summarize(await benchStudyQueue(engine.db, account, false)));
+  record("floor: queue rows", summarize(await benchQueueRowsFloor(engine.db, account)));
   record("study_queue(deck)", summarize(await benchStudyQueue(engine.db, account, true)));
+  record("floor: one row", summarize(await benchOneRowFloor(engine.db, account, queue[0]?.card_id ?? "")));
   record("record_review", summarize(await benchRecordReview(engine.db, account)));
+  record("floor: bare answer", summarize(await benchRecordReview(engine.db, account, { withoutTriggers: true })));
   for (const operation of Object.keys(statsSql) as StatsOperation[]) {
     record(operation, summarize(await benchStats(engine.db, account, operation)));
   }

@@ -42,7 +42,11 @@ export const recordReviewSql = `
  * Answers cards in queue order, as the study screen does: the next schedule
  * comes from @engram/core (FSRS-6), the expected version from the queue row.
  */
-export async function benchRecordReview(db: Database, account: Account): Promise<Sample & { answered: number }> {
+export async function benchRecordReview(
+  db: Database,
+  account: Account,
+  options: { withoutTriggers?: boolean } = {},
+): Promise<Sample & { answered: number }> {
   const scheduler = createScheduler();
   let queue: QueueRow[] = [];
   let answered = 0;
@@ -51,8 +55,11 @@ export async function benchRecordReview(db: Database, account: Account): Promise
     const card = queue.shift();
     if (!card) throw new Error("the study queue is empty");
     const params = answerParams(scheduler, card, pickRating(), new Date());
-    const [row] = await asUser(db, account, (tx) =>
-      measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
+    const [row] = await asUser(
+      db,
+      account,
+      (tx) => measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
+      options,
     );
     if (row?.version !== card.version + 1) throw new Error(`record_review did not store the answer to ${card.card_id}`);
     answered++;
@@ -80,6 +87,36 @@ export function answerParams(scheduler: Scheduler, card: QueueRow, rating: Ratin
     schedule.reps,
     schedule.lapses,
   ];
+}
+
+/**
+ * A floor under study_queue(): the same rows, read back from a table. It is
+ * what sending the day's queue costs before any of it is worked out.
+ */
+export async function benchQueueRowsFloor(db: Database, account: Account): Promise<Sample> {
+  await asUser(db, account, (tx) =>
+    tx.exec("create temporary table bench_queue_rows as select * from public.study_queue(null)"),
+  );
+  try {
+    return await sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
+      const rows = await asUser(db, account, (tx) => measure(() => tx.query("select * from pg_temp.bench_queue_rows")));
+      if (rows.length === 0) throw new Error("no queue rows to read back");
+    });
+  } finally {
+    await db.exec("drop table if exists pg_temp.bench_queue_rows");
+  }
+}
+
+/** A floor under every call: one schedule row read by its key, through RLS. */
+export function benchOneRowFloor(db: Database, account: Account, cardId: string): Promise<Sample> {
+  return sample(workload.warmupCalls, workload.measuredCalls, async (measure) => {
+    const rows = await asUser(db, account, (tx) =>
+      measure(() =>
+        tx.query("select * from public.card_states where user_id = $1 and card_id = $2", [account.userId, cardId]),
+      ),
+    );
+    if (rows.length !== 1) throw new Error(`no schedule of card ${cardId}`);
+  });
 }
 
 /** Again 10%, Hard 15%, Good 65%, Easy 10%. */

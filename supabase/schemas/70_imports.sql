@@ -61,8 +61,8 @@ revoke all on private.import_batches from anon, authenticated, service_role;
 alter table private.import_batches alter column payload set storage external;
 
 -- What one user's imports may hold while they run. The device sends batches
--- of at most 1,000 notes and 2 MB (@engram/sdk's transfer/staged.ts; a
--- 1,558-note Anki collection stages 1.2 MB in two), so a batch may hold
+-- of at most 1,000 notes and 500 KB (@engram/sdk's transfer/staged.ts; a
+-- 1,558-note Anki collection stages 1.2 MB in three), so a batch may hold
 -- 1,000 notes in 4 MiB and a job 1,000 batches, 100,000 notes and 512 MiB in
 -- all: room for 100,000 notes with a million answers (about 400 MB), and no
 -- more notes than finishing is built for, however small each is. A job runs
@@ -610,9 +610,13 @@ declare
   step_notes integer;
   batch_done boolean;
   seq_base bigint;
-  started timestamptz := clock_timestamp();
+  started timestamptz;
 begin
   job := private.lock_own_import(p_job_id);
+  -- A step's pace (ms_per_note, below) is its own work, not its wait for the
+  -- job while a batch was being staged: counting the wait made the next step
+  -- smaller, and many small steps waited more.
+  started := clock_timestamp();
   perform private.refuse_expired_import(job);
   if job.status = 'done' then
     return job;

@@ -9,13 +9,15 @@
  * Prints wall time per phase, and the peak RSS of this process (the SDK) and of
  * the stack's, which runs in a process of its own so that the requests timed
  * meanwhile measure the stack alone (with PGlite, the database is in it);
- * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL.
+ * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL. Last, the floor under the
+ * import's finish (support/import-floor.ts) on the same engine.
  */
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import type { ExportNote, ExportReview } from "@engram/core/export";
 import { writeApkg } from "@engram/core/export";
 import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/index.js";
+import { importFloor } from "./support/import-floor.js";
 import { signedInOnStackProcess } from "./support/signed-in.js";
 
 const noteCount = 10_000;
@@ -242,3 +244,10 @@ try {
   stackPeakRssMb = (await stack.close()).peakRssMb;
 }
 console.log(`peak RSS: SDK ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, stack ${stackPeakRssMb} MB`);
+
+// After the stack has stopped, so that the two do not share the machine.
+const floor = await importFloor();
+console.log("floor: the same rows written in one transaction (indexes and foreign keys, no trigger)");
+for (const { step, ms } of floor) console.log(`  ${step.padEnd(32)} ${(ms / 1000).toFixed(2)} s`);
+const floorMs = floor.reduce((sum, { ms }) => sum + ms, 0);
+console.log(`  ${"in all".padEnd(32)} ${(floorMs / 1000).toFixed(2)} s`);

@@ -18,11 +18,11 @@ describe("staging batches", () => {
   });
 
   it("splits text of several bytes a character by its bytes, keeping each batch well under the server's 4 MiB", () => {
-    // 450 KB each in UTF-8 but 150,000 characters: three fit 1 MB by characters, not by bytes.
-    const notes = [note("語".repeat(150_000)), note("語".repeat(150_000)), note("語".repeat(150_000))];
+    // 225 KB each in UTF-8 but 75,000 characters: three fit 500 KB by characters, not by bytes.
+    const notes = [note("語".repeat(75_000)), note("語".repeat(75_000)), note("語".repeat(75_000))];
     const parts = batches(notes);
     expect(parts.map((part) => part.length)).toEqual([2, 1]);
-    for (const part of parts) expect(jsonBytes(part)).toBeLessThanOrEqual(1_000_100);
+    for (const part of parts) expect(jsonBytes(part)).toBeLessThanOrEqual(500_100);
   });
 
   it("puts at most 1,000 notes in a batch", () => {

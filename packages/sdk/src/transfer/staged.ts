@@ -111,14 +111,15 @@ export class SkipTally {
 
 /**
  * The server takes a batch of at most 4 MiB of JSON and 1,000 batches a job
- * (`private.import_limits`): batches of up to 1,000 notes and 1 MB, counted
- * in UTF-8 bytes as the server counts them, keep well under the first, are
- * cheap to retry and short to commit (a new deck's are committed a call
- * each, about 0.3 s on the embedded database for 250 notes with 2,500
- * answers), and reach the second only past 400,000 such notes.
+ * (`private.import_limits`): batches of up to 1,000 notes and 500 KB, counted
+ * in UTF-8 bytes as the server counts them, keep well under the first and
+ * reach the second only past more notes than an import may hold. Storing a
+ * batch holds the embedded database, which runs one statement at a time: at
+ * 1 MB a call kept everyone else waiting up to 1.2 s on two cores, at 500 KB
+ * up to 0.6 s (bench/transfer.ts), for the same import time.
  */
 const maxBatchNotes = 1000;
-const maxBatchBytes = 1_000_000;
+const maxBatchBytes = 500_000;
 
 /** The UTF-8 length of a string, without encoding it. */
 export function utf8Bytes(text: string): number {
