@@ -157,12 +157,17 @@ as $$
 begin
   with added as materialized (
     select l.id, l.user_id, l.previous ? 'deck_id' as deck_in_log,
-           coalesce((l.previous ->> 'deck_id')::uuid, s.deck_id, c.deck_id) as deck_id,
+           -- Answers and imports name their deck in the log; the schedule and
+           -- the card are read only for a log that does not (coalesce stops
+           -- at the first value), not twice per answer of a 100,000-answer import.
+           coalesce(
+             (l.previous ->> 'deck_id')::uuid,
+             (select s.deck_id from public.card_states s where s.user_id = l.user_id and s.card_id = l.card_id),
+             (select c.deck_id from public.cards c where c.id = l.card_id)
+           ) as deck_id,
            private.review_slot(l.reviewed_at) as slot, l.state, l.rating,
            private.review_is_mature(l.state, l.previous, l.elapsed_days) as mature, l.duration_ms
     from added_logs l
-    left join public.card_states s on s.user_id = l.user_id and s.card_id = l.card_id
-    left join public.cards c on c.id = l.card_id
   ),
   noted as (
     insert into private.review_log_decks (log_id, deck_id)
