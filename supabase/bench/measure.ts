@@ -11,17 +11,13 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
 /**
  * Runs `fn` as a signed-in user the way PostgREST runs a request: one
  * transaction, `role` and `request.jwt.claims` set locally, then commit.
- * `withoutTriggers` runs it with no trigger firing, for the floors.
  */
 export function asUser<T>(
   db: Database,
   account: Pick<Account, "userId" | "email" | "sessionId">,
   fn: (tx: Queryable) => Promise<T>,
-  options: { withoutTriggers?: boolean } = {},
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    // Neither triggers nor foreign-key checks fire (a superuser's setting, so set before the role changes).
-    if (options.withoutTriggers) await tx.exec("set local session_replication_role = replica");
     await setRequestContext(tx, {
       role: "authenticated",
       claims: {

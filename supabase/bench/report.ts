@@ -66,6 +66,6 @@ export function printTable(rows: Row[], skipped: { kind: EngineKind; reason: str
   console.log("median/p95: the RPC statement; request p95: begin + role/claims + RPC + commit, as PostgREST runs it.");
   console.log(
     "floors: queue rows = study_queue()'s rows read back from a table; one row = a schedule read by its key; " +
-      "bare answer = record_review with no trigger or foreign-key check.",
+      "bare answer = record_review with its tables' triggers off (foreign keys checked).",
   );
 }

@@ -15,6 +15,7 @@ import {
   benchOneRowFloor,
   benchQueueRowsFloor,
   benchRecordReview,
+  benchRecordReviewWithoutTriggers,
   benchStats,
   benchStudyQueue,
   fetchQueue,
@@ -55,7 +56,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   record("study_queue(deck)", summarize(await benchStudyQueue(engine.db, account, true)));
   record("floor: one row", summarize(await benchOneRowFloor(engine.db, account, queue[0]?.card_id ?? "")));
   record("record_review", summarize(await benchRecordReview(engine.db, account)));
-  record("floor: bare answer", summarize(await benchRecordReview(engine.db, account, { withoutTriggers: true })));
+  record("floor: bare answer", summarize(await benchRecordReviewWithoutTriggers(engine.db, account)));
   for (const operation of Object.keys(statsSql) as StatsOperation[]) {
     record(operation, summarize(await benchStats(engine.db, account, operation)));
   }

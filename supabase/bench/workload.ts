@@ -42,11 +42,7 @@ export const recordReviewSql = `
  * Answers cards in queue order, as the study screen does: the next schedule
  * comes from @engram/core (FSRS-6), the expected version from the queue row.
  */
-export async function benchRecordReview(
-  db: Database,
-  account: Account,
-  options: { withoutTriggers?: boolean } = {},
-): Promise<Sample & { answered: number }> {
+export async function benchRecordReview(db: Database, account: Account): Promise<Sample & { answered: number }> {
   const scheduler = createScheduler();
   let queue: QueueRow[] = [];
   let answered = 0;
@@ -55,11 +51,8 @@ export async function benchRecordReview(
     const card = queue.shift();
     if (!card) throw new Error("the study queue is empty");
     const params = answerParams(scheduler, card, pickRating(), new Date());
-    const [row] = await asUser(
-      db,
-      account,
-      (tx) => measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
-      options,
+    const [row] = await asUser(db, account, (tx) =>
+      measure(() => tx.query<{ version: number }>(recordReviewSql, params)),
     );
     if (row?.version !== card.version + 1) throw new Error(`record_review did not store the answer to ${card.card_id}`);
     answered++;
@@ -104,6 +97,22 @@ export async function benchQueueRowsFloor(db: Database, account: Account): Promi
     });
   } finally {
     await db.exec("drop table if exists pg_temp.bench_queue_rows");
+  }
+}
+
+/**
+ * A floor under record_review: the same answers with the schedule's and the
+ * answer's own triggers (counts, realtime) switched off; foreign-key checks
+ * stay. Switched by the table's owner, outside the calls: a setting such as
+ * session_replication_role would re-plan every statement at every call.
+ */
+export async function benchRecordReviewWithoutTriggers(db: Database, account: Account): Promise<Sample> {
+  const tables = ["public.card_states", "public.review_logs"];
+  await db.exec(tables.map((table) => `alter table ${table} disable trigger user;`).join("\n"));
+  try {
+    return await benchRecordReview(db, account);
+  } finally {
+    await db.exec(tables.map((table) => `alter table ${table} enable trigger user;`).join("\n"));
   }
 }
 
