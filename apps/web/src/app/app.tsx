@@ -17,7 +17,7 @@ function createQueryClient() {
 
 export function App({ loadEngram }: { loadEngram: () => Promise<Engram> }) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createRouter);
+  const [router] = useState(() => createRouter({ queryClient, loadEngram }));
   return (
     <EngramProvider load={loadEngram}>
       <QueryClientProvider client={queryClient}>

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter } from "react-router";
 import { RequireSession } from "../session/require-session.js";
+import { prefetching, type RouteServices } from "../session/route-prefetch.js";
 import { Loading } from "../ui/loading.js";
 import { NotFoundPage } from "../ui/not-found-page.js";
 import { AppLayout } from "../ui/shell/app-layout.js";
@@ -13,7 +14,8 @@ function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return async () => ({ Component: pick(await load()) });
 }
 
-export function createRouter() {
+export function createRouter(services: RouteServices) {
+  const statsScreen = () => import("../features/stats/stats-page.js");
   return createBrowserRouter([
     {
       element: <AppLayout />,
@@ -137,10 +139,8 @@ export function createRouter() {
             },
             {
               path: "/stats",
-              lazy: screen(
-                () => import("../features/stats/stats-page.js"),
-                (m) => m.StatsPage,
-              ),
+              loader: prefetching(services, statsScreen, (m) => m.prefetchStats),
+              lazy: screen(statsScreen, (m) => m.StatsPage),
             },
             {
               path: "/decks/:deckId/settings",

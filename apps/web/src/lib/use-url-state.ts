@@ -36,20 +36,23 @@ export function choiceField<V extends string | number>(param: string, choices: r
   };
 }
 
+/** The values `searchParams` hold, each read by its field. */
+export function readUrlState<T>(schema: UrlSchema<T>, searchParams: URLSearchParams): T {
+  const read = {} as T;
+  for (const key of Object.keys(schema) as (keyof T)[]) {
+    const field = schema[key];
+    read[key] = field.parse(searchParams.get(field.param));
+  }
+  return read;
+}
+
 /**
  * The screen's values and a function that changes some of them. Pass a schema
  * made once, outside the component: it is a dependency of both.
  */
 export function useUrlState<T>(schema: UrlSchema<T>): [T, (patch: Partial<T>, options?: UrlUpdateOptions) => void] {
   const [searchParams, setSearchParams] = useSearchParams();
-  const values = useMemo(() => {
-    const read = {} as T;
-    for (const key of Object.keys(schema) as (keyof T)[]) {
-      const field = schema[key];
-      read[key] = field.parse(searchParams.get(field.param));
-    }
-    return read;
-  }, [schema, searchParams]);
+  const values = useMemo(() => readUrlState(schema, searchParams), [schema, searchParams]);
 
   // Two changes in a row (clear the search, then type a tag) must build on each
   // other, not both on the URL of the last render. The router renders the URLs

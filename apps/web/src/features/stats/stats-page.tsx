@@ -1,8 +1,10 @@
+import { engramQueries } from "@engram/sdk/query";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { BarChart3, Play } from "lucide-react";
 import { Link } from "react-router";
 import { errorCode, errorMessage } from "../../lib/error-messages.js";
 import { useEngramQueries } from "../../session/factories.js";
+import type { Prefetch } from "../../session/route-prefetch.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { AnswerButtons } from "./answer-buttons.js";
 import { Calendar } from "./calendar.js";
@@ -12,7 +14,7 @@ import { ForecastChart } from "./forecast-chart.js";
 import { RetentionTable } from "./retention-table.js";
 import { ReviewsChart } from "./reviews-chart.js";
 import { StatsControls } from "./stats-controls.js";
-import { type StatsParams, useStatsParams } from "./stats-params.js";
+import { readStatsParams, type StatsParams, useStatsParams } from "./stats-params.js";
 import type { ReviewStats, UserStats } from "./stats-types.js";
 import { TimeChart } from "./time-chart.js";
 import { TodaySection } from "./today-section.js";
@@ -29,12 +31,10 @@ export function StatsPage() {
   const [params, update] = useStatsParams();
   const queries = useEngramQueries();
   const decks = useQuery(queries.decks.list());
+  const figures = figureQueries(queries, params);
   // The previous figures stay on screen (dimmed) while another deck or period loads.
-  const user = useQuery({ ...queries.stats.user({ deckId: params.deckId }), placeholderData: keepPreviousData });
-  const reviews = useQuery({
-    ...queries.stats.reviews({ deckId: params.deckId, days: params.period }),
-    placeholderData: keepPreviousData,
-  });
+  const user = useQuery({ ...figures.user, placeholderData: keepPreviousData });
+  const reviews = useQuery({ ...figures.reviews, placeholderData: keepPreviousData });
   const error = user.error ?? reviews.error;
   const updating = user.isPlaceholderData || reviews.isPlaceholderData;
   const state = error ? "error" : user.data && reviews.data ? (updating ? "updating" : "ready") : "loading";
@@ -79,6 +79,21 @@ export function StatsPage() {
     </div>
   );
 }
+
+/** The two requests behind the figures. */
+function figureQueries(queries: ReturnType<typeof engramQueries>, params: StatsParams) {
+  return {
+    user: queries.stats.user({ deckId: params.deckId }),
+    reviews: queries.stats.reviews({ deckId: params.deckId, days: params.period }),
+  };
+}
+
+/** The figures' requests start with the route; the deck picker's list can wait its turn behind them. */
+export const prefetchStats: Prefetch = (queryClient, engram, searchParams) => {
+  const figures = figureQueries(engramQueries(engram), readStatsParams(searchParams));
+  void queryClient.prefetchQuery(figures.user);
+  void queryClient.prefetchQuery(figures.reviews);
+};
 
 function Figures({
   user,

@@ -2,7 +2,7 @@
  * What the statistics screen shows lives in the URL (`?deck=<id>&period=30|90|365|all`),
  * so a view can be bookmarked and restored with Back.
  */
-import { choiceField, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
+import { choiceField, readUrlState, type UrlSchema, useUrlState } from "../../lib/use-url-state.js";
 
 export const periods = [30, 90, 365, "all"] as const;
 export type Period = (typeof periods)[number];
@@ -37,4 +37,9 @@ const schema: UrlSchema<StatsParams> = {
 /** Each change is a step Back undoes. */
 export function useStatsParams(): [StatsParams, (patch: Partial<StatsParams>) => void] {
   return useUrlState(schema);
+}
+
+/** The view a URL's search params name, read as the screen reads them. */
+export function readStatsParams(searchParams: URLSearchParams): StatsParams {
+  return readUrlState(schema, searchParams);
 }
