@@ -16,6 +16,9 @@ import {
   type User,
 } from "./support/study-fixtures.js";
 
+/** A due date that many days after now: answers are at the real time, and a schedule falls due after them. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
 // The triggers that keep cards in step with their note (docs/product.md §3 cards:
 // "Editing a note adds/removes cards to match, keeping the schedule of cards
 // that survive") and give every member a schedule row per card.
@@ -86,12 +89,12 @@ describe("editing a note", () => {
     const [c1, c2] = cardIds as [string, string];
     // Vic has studied both cards.
     const vicC2 = await actAs(db, vic, async (tx) => {
-      await recordReview(tx, { cardId: c1, expectedVersion: 0, state: "review", due: "2026-12-01T00:00:00Z", reps: 1 });
+      await recordReview(tx, { cardId: c1, expectedVersion: 0, state: "review", due: inDays(2), reps: 1 });
       return recordReview(tx, {
         cardId: c2,
         expectedVersion: 0,
         state: "review",
-        due: "2026-12-02T00:00:00Z",
+        due: inDays(3),
         reps: 1,
       });
     });

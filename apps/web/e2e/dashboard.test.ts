@@ -40,20 +40,24 @@ async function schedule(cardId: string, state: "learning" | "review", due: Date)
   if (error) throw error;
 }
 
-/** Answers as the server stores them, at moments in the past (the study days they fall in make the streak). */
-async function answered(cardId: string, hoursAgo: number[]) {
-  const rows = hoursAgo.map((ago) => ({
+/**
+ * Answers as the server stores them, at moments in the past (the study days they fall in make the streak).
+ * Whole days back from one `now` land on the same study days whatever the hour; half a day could cross the day start.
+ */
+async function answered(cardId: string, daysAgo: number[]) {
+  const now = Date.now();
+  const rows = daysAgo.map((ago) => ({
     user_id: account.id,
     card_id: cardId,
     client_review_id: randomUUID(),
     rating: 3,
     state: "review" as const,
-    due: new Date(Date.now() - ago * hour).toISOString(),
+    due: new Date(now - ago * 24 * hour).toISOString(),
     stability: 4,
     difficulty: 5,
     elapsed_days: 1,
     scheduled_days: 3,
-    reviewed_at: new Date(Date.now() - ago * hour).toISOString(),
+    reviewed_at: new Date(now - ago * 24 * hour).toISOString(),
     duration_ms: 4000,
     previous: {},
   }));
@@ -72,7 +76,7 @@ test("the dashboard shows each deck's cards due today, the streak and the year's
   await schedule(learning, "learning", new Date(Date.now() - 60_000));
   for (const card of await cardsOf(chemistry)) await schedule(card, "review", new Date(Date.now() + 3 * 24 * hour));
   // Three days in a row ending today (two answers yesterday), and one day alone ten days back.
-  await answered(review1, [0.1, 24, 24.5, 48, 240]);
+  await answered(review1, [0, 1, 1, 2, 10]);
 
   const engram = await engramFor(account);
   const stats = await engram.stats.decks();
