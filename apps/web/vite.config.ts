@@ -60,15 +60,17 @@ export default defineConfig({
         // Only libraries every page needs are named; the rest stay with the lazy screens that
         // import them, so a chunk shared with a screen never drags its libraries into the entry.
         manualChunks(id) {
+          // The router (wouter, regexparam) and use-sync-external-store, which it shares with TipTap and
+          // the statistics screen's charts, are small and needed on every page.
           if (
-            /\/node_modules\/(react|react-dom|react-router|scheduler|@tanstack\/(react-query|query-core))\//.test(id)
+            /\/node_modules\/(react|react-dom|scheduler|wouter|regexparam|use-sync-external-store|@tanstack\/(react-query|query-core))\//.test(
+              id,
+            )
           ) {
             return "react";
           }
           // cookie is @supabase/ssr's alone: left unnamed it lands in the react chunk, in every page.
           if (/\/node_modules\/(@supabase\/|cookie\/)/.test(id)) return "supabase";
-          // Used by both TipTap and the statistics screen's charts: a file of its own, so neither pulls in the other.
-          if (id.includes("/node_modules/use-sync-external-store/")) return "use-sync-external-store";
           // The rich-text editor (TipTap over ProseMirror) loads only with the note editor, never up front.
           if (/\/node_modules\/(@tiptap\/|prosemirror-|orderedmap|rope-sequence|w3c-keyname|linkifyjs)/.test(id)) {
             return "editor";

@@ -63,6 +63,9 @@ const routes: Route[] = [
       "src/features/note-browser/deck-page.tsx",
       "../../packages/sdk/src/note-types.ts",
       "../../packages/sdk/src/note-history.ts",
+      // An editor's count of waiting suggestions; the pictures of who else is here.
+      "../../packages/sdk/src/suggestions.ts",
+      "../../packages/sdk/src/storage.ts",
     ],
   },
   {
@@ -77,13 +80,18 @@ const routes: Route[] = [
     name: "settings",
     path: "/settings",
     audience: "signed in",
-    modules: ["src/features/settings/settings-page.tsx"],
+    // The profile's picture, for a user who has one.
+    modules: ["src/features/settings/settings-page.tsx", "../../packages/sdk/src/storage.ts"],
   },
   {
     name: "settings + workload",
     path: "/settings",
     audience: "signed in",
-    modules: ["src/features/settings/settings-page.tsx", "src/features/settings/workload-chart.tsx"],
+    modules: [
+      "src/features/settings/settings-page.tsx",
+      "../../packages/sdk/src/storage.ts",
+      "src/features/settings/workload-chart.tsx",
+    ],
   },
 ];
 

@@ -20,13 +20,14 @@ import type { createNoteTypes } from "./note-types.js";
 import type { createNotes } from "./notes.js";
 import type { createPersonalNotes } from "./personal-notes.js";
 import { createProfile } from "./profile.js";
+import { createSuggestionChanges } from "./realtime/suggestion-changes.js";
 import { createRealtime } from "./realtime.js";
 import { createSampleDeck } from "./sample-deck.js";
 import { createStats } from "./stats.js";
-import { createStorage } from "./storage.js";
+import type { createStorage } from "./storage.js";
 import { createScheduleFollowing } from "./study/follow.js";
 import type { createStudy } from "./study/index.js";
-import { createSuggestions } from "./suggestions.js";
+import type { createSuggestions } from "./suggestions.js";
 import type { EngramClient } from "./supabase-client.js";
 
 export type { EngramClient };
@@ -44,7 +45,9 @@ type NoteHistory = ReturnType<typeof createNoteHistory>;
 type NoteTypes = ReturnType<typeof createNoteTypes>;
 type Notes = ReturnType<typeof createNotes>;
 type PersonalNotes = ReturnType<typeof createPersonalNotes>;
+type Storage = ReturnType<typeof createStorage>;
 type Study = ReturnType<typeof createStudy>;
+type Suggestions = ReturnType<typeof createSuggestions>;
 
 /**
  * The sub-clients a screen needs as it opens (the session, decks, statistics,
@@ -113,7 +116,13 @@ export function createEngram(supabase: EngramClient) {
       () => import("./personal-notes.js").then((module) => module.createPersonalNotes(supabase)),
       { get: true, listForDeck: true, save: true, setMarked: true, clear: true },
     ),
-    suggestions: createSuggestions(supabase),
+    suggestions: {
+      ...lazyClient<Suggestions>(
+        () => import("./suggestions.js").then((module) => module.createSuggestions(supabase)),
+        { suggest: true, withdraw: true, pending: true, pendingCount: true, mine: true, review: true },
+      ),
+      ...createSuggestionChanges(supabase),
+    },
     cards: lazyClient<Cards>(() => import("./cards.js").then((module) => module.createCards(supabase)), {
       listForNote: true,
       schedules: true,
@@ -142,7 +151,20 @@ export function createEngram(supabase: EngramClient) {
       ...createScheduleFollowing(supabase),
     },
     stats: createStats(supabase),
-    storage: createStorage(supabase),
+    storage: lazyClient<Storage>(() => import("./storage.js").then((module) => module.createStorage(supabase)), {
+      uploadMedia: true,
+      mediaUrl: true,
+      downloadMedia: true,
+      removeMedia: true,
+      uploadAvatar: true,
+      removeAvatar: true,
+      avatarUrl: true,
+      uploadImport: true,
+      importJobs: true,
+      importJob: true,
+      listExports: true,
+      exportUrl: true,
+    }),
     realtime: createRealtime(supabase),
     account: lazyClient<Account>(() => import("./account.js").then((module) => module.createAccount(supabase, auth)), {
       delete: true,

@@ -7,13 +7,7 @@
 import { z } from "zod/mini";
 import type { Enums, Tables } from "./database.types.js";
 import { toEngramError } from "./errors.js";
-import {
-  type ResyncEvent,
-  type SubscriptionOptions,
-  subscribeToChanges,
-  type TableChange,
-  type Unsubscribe,
-} from "./realtime/changes.js";
+import type { TableChange } from "./realtime/changes.js";
 import { run, validate } from "./request.js";
 import { currentUserId } from "./session.js";
 import type { EngramClient } from "./supabase-client.js";
@@ -264,36 +258,6 @@ export function createSuggestions(supabase: EngramClient) {
         }),
       );
       return rows as unknown as Suggestion[];
-    },
-
-    /** Suggestions of a deck made, reviewed or closed, for its members (maintainers refetch their queue). */
-    onDeckChanges(
-      deckId: string,
-      listener: (event: SuggestionEvent | ResyncEvent) => void,
-      options: SubscriptionOptions = {},
-    ): Unsubscribe {
-      const id = validate(idSchema, deckId);
-      return subscribeToChanges(supabase, `deck:${id}`, ["note_suggestions"], listener, options);
-    },
-
-    /** The user's own suggestions made or reviewed, on any of their devices. */
-    onOwnChanges(
-      listener: (event: SuggestionEvent | ResyncEvent) => void,
-      options: SubscriptionOptions = {},
-    ): Unsubscribe {
-      let stopped = false;
-      let stop: Unsubscribe | null = null;
-      void currentUserId(supabase).then(
-        (userId) => {
-          if (stopped) return;
-          stop = subscribeToChanges(supabase, `user:${userId}`, ["note_suggestions"], listener, options);
-        },
-        (error: unknown) => options.onError?.(toEngramError(error)),
-      );
-      return async () => {
-        stopped = true;
-        await stop?.();
-      };
     },
   };
 }

@@ -1,10 +1,9 @@
 import type { Engram } from "@engram/sdk";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
-import { RouterProvider } from "react-router/dom";
 import { EngramProvider } from "../session/engram-context.js";
 import { SessionProvider } from "../session/session-context.js";
-import { createRouter } from "./router.js";
+import { AppRoutes, createRoutes } from "./router.js";
 
 function createQueryClient() {
   return new QueryClient({
@@ -17,12 +16,12 @@ function createQueryClient() {
 
 export function App({ loadEngram }: { loadEngram: () => Promise<Engram> }) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => createRouter({ queryClient, loadEngram }));
+  const [routes] = useState(() => createRoutes({ queryClient, loadEngram }));
   return (
     <EngramProvider load={loadEngram}>
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
-          <RouterProvider router={router} />
+          <AppRoutes routes={routes} />
         </SessionProvider>
       </QueryClientProvider>
     </EngramProvider>

@@ -1,179 +1,220 @@
-import type { ComponentType } from "react";
-import { createBrowserRouter } from "react-router";
+import { type ComponentType, type LazyExoticComponent, lazy, useLayoutEffect } from "react";
+import { matchRoute, Route, useRouter, useSearch, useLocation as useWouterLocation } from "wouter";
 import { RequireSession } from "../session/require-session.js";
-import { prefetching, type RouteServices } from "../session/route-prefetch.js";
-import { Loading } from "../ui/loading.js";
+import { type Prefetch, prefetching, type RouteServices } from "../session/route-prefetch.js";
 import { NotFoundPage } from "../ui/not-found-page.js";
 import { AppLayout } from "../ui/shell/app-layout.js";
 
 /**
  * Every screen is its own chunk, loaded when its route is first visited, so a
- * visitor downloads only what the page in front of them needs.
+ * visitor downloads only what the page in front of them needs. Until it is
+ * there, the layout shows "Loading…" in its place.
  */
 function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return async () => ({ Component: pick(await load()) });
+  return lazy(async () => ({ default: pick(await load()) }));
 }
 
-export function createRouter(services: RouteServices) {
-  const statsScreen = () => import("../features/stats/stats-page.js");
-  return createBrowserRouter([
+const statsScreen = () => import("../features/stats/stats-page.js");
+const StudyPage = screen(
+  () => import("../features/study/study-page.js"),
+  (m) => m.StudyPage,
+);
+
+interface AppRoute {
+  /** A wouter pattern: `:name` segments are the screen's `useParams()`. */
+  path: string;
+  Screen: LazyExoticComponent<ComponentType>;
+  /** Sent to sign in without a session (session/require-session.tsx). */
+  signedIn?: boolean;
+  /** Starts the screen's first requests as the route is entered (session/route-prefetch.ts). */
+  prefetch?: (searchParams: URLSearchParams) => void;
+}
+
+/** The app's routes, first match wins. */
+export function createRoutes(services: RouteServices): AppRoute[] {
+  const prefetch = <M,>(load: () => Promise<M>, pick: (module: M) => Prefetch) => prefetching(services, load, pick);
+  return [
     {
-      element: <AppLayout />,
-      // Shown while the first screen's chunk loads.
-      HydrateFallback: Loading,
-      children: [
-        {
-          path: "/",
-          lazy: screen(
-            () => import("../features/home/home-page.js"),
-            (m) => m.HomePage,
-          ),
-        },
-        {
-          path: "/sign-in",
-          lazy: screen(
-            () => import("../features/auth/sign-in-page.js"),
-            (m) => m.SignInPage,
-          ),
-        },
-        {
-          path: "/sign-up",
-          lazy: screen(
-            () => import("../features/auth/sign-up-page.js"),
-            (m) => m.SignUpPage,
-          ),
-        },
-        {
-          path: "/forgot-password",
-          lazy: screen(
-            () => import("../features/auth/forgot-password-page.js"),
-            (m) => m.ForgotPasswordPage,
-          ),
-        },
-        {
-          path: "/reset-password",
-          lazy: screen(
-            () => import("../features/auth/reset-password-page.js"),
-            (m) => m.ResetPasswordPage,
-          ),
-        },
-        {
-          path: "/auth/callback",
-          lazy: screen(
-            () => import("../features/auth/auth-callback-page.js"),
-            (m) => m.AuthCallbackPage,
-          ),
-        },
-        {
-          path: "/invite/:token",
-          lazy: screen(
-            () => import("../features/invite/invite-page.js"),
-            (m) => m.InvitePage,
-          ),
-        },
-        {
-          path: "/explore",
-          lazy: screen(
-            () => import("../features/explore/explore-page.js"),
-            (m) => m.ExplorePage,
-          ),
-        },
-        {
-          element: <RequireSession />,
-          children: [
-            {
-              path: "/decks",
-              lazy: screen(
-                () => import("../features/decks/decks-page.js"),
-                (m) => m.DecksPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId",
-              lazy: screen(
-                () => import("../features/note-browser/deck-page.js"),
-                (m) => m.DeckPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId/history",
-              lazy: screen(
-                () => import("../features/note-history/deck-history-page.js"),
-                (m) => m.DeckHistoryPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId/deleted",
-              lazy: screen(
-                () => import("../features/deleted-notes/deleted-notes-page.js"),
-                (m) => m.DeletedNotesPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId/study",
-              lazy: screen(
-                () => import("../features/study/study-page.js"),
-                (m) => m.StudyPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId/custom-study",
-              lazy: screen(
-                () => import("../features/study/custom-study-page.js"),
-                (m) => m.CustomStudyPage,
-              ),
-            },
-            {
-              path: "/import",
-              lazy: screen(
-                () => import("../features/import/import-page.js"),
-                (m) => m.ImportPage,
-              ),
-            },
-            {
-              path: "/settings",
-              lazy: screen(
-                () => import("../features/settings/settings-page.js"),
-                (m) => m.SettingsPage,
-              ),
-            },
-            {
-              path: "/stats",
-              loader: prefetching(services, statsScreen, (m) => m.prefetchStats),
-              lazy: screen(statsScreen, (m) => m.StatsPage),
-            },
-            {
-              path: "/decks/:deckId/settings",
-              lazy: screen(
-                () => import("../features/deck-settings/deck-settings-page.js"),
-                (m) => m.DeckSettingsPage,
-              ),
-            },
-            {
-              path: "/decks/:deckId/suggestions",
-              lazy: screen(
-                () => import("../features/suggestions/review-page.js"),
-                (m) => m.ReviewPage,
-              ),
-            },
-            {
-              path: "/suggestions",
-              lazy: screen(
-                () => import("../features/suggestions/my-suggestions-page.js"),
-                (m) => m.MySuggestionsPage,
-              ),
-            },
-            {
-              path: "/study",
-              lazy: screen(
-                () => import("../features/study/study-page.js"),
-                (m) => m.StudyPage,
-              ),
-            },
-          ],
-        },
-        { path: "*", element: <NotFoundPage /> },
-      ],
+      path: "/",
+      Screen: screen(
+        () => import("../features/home/home-page.js"),
+        (m) => m.HomePage,
+      ),
     },
-  ]);
+    {
+      path: "/sign-in",
+      Screen: screen(
+        () => import("../features/auth/sign-in-page.js"),
+        (m) => m.SignInPage,
+      ),
+    },
+    {
+      path: "/sign-up",
+      Screen: screen(
+        () => import("../features/auth/sign-up-page.js"),
+        (m) => m.SignUpPage,
+      ),
+    },
+    {
+      path: "/forgot-password",
+      Screen: screen(
+        () => import("../features/auth/forgot-password-page.js"),
+        (m) => m.ForgotPasswordPage,
+      ),
+    },
+    {
+      path: "/reset-password",
+      Screen: screen(
+        () => import("../features/auth/reset-password-page.js"),
+        (m) => m.ResetPasswordPage,
+      ),
+    },
+    {
+      path: "/auth/callback",
+      Screen: screen(
+        () => import("../features/auth/auth-callback-page.js"),
+        (m) => m.AuthCallbackPage,
+      ),
+    },
+    {
+      path: "/invite/:token",
+      Screen: screen(
+        () => import("../features/invite/invite-page.js"),
+        (m) => m.InvitePage,
+      ),
+    },
+    {
+      path: "/explore",
+      Screen: screen(
+        () => import("../features/explore/explore-page.js"),
+        (m) => m.ExplorePage,
+      ),
+    },
+    {
+      path: "/decks",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/decks/decks-page.js"),
+        (m) => m.DecksPage,
+      ),
+    },
+    {
+      path: "/decks/:deckId",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/note-browser/deck-page.js"),
+        (m) => m.DeckPage,
+      ),
+    },
+    {
+      path: "/decks/:deckId/history",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/note-history/deck-history-page.js"),
+        (m) => m.DeckHistoryPage,
+      ),
+    },
+    {
+      path: "/decks/:deckId/deleted",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/deleted-notes/deleted-notes-page.js"),
+        (m) => m.DeletedNotesPage,
+      ),
+    },
+    { path: "/decks/:deckId/study", signedIn: true, Screen: StudyPage },
+    {
+      path: "/decks/:deckId/custom-study",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/study/custom-study-page.js"),
+        (m) => m.CustomStudyPage,
+      ),
+    },
+    {
+      path: "/import",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/import/import-page.js"),
+        (m) => m.ImportPage,
+      ),
+    },
+    {
+      path: "/settings",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/settings/settings-page.js"),
+        (m) => m.SettingsPage,
+      ),
+    },
+    {
+      path: "/stats",
+      signedIn: true,
+      Screen: screen(statsScreen, (m) => m.StatsPage),
+      prefetch: prefetch(statsScreen, (m) => m.prefetchStats),
+    },
+    {
+      path: "/decks/:deckId/settings",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/deck-settings/deck-settings-page.js"),
+        (m) => m.DeckSettingsPage,
+      ),
+    },
+    {
+      path: "/decks/:deckId/suggestions",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/suggestions/review-page.js"),
+        (m) => m.ReviewPage,
+      ),
+    },
+    {
+      path: "/suggestions",
+      signedIn: true,
+      Screen: screen(
+        () => import("../features/suggestions/my-suggestions-page.js"),
+        (m) => m.MySuggestionsPage,
+      ),
+    },
+    { path: "/study", signedIn: true, Screen: StudyPage },
+  ];
+}
+
+/**
+ * The screen for the address, inside the layout. One element tree for every
+ * route: moving between two signed-in screens keeps the session gate and its
+ * live updates mounted and swaps only the screen.
+ */
+export function AppRoutes({ routes }: { routes: AppRoute[] }) {
+  const router = useRouter();
+  const [pathname] = useWouterLocation();
+  const search = useSearch();
+  const route = routes.find(({ path }) => matchRoute(router.parser, path, pathname)[0]);
+
+  // Once per entry into a route, ahead of its chunk: the screen's own queries pick the requests up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the search params are read on entry only
+  useLayoutEffect(() => route?.prefetch?.(new URLSearchParams(search)), [route]);
+
+  if (!route) {
+    return (
+      <AppLayout>
+        <NotFoundPage />
+      </AppLayout>
+    );
+  }
+  const { Screen } = route;
+  return (
+    <AppLayout>
+      <Route path={route.path}>
+        {route.signedIn ? (
+          <RequireSession>
+            <Screen />
+          </RequireSession>
+        ) : (
+          <Screen />
+        )}
+      </Route>
+    </AppLayout>
+  );
 }

@@ -6,10 +6,10 @@
 import { type CustomStudyOptions, customStudyLimit, EngramError } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useDeferredValue, useId, useState } from "react";
-import { useNavigate } from "react-router";
 import { SubmitButton } from "../forms/submit-button.js";
 import { TextField } from "../forms/text-field.js";
 import { errorMessage } from "../lib/error-messages.js";
+import { useNavigate } from "../lib/navigation.js";
 import { useEngramMutations, useEngramQueries } from "../session/factories.js";
 import { Dialog } from "../ui/dialog.js";
 import { customStudyPath } from "./custom-params.js";

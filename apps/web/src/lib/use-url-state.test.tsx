@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, test } from "vitest";
 import { choiceField, textField, type UrlSchema, useUrlState } from "./use-url-state.js";
 
@@ -38,14 +37,20 @@ afterEach(() => {
   hook = undefined;
 });
 
-/** Renders a screen using the hook at `url`; returns its router and the hook's latest result. */
+/** Back in the browser's history: done once the browser says so with `popstate`. */
+function back() {
+  const moved = new Promise((resolve) => window.addEventListener("popstate", resolve, { once: true }));
+  history.back();
+  return moved;
+}
+
+/** Renders a screen using the hook at `url` (the page's own address); returns the hook's latest result. */
 function renderAt(url: string) {
-  const router = createMemoryRouter([{ path: "/", element: <Screen /> }], { initialEntries: [url] });
+  history.replaceState(null, "", url);
   root = createRoot(document.createElement("div"));
-  act(() => root?.render(<RouterProvider router={router} />));
+  act(() => root?.render(<Screen />));
   return {
-    router,
-    search: () => router.state.location.search,
+    search: () => window.location.search,
     values: () => (hook as Hook)[0],
     update: (...args: Parameters<Hook[1]>) => (hook as Hook)[1](...args),
   };
@@ -85,12 +90,12 @@ describe("useUrlState", () => {
     await act(async () => screen.update({ sort: "oldest" }));
     expect(new URLSearchParams(screen.search()).toString()).toBe("q=cat&period=90&sort=oldest");
 
-    await act(async () => screen.router.navigate(-1));
+    await act(back);
     expect(screen.values()).toEqual({ q: "cat", sort: "newest", period: 90 });
     await act(async () => screen.update({ q: "dog" }));
     expect(new URLSearchParams(screen.search()).toString()).toBe("q=dog&period=90");
 
-    await act(async () => screen.router.navigate("/?sort=oldest"));
+    await act(async () => history.pushState(null, "", "/?sort=oldest"));
     await act(async () => screen.update({ period: 90 }));
     expect(new URLSearchParams(screen.search()).toString()).toBe("sort=oldest&period=90");
   });
@@ -99,7 +104,7 @@ describe("useUrlState", () => {
     const screen = renderAt("/");
     await act(async () => screen.update({ q: "c" }, { replace: true }));
     await act(async () => screen.update({ period: 90 }));
-    await act(async () => screen.router.navigate(-1));
+    await act(back);
     expect(screen.values()).toEqual({ q: "c", sort: "newest", period: 30 });
   });
 });

@@ -4,7 +4,7 @@
  * equal to their default stay out of the URL, and ones it cannot read give the default.
  */
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "./navigation.js";
 
 /** One value of a screen's state and the search param that holds it. */
 export interface UrlField<T> {

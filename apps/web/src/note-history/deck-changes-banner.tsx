@@ -8,7 +8,7 @@ import type { DeckChanges } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link } from "../lib/navigation.js";
 import { useEngramQueries } from "../session/factories.js";
 import "./note-history.css";
 

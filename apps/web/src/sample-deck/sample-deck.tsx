@@ -2,8 +2,8 @@
 import type { SampleDeck } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, Play, Sparkles } from "lucide-react";
-import { Link } from "react-router";
 import { errorMessage } from "../lib/error-messages.js";
+import { Link } from "../lib/navigation.js";
 import { useEngramMutations } from "../session/factories.js";
 import "./sample-deck.css";
 

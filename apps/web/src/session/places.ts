@@ -1,5 +1,5 @@
 /** Where to go after signing in, and the links auth emails carry back to the app. */
-import type { Location } from "react-router";
+import type { Location } from "../lib/navigation.js";
 
 export const defaultPlace = "/decks";
 

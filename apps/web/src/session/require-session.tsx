@@ -1,4 +1,5 @@
-import { Navigate, Outlet, useLocation } from "react-router";
+import type { ReactNode } from "react";
+import { Navigate, useLocation } from "../lib/navigation.js";
 import { Loading } from "../ui/loading.js";
 import { LiveUpdates } from "./live-updates.js";
 import { placeOf, type SignInState } from "./places.js";
@@ -9,7 +10,7 @@ import { useSession } from "./session-context.js";
  * Routes behind this need a session; others are sent to sign in and brought back after.
  * A session still waiting for its authenticator code is sent to the sign-in page too, which asks for it.
  */
-export function RequireSession() {
+export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (session.status === "loading") return <Loading />;
@@ -17,10 +18,10 @@ export function RequireSession() {
     const state: SignInState = session.expired ? { reason: "expired" } : {};
     return <Navigate to={`/sign-in?next=${encodeURIComponent(placeOf(location))}`} state={state} replace />;
   }
-  return <SecondFactorGate />;
+  return <SecondFactorGate>{children}</SecondFactorGate>;
 }
 
-function SecondFactorGate() {
+function SecondFactorGate({ children }: { children: ReactNode }) {
   const secondFactor = useSecondFactor();
   const location = useLocation();
   if (secondFactor === "checking") return <Loading />;
@@ -30,7 +31,7 @@ function SecondFactorGate() {
   return (
     <>
       <LiveUpdates />
-      <Outlet />
+      {children}
     </>
   );
 }

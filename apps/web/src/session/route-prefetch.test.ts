@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import type { Engram } from "@engram/sdk";
 import { QueryClient } from "@tanstack/react-query";
-import type { LoaderFunctionArgs } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { type Prefetch, prefetching } from "./route-prefetch.js";
 
@@ -9,8 +8,8 @@ import { type Prefetch, prefetching } from "./route-prefetch.js";
 const engram = { name: "the SDK" } as unknown as Engram;
 const queryClient = new QueryClient();
 
-function enter(url: string, loader: ReturnType<typeof prefetching>) {
-  return loader({ request: new Request(url), params: {} } as LoaderFunctionArgs);
+function enter(url: string, prefetch: ReturnType<typeof prefetching>) {
+  return prefetch(new URL(url).searchParams);
 }
 
 afterEach(() => {
@@ -24,13 +23,13 @@ describe("prefetching", () => {
     const seen = new Promise<Parameters<Prefetch>>((resolve) => {
       called = resolve;
     });
-    const loader = prefetching(
+    const prefetch = prefetching(
       { queryClient, loadEngram: async () => engram },
       async () => ({ prefetch: ((...args) => called(args)) as Prefetch }),
       (screen) => screen.prefetch,
     );
     // It holds nothing up: the route renders while the requests start.
-    expect(enter("http://app.test/stats?deck=d1&period=90", loader)).toBeNull();
+    expect(enter("http://app.test/stats?deck=d1&period=90", prefetch)).toBeUndefined();
     const [client, sdk, searchParams] = await seen;
     expect(client).toBe(queryClient);
     expect(sdk).toBe(engram);
@@ -45,12 +44,12 @@ describe("prefetching", () => {
         "http://app.test/stats",
         prefetching({ queryClient, loadEngram }, load, (m) => m.prefetch),
       ),
-    ).toBeNull();
+    ).toBeUndefined();
     expect(loadEngram).not.toHaveBeenCalled();
     expect(load).not.toHaveBeenCalled();
   });
 
-  test("a chunk that fails to load is left to the route, which reports it; the loader rejects nothing", async () => {
+  test("a chunk that fails to load is left to the route, which reports it; the prefetch rejects nothing", async () => {
     document.cookie = "sb-engram-auth-token=base64-abc";
     const failed = Promise.reject(new Error("chunk failed"));
     const prefetch = vi.fn();
@@ -66,7 +65,7 @@ describe("prefetching", () => {
             () => prefetch,
           ),
         ),
-      ).toBeNull();
+      ).toBeUndefined();
       await failed.catch(() => undefined);
       // Two macrotask turns: long enough for Node to report an unhandled rejection.
       await new Promise((resolve) => setTimeout(resolve, 0));

@@ -5,7 +5,6 @@
  */
 import type { Engram } from "@engram/sdk";
 import type { QueryClient } from "@tanstack/react-query";
-import type { LoaderFunction } from "react-router";
 import { hasStoredSession } from "./stored-session.js";
 
 /** What a screen's route needs to start the screen's requests. */
@@ -18,24 +17,22 @@ export interface RouteServices {
 export type Prefetch = (queryClient: QueryClient, engram: Engram, searchParams: URLSearchParams) => void;
 
 /**
- * A loader that starts the screen's requests as its route is entered, once its
- * chunk and the SDK are there, instead of after the screen has rendered. It
- * holds nothing up: the screen's queries pick the requests up, or make their
- * own if these failed. A visitor without a session is sent to sign in instead.
+ * What the router calls as a screen's route is entered, with the address's
+ * search params: it starts the screen's requests once its chunk and the SDK are
+ * there, instead of after the screen has rendered. It holds nothing up: the
+ * screen's queries pick the requests up, or make their own if these failed. A
+ * visitor without a session is sent to sign in instead.
  */
 export function prefetching<M>(
   services: RouteServices,
   load: () => Promise<M>,
   pick: (module: M) => Prefetch,
-): LoaderFunction {
-  return ({ request }) => {
-    if (hasStoredSession()) {
-      const { searchParams } = new URL(request.url);
-      Promise.all([load(), services.loadEngram()]).then(
-        ([module, engram]) => pick(module)(services.queryClient, engram, searchParams),
-        () => undefined,
-      );
-    }
-    return null;
+): (searchParams: URLSearchParams) => void {
+  return (searchParams) => {
+    if (!hasStoredSession()) return;
+    Promise.all([load(), services.loadEngram()]).then(
+      ([module, engram]) => pick(module)(services.queryClient, engram, searchParams),
+      () => undefined,
+    );
   };
 }

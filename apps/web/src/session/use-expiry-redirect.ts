@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "../lib/navigation.js";
 import { placeOf, type SignInState } from "./places.js";
 import { useSession } from "./session-context.js";
 

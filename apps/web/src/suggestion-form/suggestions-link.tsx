@@ -1,7 +1,7 @@
 /** The deck header's way to its review queue, with the number waiting, kept live (owners and editors). */
 import { useQuery } from "@tanstack/react-query";
 import { MessageSquareDiff } from "lucide-react";
-import { Link } from "react-router";
+import { Link } from "../lib/navigation.js";
 import { useEngramQueries } from "../session/factories.js";
 import "./suggestions-link.css";
 

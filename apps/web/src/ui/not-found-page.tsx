@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/navigation.js";
 import { usePageTitle } from "./page-title.js";
 
 export function NotFoundPage() {

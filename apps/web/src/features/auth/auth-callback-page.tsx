@@ -1,7 +1,7 @@
 import { EngramError } from "@engram/sdk";
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link, useNavigate, useSearchParams } from "../../lib/navigation.js";
 import { useEngram } from "../../session/engram-context.js";
 import { withNext } from "../../session/places.js";
 import { Loading } from "../../ui/loading.js";

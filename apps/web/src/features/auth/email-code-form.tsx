@@ -4,11 +4,11 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { useNavigate } from "react-router";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage } from "../../lib/error-messages.js";
+import { useNavigate } from "../../lib/navigation.js";
 import { useEngramMutations } from "../../session/factories.js";
 import { callbackUrl } from "../../session/places.js";
 

@@ -1,9 +1,9 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { Link } from "../../lib/navigation.js";
 import { AuthCard } from "./auth-card.js";
 import { CheckEmail } from "./check-email.js";
 import { useRequestPasswordReset } from "./use-auth.js";

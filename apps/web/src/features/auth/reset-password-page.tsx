@@ -1,9 +1,9 @@
 import { useRef } from "react";
-import { Link } from "react-router";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { Link } from "../../lib/navigation.js";
 import { useSecondFactor } from "../../session/second-factor.js";
 import { useSession } from "../../session/session-context.js";
 import { Loading } from "../../ui/loading.js";

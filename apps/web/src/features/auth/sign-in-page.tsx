@@ -1,10 +1,10 @@
 import { useRef, useState } from "react";
-import { Link, Navigate, useLocation } from "react-router";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { sessionEndedMessage } from "../../lib/error-messages.js";
+import { Link, Navigate, useLocation } from "../../lib/navigation.js";
 import { type SignInState, withNext } from "../../session/places.js";
 import { useSecondFactor } from "../../session/second-factor.js";
 import { useSession } from "../../session/session-context.js";

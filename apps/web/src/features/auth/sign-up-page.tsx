@@ -1,9 +1,9 @@
 import { useRef, useState } from "react";
-import { Link, Navigate } from "react-router";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { Link, Navigate } from "../../lib/navigation.js";
 import { withNext } from "../../session/places.js";
 import { useSession } from "../../session/session-context.js";
 import { AuthCard } from "./auth-card.js";

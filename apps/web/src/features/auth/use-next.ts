@@ -1,4 +1,4 @@
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "../../lib/navigation.js";
 import { safeNext } from "../../session/places.js";
 
 /** The place to return to after an auth screen (`?next=`), always inside the app. */

@@ -3,9 +3,9 @@ import type { MyDeck } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useState } from "react";
-import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
+import { useNavigate } from "../../lib/navigation.js";
 import { useEngramMutations } from "../../session/factories.js";
 
 export function DangerZone({ deck }: { deck: MyDeck }) {

@@ -4,8 +4,8 @@
  * editors and viewers read what applies to them and may leave.
  */
 import { ArrowLeft } from "lucide-react";
-import { Link, useParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link, useParams } from "../../lib/navigation.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";
 import { DangerZone } from "./danger-zone.js";

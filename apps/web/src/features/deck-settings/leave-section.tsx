@@ -3,8 +3,8 @@ import type { MyDeck } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { LogOut } from "lucide-react";
 import { useState } from "react";
-import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
+import { useNavigate } from "../../lib/navigation.js";
 import { useEngramMutations } from "../../session/factories.js";
 
 export function LeaveSection({ deck }: { deck: MyDeck }) {

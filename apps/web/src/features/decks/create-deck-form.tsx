@@ -1,10 +1,10 @@
 import { FileUp } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { Link } from "../../lib/navigation.js";
 import { useCreateDeck } from "./use-decks.js";
 
 const fields = ["name"] as const;

@@ -1,7 +1,7 @@
 import type { DeckRole, MyDeck } from "@engram/sdk";
 import { FolderInput, FolderPlus, LogOut, Pencil, Play, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 import { TreeToggle } from "../../ui/deck-tree/tree-toggle.js";
 import { DueCountList, type DueCounts } from "../../ui/due-counts.js";
 

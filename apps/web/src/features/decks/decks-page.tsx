@@ -1,7 +1,7 @@
 import type { DeckStats, MyDeck } from "@engram/sdk";
 import { lazy, Suspense, useState } from "react";
-import { useLocation } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { useLocation } from "../../lib/navigation.js";
 import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";
 import { buildTree, descendantCount, type TreeNode } from "../../ui/deck-tree/deck-tree.js";
 import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";

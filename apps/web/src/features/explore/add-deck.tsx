@@ -3,8 +3,9 @@
  * fresh) and opens the copy. Signed out, it leads to sign-in and back to this
  * deck's preview, where one more press adds it.
  */
-import { Link, useLocation, useNavigate } from "react-router";
+
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link, useLocation, useNavigate } from "../../lib/navigation.js";
 import { useSession } from "../../session/session-context.js";
 import { useCloneDeck } from "./use-explore.js";
 

@@ -1,8 +1,8 @@
 import type { DeckStats, UserStats } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock, CheckCircle2, FileUp, Flame, Layers, Play } from "lucide-react";
-import { Link } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link } from "../../lib/navigation.js";
 import { formatDay } from "../../lib/stats-format.js";
 import { OptimiseScheduler } from "../../optimiser/optimise-scheduler.js";
 import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";

@@ -1,5 +1,5 @@
 import type { DeckStats } from "@engram/sdk";
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 import { buildTree, type TreeNode } from "../../ui/deck-tree/deck-tree.js";
 import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";
 import { TreeToggle, useCollapsedDecks } from "../../ui/deck-tree/tree-toggle.js";

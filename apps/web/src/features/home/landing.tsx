@@ -1,5 +1,5 @@
 import { Layers, RefreshCw, Sparkles, Users } from "lucide-react";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation } from "../../lib/navigation.js";
 import { usePageTitle } from "../../ui/page-title.js";
 
 const features = [

@@ -1,6 +1,6 @@
 import { CheckCircle2, FolderOpen, GraduationCap } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 import type { ImportSummary } from "../../transfer/transfer-protocol.js";
 import { formatCount } from "./file-facts.js";
 import { ImportNotices } from "./import-notices.js";

@@ -18,7 +18,7 @@ import type {
 } from "../../transfer/transfer-protocol.js";
 import { useTransfer } from "../../transfer/use-transfer.js";
 import { isAnki, maxImportBytes } from "./file-facts.js";
-import { canKeepTree, deckNameError, type TargetChoice } from "./import-target.js";
+import { canKeepTree, deckNameError, type TargetChoice } from "./target-choice.js";
 
 export type Step =
   | { name: "choose" }

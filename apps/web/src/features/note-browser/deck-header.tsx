@@ -1,8 +1,8 @@
 import type { Deck, DeckPresence, DeckRole } from "@engram/sdk";
 import { ArrowLeft, GraduationCap, History, Keyboard, Lightbulb, Plus, Settings, Trash2 } from "lucide-react";
-import { Link } from "react-router";
 import { CustomStudyButton } from "../../custom-study/custom-study-button.js";
 import { ExportMenu } from "../../export/export-menu.js";
+import { Link } from "../../lib/navigation.js";
 import { SuggestionsLink } from "../../suggestion-form/suggestions-link.js";
 import { DeckBreadcrumbs } from "../../ui/deck-tree/deck-breadcrumbs.js";
 import { PresenceAvatars } from "./presence-avatars.js";

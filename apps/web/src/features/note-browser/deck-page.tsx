@@ -1,8 +1,8 @@
 /** `/decks/:deckId`: the deck's header and its note browser, or a clear "not found". */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { Link, useParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link, useParams } from "../../lib/navigation.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";

@@ -6,9 +6,9 @@
 import type { DeckRole, NoteHistoryEntry } from "@engram/sdk";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
-import { Link, useParams, useSearchParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { fieldText } from "../../lib/field-text.js";
+import { Link, useParams, useSearchParams } from "../../lib/navigation.js";
 import { NoteHistoryButton } from "../../note-history/note-history-button.js";
 import { useFieldNames, VersionChange, VersionSummary } from "../../note-history/version-change.js";
 import { useEngramQueries } from "../../session/factories.js";

@@ -2,10 +2,10 @@
 import type { TotpFactor } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage } from "../../lib/error-messages.js";
+import { useNavigate } from "../../lib/navigation.js";
 import { useEngramMutations } from "../../session/factories.js";
 import { Dialog } from "../../ui/dialog.js";
 import type { AccountDeletedState } from "./delete-account-section.js";

@@ -1,8 +1,8 @@
 import { engramQueries } from "@engram/sdk/query";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { BarChart3, Play } from "lucide-react";
-import { Link } from "react-router";
 import { errorCode, errorMessage } from "../../lib/error-messages.js";
+import { Link } from "../../lib/navigation.js";
 import { useEngramQueries } from "../../session/factories.js";
 import type { Prefetch } from "../../session/route-prefetch.js";
 import { usePageTitle } from "../../ui/page-title.js";

@@ -6,10 +6,10 @@
 import { customStudyLimit } from "@engram/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { Link, useParams, useSearchParams } from "react-router";
 import { type CustomChoice, describeChoice, parseCustomChoice } from "../../custom-study/custom-params.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { isId } from "../../lib/ids.js";
+import { Link, useParams, useSearchParams } from "../../lib/navigation.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { NotFoundPage } from "../../ui/not-found-page.js";

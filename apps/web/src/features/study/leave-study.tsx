@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 
 /** The way out of a finished or empty session: back to the deck studied, or to all decks. */
 export function LeaveStudy({ deckId }: { deckId: string | undefined }) {

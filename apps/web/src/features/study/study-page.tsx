@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { isId } from "../../lib/ids.js";
+import { Link, useParams } from "../../lib/navigation.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { NotFoundPage } from "../../ui/not-found-page.js";

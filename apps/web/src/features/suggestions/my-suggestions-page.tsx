@@ -5,9 +5,9 @@
  */
 import type { MySuggestion, SuggestionStatus } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Link } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
 import { fieldText } from "../../lib/field-text.js";
+import { Link } from "../../lib/navigation.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { pathTo } from "./deck-tree.js";
 import "./deck-breadcrumbs.css";

@@ -1,7 +1,7 @@
 import { BarChart3, LogOut, Settings } from "lucide-react";
 import type { ReactElement } from "react";
-import { Link } from "react-router";
 import { errorMessage } from "../../lib/error-messages.js";
+import { Link } from "../../lib/navigation.js";
 import { useSignOut } from "../../session/use-sign-out.js";
 import type { MenuPress } from "../deferred-menu.js";
 import { Menu, MenuItem } from "../menu.js";

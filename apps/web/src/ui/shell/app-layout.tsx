@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect } from "react";
-import { NavLink, Outlet } from "react-router";
+import { lazy, type ReactNode, Suspense, useEffect } from "react";
+import { NavLink, useLocation } from "../../lib/navigation.js";
 import { useOnline } from "../../lib/use-online.js";
 import { useSession } from "../../session/session-context.js";
 import { useExpiryRedirect } from "../../session/use-expiry-redirect.js";
 import { Loading } from "../loading.js";
+import { ScreenErrorBoundary } from "../screen-error-boundary.js";
 import { useFocusOnNavigate } from "./focus-on-navigate.js";
 import { Logo } from "./logo.js";
 import { ThemeToggle } from "./theme-toggle.js";
@@ -16,11 +17,12 @@ const loadUserMenu = () => import("./user-menu.js");
 const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
 
 /** Every screen: skip link, header with the logo, navigation and account, then the page. */
-export function AppLayout() {
+export function AppLayout({ children }: { children: ReactNode }) {
   const session = useSession();
   useExpiryRedirect();
   useFocusOnNavigate("main");
   const online = useOnline();
+  const { pathname } = useLocation();
   // A stored session ("loading") fetches the menu alongside the SDK, not after it.
   const maybeSignedIn = session.status !== "signed-out";
   useEffect(() => {
@@ -62,9 +64,9 @@ export function AppLayout() {
       </p>
       <main id="main" tabIndex={-1} className="main">
         {/* A screen opened before the SDK has loaded waits here for it (session/engram-context.tsx). */}
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        <ScreenErrorBoundary place={pathname}>
+          <Suspense fallback={<Loading />}>{children}</Suspense>
+        </ScreenErrorBoundary>
       </main>
     </div>
   );

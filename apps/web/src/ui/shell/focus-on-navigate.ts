@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useLocation } from "react-router";
+import { useLocation } from "../../lib/navigation.js";
 
 /**
  * After moving to another screen, focus goes to the page's content, as a full

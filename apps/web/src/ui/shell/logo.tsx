@@ -1,5 +1,5 @@
 import { Brain } from "lucide-react";
-import { Link } from "react-router";
+import { Link } from "../../lib/navigation.js";
 
 export function Logo() {
   return (

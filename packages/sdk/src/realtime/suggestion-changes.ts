@@ -1,0 +1,48 @@
+/**
+ * `engram.suggestions`' live updates: built with the SDK, as the subscriptions
+ * start with the screens; the rest of `engram.suggestions` loads with its
+ * first call (suggestions.ts).
+ */
+import { z } from "zod/mini";
+import { toEngramError } from "../errors.js";
+import { validate } from "../request.js";
+import { currentUserId } from "../session.js";
+import type { SuggestionEvent } from "../suggestions.js";
+import type { EngramClient } from "../supabase-client.js";
+import { type ResyncEvent, type SubscriptionOptions, subscribeToChanges, type Unsubscribe } from "./changes.js";
+
+const deckIdSchema = z.guid("Unknown id.");
+
+export function createSuggestionChanges(supabase: EngramClient) {
+  return {
+    /** Suggestions of a deck made, reviewed or closed, for its members (maintainers refetch their queue). */
+    onDeckChanges(
+      deckId: string,
+      listener: (event: SuggestionEvent | ResyncEvent) => void,
+      options: SubscriptionOptions = {},
+    ): Unsubscribe {
+      const id = validate(deckIdSchema, deckId);
+      return subscribeToChanges(supabase, `deck:${id}`, ["note_suggestions"], listener, options);
+    },
+
+    /** The user's own suggestions made or reviewed, on any of their devices. */
+    onOwnChanges(
+      listener: (event: SuggestionEvent | ResyncEvent) => void,
+      options: SubscriptionOptions = {},
+    ): Unsubscribe {
+      let stopped = false;
+      let stop: Unsubscribe | null = null;
+      void currentUserId(supabase).then(
+        (userId) => {
+          if (stopped) return;
+          stop = subscribeToChanges(supabase, `user:${userId}`, ["note_suggestions"], listener, options);
+        },
+        (error: unknown) => options.onError?.(toEngramError(error)),
+      );
+      return async () => {
+        stopped = true;
+        await stop?.();
+      };
+    },
+  };
+}
