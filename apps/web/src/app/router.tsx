@@ -1,17 +1,19 @@
-import { type ComponentType, type LazyExoticComponent, lazy, useLayoutEffect } from "react";
+import { type ComponentType, useRef } from "react";
 import { matchRoute, Route, useRouter, useSearch, useLocation as useWouterLocation } from "wouter";
+import { type Preloadable, preloadable } from "../lib/preloadable.js";
 import { RequireSession } from "../session/require-session.js";
 import { type Prefetch, prefetching, type RouteServices } from "../session/route-prefetch.js";
 import { NotFoundPage } from "../ui/not-found-page.js";
 import { AppLayout } from "../ui/shell/app-layout.js";
 
 /**
- * Every screen is its own chunk, loaded when its route is first visited, so a
- * visitor downloads only what the page in front of them needs. Until it is
- * there, the layout shows "Loading…" in its place.
+ * Every screen is its own chunk, loaded when its route is first entered, so a
+ * visitor downloads only what the page in front of them needs. The router
+ * starts the load as the route is entered, beside the session check, so the
+ * screen usually renders without suspending (lib/preloadable.tsx).
  */
-function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazy(async () => ({ default: pick(await load()) }));
+function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Preloadable<object> {
+  return preloadable(() => load().then(pick));
 }
 
 const statsScreen = () => import("../features/stats/stats-page.js");
@@ -23,7 +25,7 @@ const StudyPage = screen(
 interface AppRoute {
   /** A wouter pattern: `:name` segments are the screen's `useParams()`. */
   path: string;
-  Screen: LazyExoticComponent<ComponentType>;
+  Screen: Preloadable<object>;
   /** Sent to sign in without a session (session/require-session.tsx). */
   signedIn?: boolean;
   /** Starts the screen's first requests as the route is entered (session/route-prefetch.ts). */
@@ -192,9 +194,15 @@ export function AppRoutes({ routes }: { routes: AppRoute[] }) {
   const search = useSearch();
   const route = routes.find(({ path }) => matchRoute(router.parser, path, pathname)[0]);
 
-  // Once per entry into a route, ahead of its chunk: the screen's own queries pick the requests up.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the search params are read on entry only
-  useLayoutEffect(() => route?.prefetch?.(new URLSearchParams(search)), [route]);
+  // Once per entry into a route, as its first render starts rather than after it: the screen's chunk,
+  // and its first requests, which its queries then pick up. Both are idempotent, so a render React
+  // throws away costs nothing.
+  const entered = useRef<AppRoute | undefined>(undefined);
+  if (entered.current !== route) {
+    entered.current = route;
+    route?.Screen.preload().catch(() => undefined);
+    route?.prefetch?.(new URLSearchParams(search));
+  }
 
   if (!route) {
     return (

@@ -1,15 +1,15 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { preloadable } from "../../lib/preloadable.js";
 import { useSession } from "../../session/session-context.js";
 import { hasStoredSession } from "../../session/stored-session.js";
 import { Loading } from "../../ui/loading.js";
 
 // Each its own chunk: a signed-out visitor never downloads the dashboard, nor a signed-in one the landing page.
-const Dashboard = lazy(() => import("./dashboard.js").then((module) => ({ default: module.Dashboard })));
-const loadLanding = () => import("./landing.js");
-const Landing = lazy(() => loadLanding().then((module) => ({ default: module.Landing })));
+const Dashboard = preloadable(() => import("./dashboard.js").then((module) => module.Dashboard));
+const Landing = preloadable(() => import("./landing.js").then((module) => module.Landing));
 
-// Without a stored session the visitor will see the landing page: its code comes while the session is read.
-if (!hasStoredSession()) void loadLanding();
+// The one this visitor will see comes while the session is read.
+(hasStoredSession() ? Dashboard : Landing).preload().catch(() => undefined);
 
 export function HomePage() {
   const session = useSession();

@@ -4,8 +4,9 @@
  * it finds, asks where the notes go and reports progress (import-steps.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { importErrorMessage } from "../../lib/error-messages.js";
+import { preloadable } from "../../lib/preloadable.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { Loading } from "../../ui/loading.js";
 import { usePageTitle } from "../../ui/page-title.js";
@@ -13,8 +14,7 @@ import { DropZone } from "./drop-zone.js";
 import { useImport } from "./use-import.js";
 import "./import.css";
 
-const loadSteps = () => import("./import-steps.js");
-const ImportSteps = lazy(() => loadSteps().then((module) => ({ default: module.ImportSteps })));
+const ImportSteps = preloadable(() => import("./import-steps.js").then((module) => module.ImportSteps));
 
 export function ImportPage() {
   usePageTitle("Import");
@@ -25,7 +25,7 @@ export function ImportPage() {
 
   // The steps' code arrives while the worker reads the file.
   useEffect(() => {
-    if (step.name !== "choose") void loadSteps();
+    if (step.name !== "choose") ImportSteps.preload().catch(() => undefined);
   }, [step.name]);
 
   return (
