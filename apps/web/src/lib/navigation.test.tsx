@@ -1,29 +1,17 @@
 // @vitest-environment jsdom
-import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, test } from "vitest";
+import { act, type ReactNode } from "react";
+import { describe, expect, test } from "vitest";
 import { Route } from "wouter";
+import { mount } from "../test-support/react-root.js";
 import { Link, type Location, Navigate, NavLink, useLocation, useParams } from "./navigation.js";
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
 let container: HTMLElement;
 
-afterEach(() => {
-  act(() => root?.unmount());
-  root = undefined;
-  container.remove();
-});
-
-function render(url: string, element: React.ReactNode) {
+async function render(url: string, element: ReactNode) {
   history.replaceState(null, "", url);
-  container = document.body.appendChild(document.createElement("div"));
-  root = createRoot(container);
-  act(() => root?.render(element));
+  const mounted = await mount(element);
+  container = mounted.container;
+  return mounted;
 }
 
 function click(name: string) {
@@ -45,8 +33,8 @@ function Invite() {
 }
 
 describe("navigation", () => {
-  test("a link goes to its address in the page, with the state it carries", () => {
-    render(
+  test("a link goes to its address in the page, with the state it carries", async () => {
+    await render(
       "/decks",
       <>
         <Link to="/decks/d1?tab=cards" state={{ createDeck: true }}>
@@ -61,14 +49,14 @@ describe("navigation", () => {
     expect(seen).toMatchObject({ pathname: "/decks/d1", search: "?tab=cards", state: { createDeck: true } });
   });
 
-  test("a navigation link is current on its page and the pages under it, and only there", () => {
+  test("a navigation link is current on its page and the pages under it, and only there", async () => {
     const nav = (
       <>
         <NavLink to="/decks">Decks</NavLink>
         <NavLink to="/explore">Explore</NavLink>
       </>
     );
-    render("/decks/d1/study", nav);
+    await render("/decks/d1/study", nav);
     const [decks, explore] = [...container.querySelectorAll("a")];
     expect(decks?.getAttribute("aria-current")).toBe("page");
     expect(decks?.className).toBe("active");
@@ -78,8 +66,8 @@ describe("navigation", () => {
     expect(explore?.getAttribute("aria-current")).toBe("page");
   });
 
-  test("a route's params arrive decoded", () => {
-    render(
+  test("a route's params arrive decoded", async () => {
+    await render(
       "/invite/a%20b%2Fc",
       <Route path="/invite/:token">
         <Invite />
@@ -88,11 +76,11 @@ describe("navigation", () => {
     expect(params).toEqual({ token: "a b/c" });
   });
 
-  test("Navigate replaces the entry when asked, so Back skips it", () => {
-    render("/start", null);
+  test("Navigate replaces the entry when asked, so Back skips it", async () => {
+    const { rerender } = await render("/start", null);
     history.pushState(null, "", "/old");
     const length = history.length;
-    act(() => root?.render(<Navigate to="/sign-in?next=%2Fold" replace state={{ reason: "expired" }} />));
+    await rerender(<Navigate to="/sign-in?next=%2Fold" replace state={{ reason: "expired" }} />);
     expect(`${window.location.pathname}${window.location.search}`).toBe("/sign-in?next=%2Fold");
     expect(history.length).toBe(length);
     expect(history.state).toEqual({ reason: "expired" });

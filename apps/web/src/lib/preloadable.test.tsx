@@ -1,30 +1,16 @@
 // @vitest-environment jsdom
-import { act, Suspense } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, test } from "vitest";
+import { act, type ReactNode, Suspense } from "react";
+import { describe, expect, test } from "vitest";
+import { mount } from "../test-support/react-root.js";
 import { preloadable } from "./preloadable.js";
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = undefined;
-});
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello {name}</p>;
 }
 
 /** Renders `element` under a Suspense boundary whose fallback says "Loading"; returns the container. */
-async function render(element: React.ReactNode) {
-  const container = document.createElement("div");
-  root = createRoot(container);
-  await act(async () => root?.render(<Suspense fallback={<p>Loading</p>}>{element}</Suspense>));
-  return container;
+async function render(element: ReactNode) {
+  return (await mount(<Suspense fallback={<p>Loading</p>}>{element}</Suspense>)).container;
 }
 
 describe("preloadable", () => {

@@ -1,13 +1,8 @@
 // @vitest-environment jsdom
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, test } from "vitest";
+import { mount } from "../test-support/react-root.js";
 import { choiceField, textField, type UrlSchema, useUrlState } from "./use-url-state.js";
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
 interface View {
   q: string;
@@ -22,7 +17,6 @@ const schema: UrlSchema<View> = {
 };
 
 type Hook = ReturnType<typeof useUrlState<View>>;
-let root: Root | undefined;
 /** What the screen's last render got from the hook. */
 let hook: Hook | undefined;
 
@@ -32,8 +26,6 @@ function Screen() {
 }
 
 afterEach(() => {
-  act(() => root?.unmount());
-  root = undefined;
   hook = undefined;
 });
 
@@ -45,10 +37,9 @@ function back() {
 }
 
 /** Renders a screen using the hook at `url` (the page's own address); returns the hook's latest result. */
-function renderAt(url: string) {
+async function renderAt(url: string) {
   history.replaceState(null, "", url);
-  root = createRoot(document.createElement("div"));
-  act(() => root?.render(<Screen />));
+  await mount(<Screen />);
   return {
     search: () => window.location.search,
     values: () => (hook as Hook)[0],
@@ -57,25 +48,25 @@ function renderAt(url: string) {
 }
 
 describe("useUrlState", () => {
-  test("reads typed values from the URL", () => {
-    const screen = renderAt("/?q=cat&sort=oldest&period=90");
+  test("reads typed values from the URL", async () => {
+    const screen = await renderAt("/?q=cat&sort=oldest&period=90");
     expect(screen.values()).toEqual({ q: "cat", sort: "oldest", period: 90 });
   });
 
-  test("values it cannot read fall back to the defaults", () => {
-    const screen = renderAt("/?sort=sideways&period=7");
+  test("values it cannot read fall back to the defaults", async () => {
+    const screen = await renderAt("/?sort=sideways&period=7");
     expect(screen.values()).toEqual({ q: "", sort: "newest", period: 30 });
   });
 
   test("defaults are left out of the URL", async () => {
-    const screen = renderAt("/?q=cat&sort=oldest&period=90");
+    const screen = await renderAt("/?q=cat&sort=oldest&period=90");
     await act(async () => screen.update({ q: "", sort: "newest", period: 30 }));
     expect(screen.search()).toBe("");
     expect(screen.values()).toEqual({ q: "", sort: "newest", period: 30 });
   });
 
   test("two changes made before the router renders either both survive", async () => {
-    const screen = renderAt("/?q=cat");
+    const screen = await renderAt("/?q=cat");
     await act(async () => {
       screen.update({ q: "" }, { replace: true });
       screen.update({ sort: "oldest" }, { replace: true });
@@ -85,7 +76,7 @@ describe("useUrlState", () => {
   });
 
   test("a URL from outside, such as Back, is what the next change builds on", async () => {
-    const screen = renderAt("/?q=cat");
+    const screen = await renderAt("/?q=cat");
     await act(async () => screen.update({ period: 90 }));
     await act(async () => screen.update({ sort: "oldest" }));
     expect(new URLSearchParams(screen.search()).toString()).toBe("q=cat&period=90&sort=oldest");
@@ -101,7 +92,7 @@ describe("useUrlState", () => {
   });
 
   test("a change adds a history entry unless asked to replace it", async () => {
-    const screen = renderAt("/");
+    const screen = await renderAt("/");
     await act(async () => screen.update({ q: "c" }, { replace: true }));
     await act(async () => screen.update({ period: 90 }));
     await act(back);

@@ -1,19 +1,7 @@
 // @vitest-environment jsdom
-import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import { mount } from "../test-support/react-root.js";
 import { ScreenErrorBoundary } from "./screen-error-boundary.js";
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = undefined;
-});
 
 let broken = true;
 function Screen() {
@@ -22,29 +10,24 @@ function Screen() {
 }
 
 describe("ScreenErrorBoundary", () => {
-  test("a screen that throws leaves a message and Reload; the next address gets its chance", () => {
+  test("a screen that throws leaves a message and Reload; the next address gets its chance", async () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const container = document.createElement("div");
-    root = createRoot(container);
-    const at = (place: string) =>
-      act(() =>
-        root?.render(
-          <ScreenErrorBoundary place={place}>
-            <Screen />
-          </ScreenErrorBoundary>,
-        ),
-      );
+    const at = (place: string) => (
+      <ScreenErrorBoundary place={place}>
+        <Screen />
+      </ScreenErrorBoundary>
+    );
     try {
       broken = true;
-      at("/stats");
+      const { container, rerender } = await mount(at("/stats"));
       expect(container.querySelector("[role=alert] h1")?.textContent).toBe("This screen could not be shown");
       expect(container.querySelector("button")?.textContent).toBe("Reload");
 
       // The same address keeps the message; another one renders its screen again.
       broken = false;
-      at("/stats");
+      await rerender(at("/stats"));
       expect(container.querySelector("[role=alert]")).not.toBeNull();
-      at("/decks");
+      await rerender(at("/decks"));
       expect(container.querySelector("[role=alert]")).toBeNull();
       expect(container.querySelector("h1")?.textContent).toBe("Decks");
     } finally {
