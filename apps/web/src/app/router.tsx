@@ -2,7 +2,7 @@ import { type ComponentType, useRef } from "react";
 import { matchRoute, Route, useRouter, useSearch, useLocation as useWouterLocation } from "wouter";
 import { type Preloadable, preloadable } from "../lib/preloadable.js";
 import { RequireSession } from "../session/require-session.js";
-import { type Prefetch, prefetching, type RouteServices } from "../session/route-prefetch.js";
+import { prefetching, type RouteServices } from "../session/route-prefetch.js";
 import { NotFoundPage } from "../ui/not-found-page.js";
 import { AppLayout } from "../ui/shell/app-layout.js";
 
@@ -34,7 +34,6 @@ interface AppRoute {
 
 /** The app's routes, first match wins. */
 export function createRoutes(services: RouteServices): AppRoute[] {
-  const prefetch = <M,>(load: () => Promise<M>, pick: (module: M) => Prefetch) => prefetching(services, load, pick);
   return [
     {
       path: "/",
@@ -153,7 +152,7 @@ export function createRoutes(services: RouteServices): AppRoute[] {
       path: "/stats",
       signedIn: true,
       Screen: screen(statsScreen, (m) => m.StatsPage),
-      prefetch: prefetch(statsScreen, (m) => m.prefetchStats),
+      prefetch: prefetching(services, statsScreen, (m) => m.prefetchStats),
     },
     {
       path: "/decks/:deckId/settings",

@@ -52,10 +52,10 @@ export interface ImportProgressOptions extends SubscriptionOptions {
 
 const idSchema = z.guid("Unknown id.");
 
-const userTopic = (userId: string) => `user:${userId}`;
+export const userTopic = (userId: string) => `user:${userId}`;
 
 /** Starts a subscription once an async step (reading the session) is done; stops it whenever asked. */
-function afterSetup(setup: () => Promise<Unsubscribe>, onError: SubscriptionOptions["onError"]): Unsubscribe {
+export function afterSetup(setup: () => Promise<Unsubscribe>, onError: SubscriptionOptions["onError"]): Unsubscribe {
   let stopped = false;
   const started = setup().then(
     (stop) => {

@@ -4,12 +4,12 @@
  * first call (suggestions.ts).
  */
 import { z } from "zod/mini";
-import { toEngramError } from "../errors.js";
 import { validate } from "../request.js";
 import { currentUserId } from "../session.js";
 import type { SuggestionEvent } from "../suggestions.js";
 import type { EngramClient } from "../supabase-client.js";
 import { type ResyncEvent, type SubscriptionOptions, subscribeToChanges, type Unsubscribe } from "./changes.js";
+import { afterSetup, userTopic } from "./subscriptions.js";
 
 const deckIdSchema = z.guid("Unknown id.");
 
@@ -30,19 +30,10 @@ export function createSuggestionChanges(supabase: EngramClient) {
       listener: (event: SuggestionEvent | ResyncEvent) => void,
       options: SubscriptionOptions = {},
     ): Unsubscribe {
-      let stopped = false;
-      let stop: Unsubscribe | null = null;
-      void currentUserId(supabase).then(
-        (userId) => {
-          if (stopped) return;
-          stop = subscribeToChanges(supabase, `user:${userId}`, ["note_suggestions"], listener, options);
-        },
-        (error: unknown) => options.onError?.(toEngramError(error)),
-      );
-      return async () => {
-        stopped = true;
-        await stop?.();
-      };
+      return afterSetup(async () => {
+        const userId = await currentUserId(supabase);
+        return subscribeToChanges(supabase, userTopic(userId), ["note_suggestions"], listener, options);
+      }, options.onError);
     },
   };
 }
