@@ -1,9 +1,8 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
+import { onDemand } from "../lib/preloadable.js";
 
 /** The dialog, its form and its counts load on the first click: the deck and study screens show only the button. */
-const CustomStudyDialog = lazy(() =>
-  import("./custom-study-dialog.js").then((module) => ({ default: module.CustomStudyDialog })),
-);
+const CustomStudyDialog = onDemand(() => import("./custom-study-dialog.js").then((module) => module.CustomStudyDialog));
 
 /** Opens the Custom study dialog for a deck the user studies. */
 export function CustomStudyButton({ deckId }: { deckId: string }) {
@@ -13,11 +12,7 @@ export function CustomStudyButton({ deckId }: { deckId: string }) {
       <button type="button" className="button secondary" onClick={() => setOpen(true)}>
         Custom study
       </button>
-      {open ? (
-        <Suspense fallback={null}>
-          <CustomStudyDialog deckId={deckId} onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
+      {open ? <CustomStudyDialog deckId={deckId} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

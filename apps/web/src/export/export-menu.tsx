@@ -3,16 +3,20 @@
  * device in the transfer worker and downloaded.
  */
 import { ChevronDown, Download } from "lucide-react";
-import { lazy, useState } from "react";
+import { useState } from "react";
 import { errorMessage } from "../lib/error-messages.js";
+import { onDemand } from "../lib/preloadable.js";
 import { useEngram } from "../session/engram-context.js";
 import { saveFile } from "../transfer/download.js";
 import type { ExportChoices } from "../transfer/transfer-protocol.js";
 import { DeferredMenu } from "../ui/deferred-menu.js";
 import "./export-menu.css";
 
-const loadDropdown = () => import("./export-dropdown.js");
-const ExportDropdown = lazy(() => loadDropdown().then((module) => ({ default: module.ExportDropdown })));
+const ExportDropdown = onDemand(
+  () => import("./export-dropdown.js").then((module) => module.ExportDropdown),
+  // Until its code is there, the button the press landed on stays.
+  ({ trigger }) => trigger,
+);
 
 type State =
   | { status: "idle" }
@@ -43,7 +47,7 @@ export function ExportMenu({ deckId }: { deckId: string }) {
   return (
     <div className="export">
       <DeferredMenu
-        load={loadDropdown}
+        load={ExportDropdown.preload}
         trigger={
           <button
             type="button"

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { act, type ReactNode, Suspense } from "react";
+import { act, Component, type ReactNode, Suspense } from "react";
 import { describe, expect, test } from "vitest";
 import { mount } from "../test-support/react-root.js";
-import { preloadable } from "./preloadable.js";
+import { onDemand, preloadable } from "./preloadable.js";
 
 function Greeting({ name }: { name: string }) {
   return <p>Hello {name}</p>;
@@ -52,5 +52,53 @@ describe("preloadable", () => {
     await Lazy.preload();
     expect((await render(<Lazy name="Linus" />)).textContent).toBe("Hello Linus");
     expect(attempt).toBe(2);
+  });
+});
+
+class CatchError extends Component<{ children: ReactNode }, { error?: Error }> {
+  override state: { error?: Error } = {};
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override render() {
+    return this.state.error ? <p>Failed: {this.state.error.message}</p> : this.props.children;
+  }
+}
+
+describe("onDemand", () => {
+  test("shows what it is given while the code loads, then the component, without suspending", async () => {
+    let arrive: (component: typeof Greeting) => void = () => undefined;
+    const OnDemand = onDemand(
+      () => new Promise<typeof Greeting>((resolve) => (arrive = resolve)),
+      ({ name }) => <p>Opening for {name}</p>,
+    );
+    const container = await render(<OnDemand name="Ada" />);
+    // The Suspense fallback ("Loading") never shows.
+    expect(container.textContent).toBe("Opening for Ada");
+    await act(async () => arrive(Greeting));
+    // In the same turn: nothing suspended, so React has no reveal to hold back.
+    expect(container.textContent).toBe("Hello Ada");
+  });
+
+  test("loaded code renders on the first render; preload loads it once", async () => {
+    let loads = 0;
+    const OnDemand = onDemand(async () => {
+      loads += 1;
+      return Greeting;
+    });
+    await Promise.all([OnDemand.preload(), OnDemand.preload()]);
+    expect((await render(<OnDemand name="Grace" />)).textContent).toBe("Hello Grace");
+    expect(loads).toBe(1);
+  });
+
+  test("a failed load reaches the error boundary", async () => {
+    const OnDemand = onDemand<{ name: string }>(() => Promise.reject(new Error("offline")));
+    const { container } = await mount(
+      <CatchError>
+        <OnDemand name="Linus" />
+      </CatchError>,
+    );
+    await act(async () => undefined);
+    expect(container.textContent).toBe("Failed: offline");
   });
 });

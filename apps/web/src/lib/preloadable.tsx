@@ -1,10 +1,29 @@
-import { type ComponentType, type ReactNode, use } from "react";
+import { type ComponentType, type ReactNode, use, useEffect, useState } from "react";
 
 /** A component whose code loads on first use, or earlier with `preload`. */
 export interface Preloadable<P extends object> {
   (props: P): ReactNode;
   /** Starts loading the code (once; again after a failure). */
   preload: () => Promise<unknown>;
+}
+
+/** A component's code, fetched once (again after a failure), and the component once it is there. */
+function componentCode<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<unknown> | undefined;
+  const preload = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  return { preload, loaded: () => loaded };
 }
 
 /**
@@ -15,24 +34,46 @@ export interface Preloadable<P extends object> {
  * its way the component suspends; a failed load throws to the error boundary.
  */
 export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
-  let Loaded: ComponentType<P> | undefined;
-  let loading: Promise<unknown> | undefined;
-  const preload = () => {
-    loading ??= load().then(
-      (component) => {
-        Loaded = component;
-      },
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  const code = componentCode(load);
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module at its top level, as React.lazy is
   function Component(props: P) {
-    if (!Loaded) use(preload());
+    if (!code.loaded()) use(code.preload());
+    const Loaded = code.loaded();
     return Loaded ? <Loaded {...props} /> : null;
   }
-  return Object.assign(Component, { preload });
+  return Object.assign(Component, { preload: code.preload });
+}
+
+/**
+ * For what a press opens (a dialog, a menu, an editor): shows `whileLoading`
+ * until the code is there, then the component, without suspending. Through
+ * Suspense, the first opening would wait for React's 300 ms hold-back after
+ * the fallback however soon the code arrived. A failed load throws to the
+ * error boundary.
+ */
+export function onDemand<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  whileLoading: (props: P) => ReactNode = () => null,
+): Preloadable<P> {
+  const code = componentCode(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per module at its top level, as React.lazy is
+  function Component(props: P) {
+    const [failure, setFailure] = useState<{ error: unknown }>();
+    const [, setArrived] = useState(false);
+    const Loaded = code.loaded();
+    useEffect(() => {
+      if (Loaded) return;
+      let current = true;
+      code.preload().then(
+        () => current && setArrived(true),
+        (error: unknown) => current && setFailure({ error }),
+      );
+      return () => {
+        current = false;
+      };
+    }, [Loaded]);
+    if (failure) throw failure.error;
+    return Loaded ? <Loaded {...props} /> : whileLoading(props);
+  }
+  return Object.assign(Component, { preload: code.preload });
 }

@@ -8,16 +8,16 @@
  */
 import { hasContent, mediaTypes } from "@engram/core";
 import { EditorContent, getSchema, useEditor } from "@tiptap/react";
-import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { fieldExtensions, withoutPastedStyling } from "./field-extensions.js";
 import { FieldToolbar } from "./field-toolbar.js";
+import { HtmlView } from "./html-view-on-demand.js";
 import { LinkForm } from "./link-form.js";
 import { survivesRichEditor } from "./markup-roundtrip.js";
 import { matchesKeys, noteEditorShortcuts } from "./shortcuts.js";
 import { useMediaUpload } from "./use-media-upload.js";
 
 // CodeMirror is loaded when a field first shows its HTML, never with the deck screen.
-const HtmlView = lazy(() => import("./html-view.js"));
 
 export const cannotShowNotice = "This field has formatting the rich editor can't show; edit it as HTML.";
 
@@ -181,7 +181,7 @@ export function RichField({
         />
         {linking && !htmlView && <LinkForm editor={editor} onDone={() => setLinking(false)} />}
         {htmlView ? (
-          <Suspense fallback={<p className="html-view-loading">Loading the HTML editor…</p>}>
+          <>
             <span id={htmlLabelId} hidden>
               {label} (HTML)
             </span>
@@ -197,7 +197,7 @@ export function RichField({
                 onChangeRef.current(text);
               }}
             />
-          </Suspense>
+          </>
         ) : (
           <EditorContent editor={editor} />
         )}

@@ -1,9 +1,13 @@
 /** "History": opens a note's history over whatever shows the note. The panel loads when first opened. */
 import { History } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
+import { onDemand } from "../lib/preloadable.js";
 import { Loading } from "../ui/loading.js";
 
-const NoteHistoryPanel = lazy(async () => ({ default: (await import("./note-history-panel.js")).NoteHistoryPanel }));
+const NoteHistoryPanel = onDemand(
+  async () => (await import("./note-history-panel.js")).NoteHistoryPanel,
+  () => <Loading label="Loading the note's history…" />,
+);
 
 export function NoteHistoryButton({ noteId, canRestore }: { noteId: string; canRestore: boolean }) {
   const [open, setOpen] = useState(false);
@@ -12,11 +16,7 @@ export function NoteHistoryButton({ noteId, canRestore }: { noteId: string; canR
       <button type="button" className="button secondary note-history-button" onClick={() => setOpen(true)}>
         <History aria-hidden="true" /> History
       </button>
-      {open ? (
-        <Suspense fallback={<Loading label="Loading the note's history…" />}>
-          <NoteHistoryPanel noteId={noteId} canRestore={canRestore} onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
+      {open ? <NoteHistoryPanel noteId={noteId} canRestore={canRestore} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

@@ -4,13 +4,12 @@
  * when they are saved, it can reschedule every card with them.
  */
 import { Sparkles } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
+import { onDemand } from "../lib/preloadable.js";
 import "./optimise-scheduler.css";
 
 /** The dialog and the transfer worker's client load on the first press, not with the dashboard or settings. */
-const OptimiseDialog = lazy(() =>
-  import("./optimise-dialog.js").then((module) => ({ default: module.OptimiseDialog })),
-);
+const OptimiseDialog = onDemand(() => import("./optimise-dialog.js").then((module) => module.OptimiseDialog));
 
 export function OptimiseScheduler() {
   return (
@@ -30,11 +29,7 @@ export function OptimiseButton() {
       <button type="button" className="button secondary" onClick={() => setOpen(true)}>
         <Sparkles aria-hidden="true" /> Optimise my scheduler
       </button>
-      {open ? (
-        <Suspense fallback={null}>
-          <OptimiseDialog onClose={() => setOpen(false)} />
-        </Suspense>
-      ) : null}
+      {open ? <OptimiseDialog onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

@@ -9,7 +9,7 @@
 import { type NoteType, validateNoteType } from "@engram/core";
 import { useMutation } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Copy, Plus, Trash2 } from "lucide-react";
-import { type FormEvent, lazy, Suspense, useId, useMemo, useRef, useState } from "react";
+import { type FormEvent, useId, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { ErrorSummary } from "../../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../../forms/form-errors.js";
@@ -33,9 +33,9 @@ import { NoteTypePreview } from "./note-type-preview.js";
 import type { DeckNoteType } from "./use-note-types.js";
 // The HTML view's colours, light and dark.
 import "../../note-editor/note-editor.css";
+import { HtmlView } from "../../note-editor/html-view-on-demand.js";
 
 /** The note editor's CodeMirror HTML view, loaded when a template is first shown for editing. */
-const HtmlView = lazy(() => import("../../note-editor/html-view.js"));
 
 interface Props {
   deckId: string;
@@ -571,17 +571,15 @@ function CodeInput({ name, label, value, readOnly, error, onChange, html = false
           {label}
         </span>
         <div className="code-view">
-          <Suspense fallback={<p className="html-view-loading">Loading the HTML editor…</p>}>
-            <HtmlView
-              initialText={value}
-              labelledBy={`${id}-label`}
-              describedBy={error ? errorId : ""}
-              name={name}
-              invalid={Boolean(error)}
-              autoFocus={false}
-              onChange={onChange}
-            />
-          </Suspense>
+          <HtmlView
+            initialText={value}
+            labelledBy={`${id}-label`}
+            describedBy={error ? errorId : ""}
+            name={name}
+            invalid={Boolean(error)}
+            autoFocus={false}
+            onChange={onChange}
+          />
         </div>
         {error ? (
           <p id={errorId} className="field-error">

@@ -1,7 +1,8 @@
 import type { DeckStats, MyDeck } from "@engram/sdk";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useLocation } from "../../lib/navigation.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { AddSampleDeckButton, SampleDeckAdded, useAddSampleDeck } from "../../sample-deck/sample-deck.js";
 import { buildTree, descendantCount, type TreeNode } from "../../ui/deck-tree/deck-tree.js";
 import { treeDueCounts } from "../../ui/deck-tree/tree-counts.js";
@@ -14,11 +15,11 @@ import { useDeckStats, useDecks } from "./use-decks.js";
 import "./decks.css";
 
 // A deck's dialogs, and the dialog library, load with the first one opened.
-const AddSubdeckDialog = lazy(() => import("./add-subdeck-dialog.js").then((m) => ({ default: m.AddSubdeckDialog })));
-const DeleteDeckDialog = lazy(() => import("./delete-deck-dialog.js").then((m) => ({ default: m.DeleteDeckDialog })));
-const LeaveDeckDialog = lazy(() => import("./leave-deck-dialog.js").then((m) => ({ default: m.LeaveDeckDialog })));
-const MoveDeckDialog = lazy(() => import("./move-deck-dialog.js").then((m) => ({ default: m.MoveDeckDialog })));
-const RenameDeckDialog = lazy(() => import("./rename-deck-dialog.js").then((m) => ({ default: m.RenameDeckDialog })));
+const AddSubdeckDialog = onDemand(() => import("./add-subdeck-dialog.js").then((m) => m.AddSubdeckDialog));
+const DeleteDeckDialog = onDemand(() => import("./delete-deck-dialog.js").then((m) => m.DeleteDeckDialog));
+const LeaveDeckDialog = onDemand(() => import("./leave-deck-dialog.js").then((m) => m.LeaveDeckDialog));
+const MoveDeckDialog = onDemand(() => import("./move-deck-dialog.js").then((m) => m.MoveDeckDialog));
+const RenameDeckDialog = onDemand(() => import("./rename-deck-dialog.js").then((m) => m.RenameDeckDialog));
 
 type Editing = {
   action: "rename" | "move" | "delete" | "leave" | "add-subdeck";
@@ -76,17 +77,15 @@ export function DecksPage() {
           />
         </ul>
       )}
-      <Suspense fallback={null}>
-        {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
-        {editing?.action === "move" && decks.data ? (
-          <MoveDeckDialog deck={editing.deck} decks={decks.data} onClose={close} />
-        ) : null}
-        {editing?.action === "delete" ? (
-          <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
-        ) : null}
-        {editing?.action === "add-subdeck" ? <AddSubdeckDialog parent={editing.deck} onClose={close} /> : null}
-        {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
-      </Suspense>
+      {editing?.action === "rename" ? <RenameDeckDialog deck={editing.deck} onClose={close} /> : null}
+      {editing?.action === "move" && decks.data ? (
+        <MoveDeckDialog deck={editing.deck} decks={decks.data} onClose={close} />
+      ) : null}
+      {editing?.action === "delete" ? (
+        <DeleteDeckDialog deck={editing.deck} subdecks={editing.subdecks ?? 0} onClose={close} />
+      ) : null}
+      {editing?.action === "add-subdeck" ? <AddSubdeckDialog parent={editing.deck} onClose={close} /> : null}
+      {editing?.action === "leave" ? <LeaveDeckDialog deck={editing.deck} onClose={close} /> : null}
     </div>
   );
 }

@@ -4,21 +4,22 @@
  */
 import { maxBulkNotes, type NoteVersion } from "@engram/sdk";
 import { FolderInput, Pause, Play, Replace, Tag, TagsIcon, Trash2, X } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { errorMessage, fieldErrors } from "../../lib/error-messages.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { notesCount } from "./notes-count.js";
 import { useDeckMutations, useEditableDecks } from "./use-deck.js";
 
 type Open = "add-tags" | "remove-tags" | "move" | "delete" | "find-replace" | null;
 
 // Each dialog loads with its first opening, and the dialog library with the first of them.
-const FindReplaceDialog = lazy(() =>
-  import("../../find-replace/find-replace-dialog.js").then((m) => ({ default: m.FindReplaceDialog })),
+const FindReplaceDialog = onDemand(() =>
+  import("../../find-replace/find-replace-dialog.js").then((m) => m.FindReplaceDialog),
 );
 const loadBulkDialogs = () => import("./bulk-dialogs.js");
-const TagsDialog = lazy(() => loadBulkDialogs().then((m) => ({ default: m.TagsDialog })));
-const MoveDialog = lazy(() => loadBulkDialogs().then((m) => ({ default: m.MoveDialog })));
-const DeleteNotesDialog = lazy(() => loadBulkDialogs().then((m) => ({ default: m.DeleteNotesDialog })));
+const TagsDialog = onDemand(() => loadBulkDialogs().then((m) => m.TagsDialog));
+const MoveDialog = onDemand(() => loadBulkDialogs().then((m) => m.MoveDialog));
+const DeleteNotesDialog = onDemand(() => loadBulkDialogs().then((m) => m.DeleteNotesDialog));
 
 /** A validation error names the rule that failed (a tag with a space…); other errors say what happened. */
 function problemOf(error: unknown): string {
@@ -123,95 +124,91 @@ export function BulkBar({
         </button>
       </div>
 
-      <Suspense fallback={null}>
-        {open === "add-tags" || open === "remove-tags" ? (
-          <TagsDialog
-            mode={open === "add-tags" ? "add" : "remove"}
-            count={count}
-            pending={mutations.addTags.isPending || mutations.removeTags.isPending}
-            error={open === "add-tags" ? mutations.addTags.error : mutations.removeTags.error}
-            onClose={close}
-            onReload={reload}
-            onSubmit={(tags) => {
-              const mutation = open === "add-tags" ? mutations.addTags : mutations.removeTags;
-              mutation.mutate(
-                { deckId, notes: selected, tags },
-                {
-                  onSuccess: () => {
-                    close();
-                    onDone(
-                      `${open === "add-tags" ? "Added" : "Removed"} ${tags.map((tag) => `“${tag}”`).join(", ")} ${open === "add-tags" ? "to" : "from"} ${notesCount(count)}.`,
-                      false,
-                    );
-                  },
+      {open === "add-tags" || open === "remove-tags" ? (
+        <TagsDialog
+          mode={open === "add-tags" ? "add" : "remove"}
+          count={count}
+          pending={mutations.addTags.isPending || mutations.removeTags.isPending}
+          error={open === "add-tags" ? mutations.addTags.error : mutations.removeTags.error}
+          onClose={close}
+          onReload={reload}
+          onSubmit={(tags) => {
+            const mutation = open === "add-tags" ? mutations.addTags : mutations.removeTags;
+            mutation.mutate(
+              { deckId, notes: selected, tags },
+              {
+                onSuccess: () => {
+                  close();
+                  onDone(
+                    `${open === "add-tags" ? "Added" : "Removed"} ${tags.map((tag) => `“${tag}”`).join(", ")} ${open === "add-tags" ? "to" : "from"} ${notesCount(count)}.`,
+                    false,
+                  );
                 },
-              );
-            }}
-          />
-        ) : null}
-        {open === "find-replace" ? (
-          <Suspense fallback={null}>
-            <FindReplaceDialog
-              deckId={deckId}
-              selected={selected.map((note) => note.id)}
-              total={total}
-              onSelectAll={onSelectAll}
-              selectingAll={selectingAll}
-              onClose={close}
-              onDone={(message) => {
-                close();
-                onDone(message, false);
-              }}
-            />
-          </Suspense>
-        ) : null}
-        {open === "move" ? (
-          <MoveDialog
-            count={count}
-            decks={targets}
-            pending={mutations.move.isPending}
-            error={mutations.move.error}
-            onClose={close}
-            onReload={reload}
-            onSubmit={(toDeckId) =>
-              mutations.move.mutate(
-                { fromDeckId: deckId, notes: selected, toDeckId },
-                {
-                  onSuccess: (moved) => {
-                    close();
-                    const name = targets.find((deck) => deck.id === toDeckId)?.name ?? "the other deck";
-                    onDone(`Moved ${notesCount(moved)} to ${name}.`, true);
-                  },
+              },
+            );
+          }}
+        />
+      ) : null}
+      {open === "find-replace" ? (
+        <FindReplaceDialog
+          deckId={deckId}
+          selected={selected.map((note) => note.id)}
+          total={total}
+          onSelectAll={onSelectAll}
+          selectingAll={selectingAll}
+          onClose={close}
+          onDone={(message) => {
+            close();
+            onDone(message, false);
+          }}
+        />
+      ) : null}
+      {open === "move" ? (
+        <MoveDialog
+          count={count}
+          decks={targets}
+          pending={mutations.move.isPending}
+          error={mutations.move.error}
+          onClose={close}
+          onReload={reload}
+          onSubmit={(toDeckId) =>
+            mutations.move.mutate(
+              { fromDeckId: deckId, notes: selected, toDeckId },
+              {
+                onSuccess: (moved) => {
+                  close();
+                  const name = targets.find((deck) => deck.id === toDeckId)?.name ?? "the other deck";
+                  onDone(`Moved ${notesCount(moved)} to ${name}.`, true);
                 },
-              )
-            }
-          />
-        ) : null}
-        {open === "delete" ? (
-          <DeleteNotesDialog
-            count={count}
-            pending={mutations.remove.isPending}
-            error={mutations.remove.error}
-            onClose={close}
-            onReload={reload}
-            onConfirm={() =>
-              mutations.remove.mutate(
-                { deckId, notes: selected },
-                {
-                  onSuccess: () => {
-                    close();
-                    onDone(
-                      `Deleted ${notesCount(count)}.`,
-                      true,
-                      selected.map((note) => note.id),
-                    );
-                  },
+              },
+            )
+          }
+        />
+      ) : null}
+      {open === "delete" ? (
+        <DeleteNotesDialog
+          count={count}
+          pending={mutations.remove.isPending}
+          error={mutations.remove.error}
+          onClose={close}
+          onReload={reload}
+          onConfirm={() =>
+            mutations.remove.mutate(
+              { deckId, notes: selected },
+              {
+                onSuccess: () => {
+                  close();
+                  onDone(
+                    `Deleted ${notesCount(count)}.`,
+                    true,
+                    selected.map((note) => note.id),
+                  );
                 },
-              )
-            }
-          />
-        ) : null}
-      </Suspense>
+              },
+            )
+          }
+        />
+      ) : null}
     </section>
   );
 }

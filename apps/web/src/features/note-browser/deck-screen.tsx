@@ -5,8 +5,9 @@
  */
 import type { Deck, DeckRole, Note, NoteVersion } from "@engram/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { DeckChangesBanner } from "../../note-history/deck-changes-banner.js";
 import { useEngramQueries } from "../../session/factories.js";
 import { offersSuggestions } from "../../suggestion-form/may-suggest.js";
@@ -28,10 +29,8 @@ import { useDeckRoom } from "./use-deck-room.js";
 import { useSelection } from "./use-selection.js";
 import { ViewControls } from "./view-controls.js";
 
-const DeleteNotesDialog = lazy(() => import("./bulk-dialogs.js").then((m) => ({ default: m.DeleteNotesDialog })));
-const ShortcutsDialog = lazy(() =>
-  import("../../ui/shortcuts-dialog.js").then((m) => ({ default: m.ShortcutsDialog })),
-);
+const DeleteNotesDialog = onDemand(() => import("./bulk-dialogs.js").then((m) => m.DeleteNotesDialog));
+const ShortcutsDialog = onDemand(() => import("../../ui/shortcuts-dialog.js").then((m) => m.ShortcutsDialog));
 
 type Editor = { noteId?: string } | null;
 const numberFormat = new Intl.NumberFormat();
@@ -298,38 +297,34 @@ export function DeckScreen({ deck, role }: { deck: Deck; role: DeckRole | null }
       {suggestion ? (
         <SuggestSlot deckId={deck.id} target={suggestion} onClose={() => setSuggestion(null)} onSent={setStatus} />
       ) : null}
-      <Suspense fallback={null}>
-        {deleting ? (
-          <DeleteNotesDialog
-            count={1}
-            label={firstFieldText(deleting, noteTypes.byId)}
-            pending={remove.isPending}
-            error={remove.error}
-            onClose={() => setDeleting(null)}
-            onConfirm={() =>
-              remove.mutate(
-                { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
-                {
-                  onSuccess: () => {
-                    const message = `Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`;
-                    setStatus(message);
-                    setUndoable({ message, noteIds: [deleting.id] });
-                    setDeleting(null);
-                  },
+      {deleting ? (
+        <DeleteNotesDialog
+          count={1}
+          label={firstFieldText(deleting, noteTypes.byId)}
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => setDeleting(null)}
+          onConfirm={() =>
+            remove.mutate(
+              { deckId: deck.id, notes: [{ id: deleting.id, version: listed.get(deleting.id) ?? deleting.version }] },
+              {
+                onSuccess: () => {
+                  const message = `Deleted “${firstFieldText(deleting, noteTypes.byId)}”.`;
+                  setStatus(message);
+                  setUndoable({ message, noteIds: [deleting.id] });
+                  setDeleting(null);
                 },
-              )
-            }
-          />
-        ) : null}
-      </Suspense>
+              },
+            )
+          }
+        />
+      ) : null}
       {helpOpen ? (
-        <Suspense fallback={null}>
-          <ShortcutsDialog
-            shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
-            caption="Keys and what they do on this screen"
-            onClose={() => setHelpOpen(false)}
-          />
-        </Suspense>
+        <ShortcutsDialog
+          shortcuts={shortcuts.filter((shortcut) => editable || !shortcut.editorsOnly)}
+          caption="Keys and what they do on this screen"
+          onClose={() => setHelpOpen(false)}
+        />
       ) : null}
     </div>
   );

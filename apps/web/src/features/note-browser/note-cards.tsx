@@ -4,16 +4,15 @@
  */
 import type { CardWithSchedule, Note } from "@engram/sdk";
 import { Info, Pencil, Trash2 } from "lucide-react";
-import { lazy, Suspense, startTransition, useOptimistic, useState } from "react";
+import { startTransition, useOptimistic, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { fieldText } from "../../lib/field-text.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { fieldsOf, type NoteTypeInfo } from "./plain-text.js";
 import { useDeckMutations, useNoteCards } from "./use-deck.js";
 
 // Loaded when first opened, so the browser's chunk stays small.
-const CardInfoDialog = lazy(() =>
-  import("../../card-info/card-info-dialog.js").then((m) => ({ default: m.CardInfoDialog })),
-);
+const CardInfoDialog = onDemand(() => import("../../card-info/card-info-dialog.js").then((m) => m.CardInfoDialog));
 
 const stateLabels: Record<string, string> = {
   new: "New",
@@ -169,11 +168,7 @@ export function NoteCards({
           </tbody>
         </table>
       )}
-      {infoCardId ? (
-        <Suspense fallback={null}>
-          <CardInfoDialog cardId={infoCardId} onClose={() => setInfoCardId(null)} />
-        </Suspense>
-      ) : null}
+      {infoCardId ? <CardInfoDialog cardId={infoCardId} onClose={() => setInfoCardId(null)} /> : null}
       {suspendCards.isError ? <p role="alert">{errorMessage(suspendCards.error)}</p> : null}
       {suggesting ? (
         <div className="note-actions">

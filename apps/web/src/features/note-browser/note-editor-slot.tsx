@@ -1,9 +1,10 @@
 /** The shared note editor (src/note-editor), loaded lazily so its editor library stays out of this screen's chunk. */
-import { lazy, Suspense } from "react";
+import { onDemand } from "../../lib/preloadable.js";
 import { Loading } from "../../ui/loading.js";
 
-const NoteEditorDialog = lazy(() =>
-  import("../../note-editor/note-editor-dialog.js").then((m) => ({ default: m.NoteEditorDialog })),
+const NoteEditorDialog = onDemand(
+  () => import("../../note-editor/note-editor-dialog.js").then((m) => m.NoteEditorDialog),
+  () => <Loading label="Opening the editor…" />,
 );
 
 export interface NoteEditorSlotProps {
@@ -14,9 +15,5 @@ export interface NoteEditorSlotProps {
 }
 
 export function NoteEditorSlot(props: NoteEditorSlotProps) {
-  return (
-    <Suspense fallback={<Loading label="Opening the editor…" />}>
-      <NoteEditorDialog {...props} />
-    </Suspense>
-  );
+  return <NoteEditorDialog {...props} />;
 }

@@ -1,5 +1,6 @@
 /** Deleting the account, confirmed by typing the account's email (as GitHub asks for a repository's name). */
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
+import { onDemand } from "../../lib/preloadable.js";
 import { SettingsSection } from "./settings-section.js";
 
 /** What the landing page reads from the navigation state to say the account is gone. */
@@ -7,7 +8,7 @@ export interface AccountDeletedState {
   accountDeleted: true;
 }
 
-const ConfirmDelete = lazy(() => import("./confirm-dialogs.js").then((m) => ({ default: m.ConfirmDelete })));
+const ConfirmDelete = onDemand(() => import("./confirm-dialogs.js").then((m) => m.ConfirmDelete));
 
 export function DeleteAccountSection({ email }: { email: string }) {
   const [confirming, setConfirming] = useState(false);
@@ -21,11 +22,7 @@ export function DeleteAccountSection({ email }: { email: string }) {
       <button type="button" className="button danger-outline" onClick={() => setConfirming(true)}>
         Delete my account…
       </button>
-      {confirming ? (
-        <Suspense fallback={null}>
-          <ConfirmDelete email={email} onClose={() => setConfirming(false)} />
-        </Suspense>
-      ) : null}
+      {confirming ? <ConfirmDelete email={email} onClose={() => setConfirming(false)} /> : null}
     </SettingsSection>
   );
 }

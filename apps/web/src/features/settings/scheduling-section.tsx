@@ -1,16 +1,20 @@
 /** How hard the scheduler works: desired retention, daily limits, and training it on the user's reviews. */
 import { limits } from "@engram/core";
 import type { Profile } from "@engram/sdk";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { OptimiseButton } from "../../optimiser/optimise-scheduler.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 import { useUpdateProfile } from "./use-settings.js";
 import { describeWorkload } from "./workload.js";
 
-const WorkloadChart = lazy(() => import("./workload-chart.js"));
+const WorkloadChart = onDemand(
+  () => import("./workload-chart.js").then((m) => m.default),
+  () => <p className="workload-status">Simulating your next year…</p>,
+);
 
 const fields = ["desired_retention", "new_per_day", "reviews_per_day"] as const;
 
@@ -66,12 +70,10 @@ export function SchedulingSection({ profile }: { profile: Profile }) {
             ? describeWorkload(value, profile.fsrs_params)
             : "Higher retention means more reviews a day; lower means fewer reviews and more forgotten cards."}
         </p>
-        <Suspense fallback={<p className="workload-status">Simulating your next year…</p>}>
-          <WorkloadChart
-            retention={inRange ? value : profile.desired_retention}
-            onUseRetention={(recommended) => setRetention(recommended.toFixed(2))}
-          />
-        </Suspense>
+        <WorkloadChart
+          retention={inRange ? value : profile.desired_retention}
+          onUseRetention={(recommended) => setRetention(recommended.toFixed(2))}
+        />
         <div className="settings-pair">
           <TextField
             name="new_per_day"

@@ -1,9 +1,10 @@
 /** Signing out of every device at once: the others end within seconds (src/session/session-watch.ts). */
 import { LogOut } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
+import { onDemand } from "../../lib/preloadable.js";
 import { SettingsSection } from "./settings-section.js";
 
-const ConfirmSignOut = lazy(() => import("./confirm-dialogs.js").then((m) => ({ default: m.ConfirmSignOut })));
+const ConfirmSignOut = onDemand(() => import("./confirm-dialogs.js").then((m) => m.ConfirmSignOut));
 
 export function SessionsSection() {
   const [confirming, setConfirming] = useState(false);
@@ -16,11 +17,7 @@ export function SessionsSection() {
       <button type="button" className="button secondary" onClick={() => setConfirming(true)}>
         <LogOut aria-hidden="true" /> Sign out of all devices
       </button>
-      {confirming ? (
-        <Suspense fallback={null}>
-          <ConfirmSignOut onClose={() => setConfirming(false)} />
-        </Suspense>
-      ) : null}
+      {confirming ? <ConfirmSignOut onClose={() => setConfirming(false)} /> : null}
     </SettingsSection>
   );
 }

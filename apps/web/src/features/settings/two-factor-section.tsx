@@ -7,11 +7,12 @@
 import type { TotpEnrollment, TotpFactor } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage, totpCodeMessage } from "../../lib/error-messages.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 
@@ -68,7 +69,7 @@ export function TwoFactorSection() {
   );
 }
 
-const RemoveFactor = lazy(() => import("./confirm-dialogs.js").then((m) => ({ default: m.RemoveFactor })));
+const RemoveFactor = onDemand(() => import("./confirm-dialogs.js").then((m) => m.RemoveFactor));
 
 function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () => void }) {
   const [confirming, setConfirming] = useState(false);
@@ -83,16 +84,14 @@ function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () =
         Remove
       </button>
       {confirming ? (
-        <Suspense fallback={null}>
-          <RemoveFactor
-            factor={factor}
-            onClose={() => setConfirming(false)}
-            onRemoved={() => {
-              setConfirming(false);
-              onRemoved();
-            }}
-          />
-        </Suspense>
+        <RemoveFactor
+          factor={factor}
+          onClose={() => setConfirming(false)}
+          onRemoved={() => {
+            setConfirming(false);
+            onRemoved();
+          }}
+        />
       ) : null}
     </li>
   );

@@ -1,15 +1,19 @@
 /** The "More" menu: the card actions for touch screens, with their keys beside them for keyboards. */
-import { lazy } from "react";
+
+import { onDemand } from "../../lib/preloadable.js";
 import { DeferredMenu } from "../../ui/deferred-menu.js";
 import type { CardActionsProps } from "./card-actions-dropdown.js";
 
-const loadDropdown = () => import("./card-actions-dropdown.js");
-const CardActionsDropdown = lazy(() => loadDropdown().then((module) => ({ default: module.CardActionsDropdown })));
+const CardActionsDropdown = onDemand(
+  () => import("./card-actions-dropdown.js").then((module) => module.CardActionsDropdown),
+  // Until its code is there, the button the press landed on stays.
+  ({ trigger }) => trigger,
+);
 
 export function CardActionsMenu(props: CardActionsProps) {
   return (
     <DeferredMenu
-      load={loadDropdown}
+      load={CardActionsDropdown.preload}
       trigger={
         <button type="button" className="button secondary small">
           More

@@ -6,7 +6,8 @@
  */
 import type { Rating } from "@engram/core";
 import type { CardFlag, ReviewSession, StudyCard, StudyNote } from "@engram/sdk";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { onDemand } from "../../lib/preloadable.js";
 import { useEngram } from "../../session/engram-context.js";
 import { CardView, queryCard } from "../../ui/card-view/card-view.js";
 import { findAnswerBox } from "../../ui/card-view/type-answer.js";
@@ -27,15 +28,11 @@ import { useStudyKeys } from "./use-study-keys.js";
 import { useSessionEvents, useSessionState, useTally } from "./use-study-session.js";
 import { WaitingForLearning } from "./waiting.js";
 
-const NoteEditorDialog = lazy(() =>
-  import("../../note-editor/note-editor-dialog.js").then((m) => ({ default: m.NoteEditorDialog })),
+const NoteEditorDialog = onDemand(() =>
+  import("../../note-editor/note-editor-dialog.js").then((m) => m.NoteEditorDialog),
 );
-const CardInfoDialog = lazy(() =>
-  import("../../card-info/card-info-dialog.js").then((m) => ({ default: m.CardInfoDialog })),
-);
-const ShortcutsDialog = lazy(() =>
-  import("../../ui/shortcuts-dialog.js").then((m) => ({ default: m.ShortcutsDialog })),
-);
+const CardInfoDialog = onDemand(() => import("../../card-info/card-info-dialog.js").then((m) => m.CardInfoDialog));
+const ShortcutsDialog = onDemand(() => import("../../ui/shortcuts-dialog.js").then((m) => m.ShortcutsDialog));
 
 type Props = {
   session: ReviewSession;
@@ -228,28 +225,20 @@ export function StudySession({ session, cards, fromDevice, deckId }: Props) {
         </button>
       </div>
       {dialog === "help" && (
-        <Suspense fallback={null}>
-          <ShortcutsDialog
-            shortcuts={shortcuts}
-            caption="Keys and what they do while studying"
-            onClose={() => setDialog(null)}
-          />
-        </Suspense>
+        <ShortcutsDialog
+          shortcuts={shortcuts}
+          caption="Keys and what they do while studying"
+          onClose={() => setDialog(null)}
+        />
       )}
-      {dialog === "info" && current && (
-        <Suspense fallback={null}>
-          <CardInfoDialog cardId={current.card.card_id} onClose={() => setDialog(null)} />
-        </Suspense>
-      )}
+      {dialog === "info" && current && <CardInfoDialog cardId={current.card.card_id} onClose={() => setDialog(null)} />}
       {dialog === "edit" && current && (
-        <Suspense fallback={null}>
-          <NoteEditorDialog
-            deckId={current.card.deck_id}
-            noteId={current.card.note.id}
-            onClose={() => setDialog(null)}
-            onSaved={(noteId) => void noteSaved(noteId)}
-          />
-        </Suspense>
+        <NoteEditorDialog
+          deckId={current.card.deck_id}
+          noteId={current.card.note.id}
+          onClose={() => setDialog(null)}
+          onSaved={(noteId) => void noteSaved(noteId)}
+        />
       )}
     </div>
   );

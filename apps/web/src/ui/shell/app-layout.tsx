@@ -1,5 +1,6 @@
-import { lazy, type ReactNode, Suspense, useEffect } from "react";
+import { type ReactNode, Suspense, useEffect } from "react";
 import { NavLink, useLocation } from "../../lib/navigation.js";
+import { onDemand } from "../../lib/preloadable.js";
 import { useOnline } from "../../lib/use-online.js";
 import { useSession } from "../../session/session-context.js";
 import { useExpiryRedirect } from "../../session/use-expiry-redirect.js";
@@ -14,7 +15,7 @@ import { ThemeToggle } from "./theme-toggle.js";
  * landing page's download; its menu loads when it is pressed (user-menu.tsx).
  */
 const loadUserMenu = () => import("./user-menu.js");
-const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
+const UserMenu = onDemand(() => loadUserMenu().then((module) => module.UserMenu));
 
 /** Every screen: skip link, header with the logo, navigation and account, then the page. */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -51,11 +52,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         </nav>
         <div className="header-actions">
           <ThemeToggle />
-          {session.status === "signed-in" ? (
-            <Suspense fallback={null}>
-              <UserMenu email={session.session.user.email ?? "Account"} />
-            </Suspense>
-          ) : null}
+          {session.status === "signed-in" ? <UserMenu email={session.session.user.email ?? "Account"} /> : null}
         </div>
       </header>
       {/* Without a connection queries wait; saying so beats a screen that only says "Loading…". */}

@@ -1,16 +1,19 @@
 import { ChevronDown, CircleUser } from "lucide-react";
-import { lazy } from "react";
+import { onDemand } from "../../lib/preloadable.js";
 import { DeferredMenu } from "../deferred-menu.js";
 
-const loadAccountDropdown = () => import("./account-dropdown.js");
-const AccountDropdown = lazy(() => loadAccountDropdown().then((module) => ({ default: module.AccountDropdown })));
+const AccountDropdown = onDemand(
+  () => import("./account-dropdown.js").then((module) => module.AccountDropdown),
+  // Until its code is there, the button the press landed on stays.
+  ({ trigger }) => trigger,
+);
 
 /** The signed-in user's email, opening sign-out for this device or for every device; the menu loads when pressed. */
 export function UserMenu({ email }: { email: string }) {
   return (
     <div className="user-menu">
       <DeferredMenu
-        load={loadAccountDropdown}
+        load={AccountDropdown.preload}
         trigger={
           <button type="button" className="user-menu-button">
             {/* On a phone the icon stands for the email, so the header keeps to one row. */}

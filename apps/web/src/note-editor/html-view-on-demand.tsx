@@ -1,0 +1,7 @@
+/** The HTML view (CodeMirror) of a field, loaded when first shown. */
+import { onDemand } from "../lib/preloadable.js";
+
+export const HtmlView = onDemand(
+  () => import("./html-view.js").then((module) => module.default),
+  () => <p className="html-view-loading">Loading the HTML editor…</p>,
+);
