@@ -53,5 +53,10 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 /** Keeps a picture of the screen for people reviewing the run (CI uploads the folder). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(screenshotDir, { recursive: true });
+  // Two frames: the page is laid out and painted at its current size (a picture taken right after
+  // a resize could show a band the page had not painted yet).
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),
+  );
   await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true });
 }

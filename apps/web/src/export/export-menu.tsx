@@ -12,11 +12,7 @@ import type { ExportChoices } from "../transfer/transfer-protocol.js";
 import { DeferredMenu } from "../ui/deferred-menu.js";
 import "./export-menu.css";
 
-const ExportDropdown = onDemand(
-  () => import("./export-dropdown.js").then((module) => module.ExportDropdown),
-  // Until its code is there, the button the press landed on stays.
-  ({ trigger }) => trigger,
-);
+const ExportDropdown = onDemand(() => import("./export-dropdown.js").then((module) => module.ExportDropdown));
 
 type State =
   | { status: "idle" }

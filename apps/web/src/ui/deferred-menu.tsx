@@ -2,8 +2,11 @@
  * A menu button whose menu's code (Radix DropdownMenu over Floating UI, about
  * 18–30 KB gzipped) loads when the user reaches for it, not with the screen.
  * Until then the button is a plain one that fetches the menu on hover or focus;
- * pressed, the loaded menu takes its place and replays the press on its own
- * button (`Menu`'s `press`), so it opens as that press would have opened it.
+ * pressed, it stays (expanded) until the code is there, then the loaded menu
+ * takes its place and replays the press on its own button (`Menu`'s `press`),
+ * so it opens as that press would have opened it. `children` must render at
+ * once once `load` has resolved (an `onDemand` component whose `preload` is
+ * `load`): nothing suspends, so React has no reveal to hold back.
  */
 import {
   type ButtonHTMLAttributes,
@@ -12,7 +15,7 @@ import {
   type PointerEvent,
   type ReactElement,
   type ReactNode,
-  Suspense,
+  useEffect,
   useState,
 } from "react";
 
@@ -25,7 +28,7 @@ const openingKeys = new Set(["Enter", " ", "ArrowDown", "ArrowUp"]);
 export interface DeferredMenuProps {
   /** The button, as the loaded menu also shows it. */
   trigger: ReactElement<ButtonHTMLAttributes<HTMLButtonElement>>;
-  /** Fetches the menu's module. */
+  /** Fetches the menu's code. */
   load: () => Promise<unknown>;
   /** The loaded menu, given how its button was pressed and the button as given. */
   children: (press: MenuPress, trigger: DeferredMenuProps["trigger"]) => ReactNode;
@@ -33,6 +36,20 @@ export interface DeferredMenuProps {
 
 export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
   const [press, setPress] = useState<MenuPress | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [failure, setFailure] = useState<{ error: unknown }>();
+  useEffect(() => {
+    if (press === null || loaded) return;
+    let current = true;
+    load().then(
+      () => current && setLoaded(true),
+      (error: unknown) => current && setFailure({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [press, loaded, load]);
+  if (failure) throw failure.error;
   const prefetch = () => {
     load().catch(() => undefined);
   };
@@ -50,5 +67,5 @@ export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
       setPress("keyboard");
     },
   });
-  return press ? <Suspense fallback={button}>{children(press, trigger)}</Suspense> : button;
+  return press && loaded ? children(press, trigger) : button;
 }

@@ -4,10 +4,8 @@ import { onDemand } from "../../lib/preloadable.js";
 import { DeferredMenu } from "../../ui/deferred-menu.js";
 import type { CardActionsProps } from "./card-actions-dropdown.js";
 
-const CardActionsDropdown = onDemand(
-  () => import("./card-actions-dropdown.js").then((module) => module.CardActionsDropdown),
-  // Until its code is there, the button the press landed on stays.
-  ({ trigger }) => trigger,
+const CardActionsDropdown = onDemand(() =>
+  import("./card-actions-dropdown.js").then((module) => module.CardActionsDropdown),
 );
 
 export function CardActionsMenu(props: CardActionsProps) {

@@ -2,11 +2,7 @@ import { ChevronDown, CircleUser } from "lucide-react";
 import { onDemand } from "../../lib/preloadable.js";
 import { DeferredMenu } from "../deferred-menu.js";
 
-const AccountDropdown = onDemand(
-  () => import("./account-dropdown.js").then((module) => module.AccountDropdown),
-  // Until its code is there, the button the press landed on stays.
-  ({ trigger }) => trigger,
-);
+const AccountDropdown = onDemand(() => import("./account-dropdown.js").then((module) => module.AccountDropdown));
 
 /** The signed-in user's email, opening sign-out for this device or for every device; the menu loads when pressed. */
 export function UserMenu({ email }: { email: string }) {
