@@ -9,20 +9,13 @@
  * Prints p50 / p95 / max over 200 answers, the answers still waiting to be
  * sent when the last card was painted, and whether all 200 reached the server.
  */
-import { randomUUID } from "node:crypto";
-import { createClient } from "@supabase/supabase-js";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startAppServer } from "../e2e/support/app-server.js";
+import { adminClient, launchChromium, newUser, signIn } from "./support/browser-bench.js";
 
 const cards = 1000;
 const answers = 200;
 const latencyMs = 300;
-
-class NoRealtime {
-  constructor() {
-    throw new Error("this script does not use realtime");
-  }
-}
 
 function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
@@ -103,20 +96,10 @@ function printHotspots(profile: Profile) {
 
 async function main() {
   const server = await startAppServer();
-  const admin = createClient(server.stackUrl, server.serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: NoRealtime as never },
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const admin = adminClient(server.stackUrl, server.serviceRoleKey);
+  const browser = await launchChromium();
   try {
-    const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-    const password = `pw-${randomUUID()}`;
-    const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
-    const userId = created.data.user?.id;
-    if (!userId) throw created.error ?? new Error("no user");
+    const { userId, email, password } = await newUser(admin);
     // A 1,000-card queue: every new card allowed today.
     await admin.from("profiles").update({ new_per_day: cards }).eq("id", userId).throwOnError();
     const deck = await admin.from("decks").insert({ owner_id: userId, name: "Bench" }).select("id").single();
@@ -138,10 +121,7 @@ async function main() {
     const context = await browser.newContext({ baseURL: server.appUrl, viewport: { width: 1024, height: 720 } });
     const page = await context.newPage();
     const path = `/decks/${deckId}/study`;
-    await page.goto(`/sign-in?next=${encodeURIComponent(path)}`);
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await signIn(page, { email, password }, path);
     await page.locator(".card-view-front").waitFor({ timeout: 60_000 });
     const queued = await page.getByRole("list", { name: "Cards left" }).innerText();
 

@@ -7,38 +7,18 @@
  *
  *   pnpm exec tsx --conditions=source bench/first-open.ts
  */
-import { randomUUID } from "node:crypto";
-import { createClient } from "@supabase/supabase-js";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startAppServer } from "../e2e/support/app-server.js";
+import { adminClient, launchChromium, newUser, signIn, summary } from "./support/browser-bench.js";
 
 const loads = 12;
 
-/** Node 20 has no WebSocket; this script's client never opens realtime. */
-class NoRealtime {
-  constructor() {
-    throw new Error("no realtime in the benchmark's Node client");
-  }
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return `median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)}, n=${sorted.length})`;
-}
-
 async function seed(stackUrl: string, serviceRoleKey: string) {
-  const admin = createClient(stackUrl, serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: NoRealtime as never },
-  });
-  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  const { data: created, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
-  if (error || !created.user) throw error ?? new Error("no user");
+  const admin = adminClient(stackUrl, serviceRoleKey);
+  const { userId, email, password } = await newUser(admin);
   const { data: deck, error: deckError } = await admin
     .from("decks")
-    .insert({ owner_id: created.user.id, name: "First open" })
+    .insert({ owner_id: userId, name: "First open" })
     .select("id")
     .single();
   if (deckError || !deck) throw deckError ?? new Error("no deck");
@@ -80,19 +60,13 @@ function opened(page: Page): Promise<number> {
 async function main() {
   console.log("starting the stack and building the app…");
   const server = await startAppServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   try {
     const { deckId, email, password } = await seed(server.stackUrl, server.serviceRoleKey);
     const context = await browser.newContext({ baseURL: server.appUrl, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await page.goto("/sign-in");
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await signIn(page, { email, password });
     await page.getByRole("heading", { name: "Your decks" }).waitFor();
 
     const shortcuts: number[] = [];
@@ -116,8 +90,8 @@ async function main() {
         accountMenu.push(menu);
       }
     }
-    console.log(`deck screen, "?" → keyboard shortcuts painted: ${stats(shortcuts)}`);
-    console.log(`account menu, press → menu painted: ${stats(accountMenu)}`);
+    console.log(`deck screen, "?" → keyboard shortcuts painted: ${summary(shortcuts)}`);
+    console.log(`account menu, press → menu painted: ${summary(accountMenu)}`);
     await context.close();
   } finally {
     await browser.close();

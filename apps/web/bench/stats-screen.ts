@@ -8,9 +8,9 @@
  *   pnpm exec tsx --conditions=source bench/stats-screen.ts
  */
 import { randomUUID } from "node:crypto";
-import { createClient } from "@supabase/supabase-js";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startAppServer } from "../e2e/support/app-server.js";
+import { adminClient, launchChromium, newUser, signIn, summary } from "./support/browser-bench.js";
 
 const noteCount = 2_000;
 const days = 365;
@@ -18,34 +18,14 @@ const reviewsPerDay = 100;
 const loads = 20;
 const dayMs = 86_400_000;
 
-/** Node 20 has no WebSocket; this script's client never opens realtime. */
-class NoRealtime {
-  constructor() {
-    throw new Error("no realtime in the benchmark's Node client");
-  }
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return `median ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)}, n=${sorted.length})`;
-}
-
 /**
  * A user with two decks of 1,000 cards, and 100 answers a day for a year
  * written straight into the review log: all of them to the first deck's cards,
  * while the second deck's stay new.
  */
 async function seed(stackUrl: string, serviceRoleKey: string) {
-  const admin = createClient(stackUrl, serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: NoRealtime as never },
-  });
-  const email = `bench-${randomUUID().slice(0, 8)}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  const { data: created, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
-  if (error || !created.user) throw error ?? new Error("no user");
-  const userId = created.user.id;
+  const admin = adminClient(stackUrl, serviceRoleKey);
+  const { userId, email, password } = await newUser(admin);
   const started = performance.now();
 
   const deckIds: string[] = [];
@@ -167,19 +147,13 @@ async function statsRequests(page: Page): Promise<{ sentAt: number; took: number
 async function main() {
   console.log("starting the stack and building the app…");
   const server = await startAppServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   try {
     const { email, password, deckId } = await seed(server.stackUrl, server.serviceRoleKey);
     const context = await browser.newContext({ baseURL: server.appUrl, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    await page.goto("/sign-in?next=%2Fstats");
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await signIn(page, { email, password }, "/stats");
     // Warm-up: the browser caches the app's chunks as a returning user has them.
     await chartsDrawnAt(page);
     console.log(`the screen shows: ${await page.locator('[data-section="calendar"] .stats-summary').textContent()}`);
@@ -200,10 +174,10 @@ async function main() {
       oneDeck.push(await chartsDrawnAt(page));
     }
 
-    console.log(`page.goto("/stats") → charts drawn, all decks, 1 month: ${stats(allDecks)}`);
-    console.log(`page.goto("/stats?deck=…&period=365") → charts drawn, one deck, 1 year: ${stats(oneDeck)}`);
-    console.log(`  all decks: the app sends the stats requests at ${stats(statsSentAt)}`);
-    console.log(`  all decks: the slower stats request's round trip ${stats(statsTook)}`);
+    console.log(`page.goto("/stats") → charts drawn, all decks, 1 month: ${summary(allDecks)}`);
+    console.log(`page.goto("/stats?deck=…&period=365") → charts drawn, one deck, 1 year: ${summary(oneDeck)}`);
+    console.log(`  all decks: the app sends the stats requests at ${summary(statsSentAt)}`);
+    console.log(`  all decks: the slower stats request's round trip ${summary(statsTook)}`);
     await context.close();
   } finally {
     await browser.close();
