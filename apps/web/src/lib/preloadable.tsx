@@ -45,6 +45,29 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
 }
 
 /**
+ * Starts `load` once `wanted` and renders again when it settles: true once it
+ * has resolved, and a failure is thrown to the error boundary. Waiting this way
+ * instead of suspending spares React's 300 ms hold-back after a fallback.
+ */
+export function useLoadWhen(wanted: boolean, load: () => Promise<unknown>): boolean {
+  const [arrived, setArrived] = useState(false);
+  const [failure, setFailure] = useState<{ error: unknown }>();
+  useEffect(() => {
+    if (!wanted || arrived) return;
+    let current = true;
+    load().then(
+      () => current && setArrived(true),
+      (error: unknown) => current && setFailure({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, arrived, load]);
+  if (failure) throw failure.error;
+  return arrived;
+}
+
+/**
  * For what a press opens (a dialog, a menu, an editor): shows `whileLoading`
  * until the code is there, then the component, without suspending. Through
  * Suspense, the first opening would wait for React's 300 ms hold-back after
@@ -58,21 +81,8 @@ export function onDemand<P extends object>(
   const code = componentCode(load);
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module at its top level, as React.lazy is
   function Component(props: P) {
-    const [failure, setFailure] = useState<{ error: unknown }>();
-    const [, setArrived] = useState(false);
     const Loaded = code.loaded();
-    useEffect(() => {
-      if (Loaded) return;
-      let current = true;
-      code.preload().then(
-        () => current && setArrived(true),
-        (error: unknown) => current && setFailure({ error }),
-      );
-      return () => {
-        current = false;
-      };
-    }, [Loaded]);
-    if (failure) throw failure.error;
+    useLoadWhen(!Loaded, code.preload);
     return Loaded ? <Loaded {...props} /> : whileLoading(props);
   }
   return Object.assign(Component, { preload: code.preload });

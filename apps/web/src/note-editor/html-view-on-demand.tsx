@@ -1,4 +1,4 @@
-/** The HTML view (CodeMirror) of a field, loaded when first shown. */
+/** The HTML view (CodeMirror) of a field, loaded when a field first shows its HTML, never with the deck screen. */
 import { onDemand } from "../lib/preloadable.js";
 
 export const HtmlView = onDemand(

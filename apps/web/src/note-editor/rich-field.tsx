@@ -17,8 +17,6 @@ import { survivesRichEditor } from "./markup-roundtrip.js";
 import { matchesKeys, noteEditorShortcuts } from "./shortcuts.js";
 import { useMediaUpload } from "./use-media-upload.js";
 
-// CodeMirror is loaded when a field first shows its HTML, never with the deck screen.
-
 export const cannotShowNotice = "This field has formatting the rich editor can't show; edit it as HTML.";
 
 export interface RichFieldProps {

@@ -15,9 +15,9 @@ import {
   type PointerEvent,
   type ReactElement,
   type ReactNode,
-  useEffect,
   useState,
 } from "react";
+import { useLoadWhen } from "../lib/preloadable.js";
 
 /** How the button was pressed: a keyboard opening focuses the menu's first item. */
 export type MenuPress = "pointer" | "keyboard";
@@ -36,20 +36,7 @@ export interface DeferredMenuProps {
 
 export function DeferredMenu({ trigger, load, children }: DeferredMenuProps) {
   const [press, setPress] = useState<MenuPress | null>(null);
-  const [loaded, setLoaded] = useState(false);
-  const [failure, setFailure] = useState<{ error: unknown }>();
-  useEffect(() => {
-    if (press === null || loaded) return;
-    let current = true;
-    load().then(
-      () => current && setLoaded(true),
-      (error: unknown) => current && setFailure({ error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [press, loaded, load]);
-  if (failure) throw failure.error;
+  const loaded = useLoadWhen(press !== null, load);
   const prefetch = () => {
     load().catch(() => undefined);
   };

@@ -14,8 +14,7 @@ import { ThemeToggle } from "./theme-toggle.js";
  * The account button is a signed-in visitor's only, so it stays out of the
  * landing page's download; its menu loads when it is pressed (user-menu.tsx).
  */
-const loadUserMenu = () => import("./user-menu.js");
-const UserMenu = onDemand(() => loadUserMenu().then((module) => module.UserMenu));
+const UserMenu = onDemand(() => import("./user-menu.js").then((module) => module.UserMenu));
 
 /** Every screen: skip link, header with the logo, navigation and account, then the page. */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -27,7 +26,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // A stored session ("loading") fetches the menu alongside the SDK, not after it.
   const maybeSignedIn = session.status !== "signed-out";
   useEffect(() => {
-    if (maybeSignedIn) void loadUserMenu();
+    if (maybeSignedIn) UserMenu.preload().catch(() => undefined);
   }, [maybeSignedIn]);
   return (
     <div className="shell">
