@@ -758,6 +758,9 @@ begin
     where d.id = i.deck_id and i.created and d.owner_id = uid and d.preset_id is distinct from t.preset_id;
   end if;
 
+  -- Its few rows, known to the planner, make a probe per deck the cheapest plan below.
+  analyze pg_temp.import_decks;
+
   begin
     -- The staged notes in file order, each with what happens to it: the first
     -- of each guid counts, later ones are skipped.
@@ -788,14 +791,23 @@ begin
              ) as deck_id
       from pg_temp.import_staged e
     ) t
-    -- The deck's notes from the same source, the first of each guid, in one
-    -- join (a lookup per note scans the (deck_id, source_guid) index by its second column).
-    left join (
-      select distinct on (n.source_guid) n.source_guid, n.id
-      from public.notes n
-      where n.deck_id in (select d.deck_id from pg_temp.import_decks d) and n.source_guid is not null
-      order by n.source_guid, n.created_at, n.id
-    ) n on n.source_guid = t.guid;
+    -- The note of the same guid already in the import's decks (the first
+    -- made, when a tree holds several), found with one probe of the unique
+    -- (deck_id, source_guid) index per deck: a step reads only its own
+    -- notes' matches, not every note an earlier step added. Kept apart by
+    -- "offset 0", the order cannot lead the planner to walk a deck's notes
+    -- by creation looking for the guid.
+    left join lateral (
+      select m.id
+      from (
+        select n.id, n.created_at
+        from pg_temp.import_decks d
+        join public.notes n on n.deck_id = d.deck_id and n.source_guid = t.guid
+        offset 0
+      ) m
+      order by m.created_at, m.id
+      limit 1
+    ) n on true;
     -- A temporary table has no statistics until analysed, and the joins below
     -- would each be planned for a few hundred rows.
     analyze pg_temp.import_notes (seq, note_id, action);

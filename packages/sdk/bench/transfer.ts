@@ -9,8 +9,10 @@
  * Prints wall time per phase, and the peak RSS of this process (the SDK) and of
  * the stack's, which runs in a process of its own so that the requests timed
  * meanwhile measure the stack alone (with PGlite, the database is in it);
- * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL. Last, the floor under the
- * import's finish (support/import-floor.ts) on the same engine.
+ * ENGRAM_BENCH_DATABASE_URL runs it on PostgreSQL; ENGRAM_BENCH_NOTES sets
+ * the number of notes (10 answers each), to see how an import grows with a
+ * collection's size. Last, the floor under the import's finish
+ * (support/import-floor.ts) on the same engine.
  */
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
@@ -20,7 +22,7 @@ import { exportDeck, type ImportProgress, importDeck } from "../src/transfer/ind
 import { importFloor } from "./support/import-floor.js";
 import { signedInOnStackProcess } from "./support/signed-in.js";
 
-const noteCount = 10_000;
+const noteCount = Number(process.env.ENGRAM_BENCH_NOTES ?? 10_000);
 const reviewsPerCard = 10;
 const day = 86_400_000;
 
@@ -211,7 +213,7 @@ let stackPeakRssMb: number | undefined;
 try {
   const now = new Date();
   const deck = generatedDeck(now);
-  const file = await timed("write package (10k notes, 100k reviews)", async () => ({
+  const file = await timed(`write package (${noteCount} notes, ${noteCount * reviewsPerCard} reviews)`, async () => ({
     name: "bench.apkg",
     data: await writeApkg(
       { name: "Bench", notes: deck.notes, media: [], reviews: deck.reviews },
