@@ -8,28 +8,12 @@ import type { TotpEnrollment, TotpFactor } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import { textOf } from "../../forms/form-errors.js";
-import { SubmitButton } from "../../forms/submit-button.js";
-import { TextField } from "../../forms/text-field.js";
-import { errorMessage, totpCodeMessage } from "../../lib/error-messages.js";
+import { errorMessage } from "../../lib/error-messages.js";
 import { onDemand } from "../../lib/preloadable.js";
 import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-
-/**
- * GoTrue's QR code comes as `data:image/svg+xml;utf-8,<svg…>` with the markup
- * unescaped, and a `#` in it (a colour) would end the URL there and leave a
- * broken picture: the markup is percent-encoded again.
- */
-function qrCodeSource(qrCode: string): string {
-  const comma = qrCode.indexOf(",");
-  const markup = qrCode.slice(comma + 1);
-  if (!qrCode.startsWith("data:image/svg+xml") || qrCode.slice(0, comma).includes("base64")) return qrCode;
-  const decoded = /%[0-9a-f]{2}/i.test(markup) && !markup.includes("<") ? decodeURIComponent(markup) : markup;
-  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(decoded)}`;
-}
 
 export function TwoFactorSection() {
   const factors = useQuery(useEngramQueries().auth.factors());
@@ -70,6 +54,11 @@ export function TwoFactorSection() {
 }
 
 const RemoveFactor = onDemand(() => import("./confirm-dialogs.js").then((m) => m.RemoveFactor));
+// The second step of setting up, loaded with the press that starts it: its code arrives with GoTrue's answer.
+const ConfirmEnrolment = onDemand(
+  () => import("./confirm-enrolment.js").then((m) => m.ConfirmEnrolment),
+  () => <p className="muted">Starting…</p>,
+);
 
 function FactorItem({ factor, onRemoved }: { factor: TotpFactor; onRemoved: () => void }) {
   const [confirming, setConfirming] = useState(false);
@@ -108,7 +97,10 @@ function Enrol({ onEnabled }: { onEnabled: () => void }) {
           type="button"
           className="button secondary"
           disabled={start.isPending}
-          onClick={() => start.mutate({ friendlyName: "Authenticator app" }, { onSuccess: setEnrolment })}
+          onClick={() => {
+            void ConfirmEnrolment.preload().catch(() => undefined);
+            start.mutate({ friendlyName: "Authenticator app" }, { onSuccess: setEnrolment });
+          }}
         >
           <ShieldCheck aria-hidden="true" /> {start.isPending ? "Starting…" : "Set up two-factor sign-in"}
         </button>
@@ -129,68 +121,5 @@ function Enrol({ onEnabled }: { onEnabled: () => void }) {
         onEnabled();
       }}
     />
-  );
-}
-
-function ConfirmEnrolment({
-  enrolment,
-  onCancel,
-  onEnabled,
-}: {
-  enrolment: TotpEnrollment;
-  onCancel: () => void;
-  onEnabled: () => void;
-}) {
-  // Confirming it refreshes the factors and the session's level.
-  const verify = useMutation(useEngramMutations().auth.mfa.verifyTotp());
-
-  return (
-    <div className="enrol">
-      <ol className="enrol-steps">
-        <li>
-          <p>Scan this QR code with your authenticator app (1Password, Google Authenticator, Authy…).</p>
-          <img
-            className="enrol-qr"
-            src={qrCodeSource(enrolment.qrCode)}
-            alt="QR code to add Engram to your authenticator app"
-          />
-          <p className="enrol-secret">
-            Can't scan it? Enter this key in the app instead:{" "}
-            <code className="setup-key" translate="no">
-              {enrolment.secret}
-            </code>
-          </p>
-        </li>
-        <li>
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              verify.mutate(
-                { factorId: enrolment.factorId, code: textOf(new FormData(event.currentTarget), "code") },
-                { onSuccess: onEnabled },
-              );
-            }}
-          >
-            <TextField
-              name="code"
-              label="Enter the 6-digit code the app shows"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              error={verify.error ? totpCodeMessage(verify.error) : undefined}
-            />
-            <div className="settings-actions">
-              <SubmitButton pending={verify.isPending} pendingLabel="Checking…">
-                Turn on
-              </SubmitButton>
-              <button type="button" className="button secondary" onClick={onCancel}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        </li>
-      </ol>
-    </div>
   );
 }
