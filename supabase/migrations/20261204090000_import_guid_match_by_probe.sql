@@ -46,6 +46,7 @@ declare
   in_steps boolean;
   preset_plan jsonb;
   revealed uuid[];
+  import_deck_ids uuid[];
   last_batch integer;
   step_batch integer;
   step_from integer;
@@ -201,8 +202,7 @@ begin
     where d.id = i.deck_id and i.created and d.owner_id = uid and d.preset_id is distinct from t.preset_id;
   end if;
 
-  -- Its few rows, known to the planner, make a probe per deck the cheapest plan below.
-  analyze pg_temp.import_decks;
+  import_deck_ids := array(select d.deck_id from pg_temp.import_decks d);
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
@@ -235,17 +235,17 @@ begin
       from pg_temp.import_staged e
     ) t
     -- The note of the same guid already in the import's decks (the first
-    -- made, when a tree holds several), found with one probe of the unique
-    -- (deck_id, source_guid) index per deck: a step reads only its own
-    -- notes' matches, not every note an earlier step added. Kept apart by
+    -- made, when a tree holds several), found by probing the unique
+    -- (deck_id, source_guid) index: a step reads only its own notes'
+    -- matches, not every note an earlier step added. Kept apart by
     -- "offset 0", the order cannot lead the planner to walk a deck's notes
     -- by creation looking for the guid.
     left join lateral (
       select m.id
       from (
         select n.id, n.created_at
-        from pg_temp.import_decks d
-        join public.notes n on n.deck_id = d.deck_id and n.source_guid = t.guid
+        from public.notes n
+        where n.deck_id = any (import_deck_ids) and n.source_guid = t.guid
         offset 0
       ) m
       order by m.created_at, m.id

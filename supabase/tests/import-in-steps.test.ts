@@ -324,6 +324,35 @@ test("a package's deck tree under a new deck is made in steps, hidden and withou
   ]);
 });
 
+test("a guid an earlier step added, in any deck of the tree, is skipped: the file's first note of it counts", async () => {
+  const inDeck = (deck: string[], guid: string) => ({ ...note(guid, `${guid} in ${deck.join("::")}`), deck });
+  const job = await staged(
+    alice,
+    [
+      [inDeck(["Twice", "Bio"], "d1"), inDeck(["Twice", "Chem"], "d2")],
+      [inDeck(["Twice", "Chem"], "d1"), inDeck(["Twice", "Bio"], "d2"), inDeck(["Twice", "Bio"], "d3")],
+    ],
+    { deckTree: true },
+  );
+  await step(alice, job.id);
+  await step(alice, job.id);
+  expect(await finish(alice, job.id)).toMatchObject({
+    status: "done",
+    summary: { notes_added: 3, notes_skipped: 2 },
+  });
+  const notes = await db.query<{ deck: string; front: string }>(
+    `select d.name as deck, n.fields ->> 'front' as front
+     from notes n join decks d on d.id = n.deck_id
+     where n.source_guid in ('d1', 'd2', 'd3') and n.created_by = $1 order by front`,
+    [alice.id],
+  );
+  expect(notes).toEqual([
+    { deck: "Bio", front: "d1 in Twice::Bio" },
+    { deck: "Chem", front: "d2 in Twice::Chem" },
+    { deck: "Bio", front: "d3 in Twice::Bio" },
+  ]);
+});
+
 test("abandoning a deck tree imported in steps removes every deck it made", async () => {
   const job = await staged(
     alice,
