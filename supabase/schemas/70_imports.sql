@@ -792,17 +792,19 @@ begin
       from pg_temp.import_staged e
     ) t
     -- The note of the same guid already in the import's decks (the first
-    -- made, when a tree holds several), found by probing the unique
-    -- (deck_id, source_guid) index: a step reads only its own notes'
-    -- matches, not every note an earlier step added. Kept apart by
-    -- "offset 0", the order cannot lead the planner to walk a deck's notes
-    -- by creation looking for the guid.
+    -- made, when a tree holds several), found with one probe of the unique
+    -- (deck_id, source_guid) index per deck: a step reads only its own
+    -- notes' matches, not every note an earlier step added. An equality on
+    -- both columns is what makes the planner take that index whatever its
+    -- statistics say ("deck_id = any" let old ones pick the deck's
+    -- creation-order index and walk the deck); kept apart by "offset 0",
+    -- the order cannot lead it there either.
     left join lateral (
       select m.id
       from (
         select n.id, n.created_at
-        from public.notes n
-        where n.deck_id = any (import_deck_ids) and n.source_guid = t.guid
+        from unnest(import_deck_ids) as d(deck_id)
+        join public.notes n on n.deck_id = d.deck_id and n.source_guid = t.guid
         offset 0
       ) m
       order by m.created_at, m.id
