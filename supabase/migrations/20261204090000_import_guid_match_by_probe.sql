@@ -48,6 +48,7 @@ declare
   preset_plan jsonb;
   revealed uuid[];
   import_deck_ids uuid[];
+  probe_each_deck boolean;
   last_batch integer;
   step_batch integer;
   step_from integer;
@@ -204,6 +205,8 @@ begin
   end if;
 
   import_deck_ids := array(select d.deck_id from pg_temp.import_decks d);
+  -- At most 64 probes a note, so no package's deck tree makes matching cost notes times decks.
+  probe_each_deck := cardinality(import_deck_ids) <= 64;
 
   begin
     -- The staged notes in file order, each with what happens to it: the first
@@ -211,11 +214,11 @@ begin
     drop table if exists pg_temp.import_notes;
     create temp table import_notes on commit drop as
     select t.seq, t.guid, t.kind, t.fields, t.tags, t.cards, t.deck_id, t.note_type_id,
-           coalesce(n.id, gen_random_uuid()) as note_id,
+           coalesce(probed.id, joined.id, gen_random_uuid()) as note_id,
            now() + (t.seq - 1) * interval '1 microsecond' as created_at,
            case
              when t.guid is not null and row_number() over (partition by t.guid order by t.seq) > 1 then 'duplicate'
-             when n.id is null then 'insert'
+             when coalesce(probed.id, joined.id) is null then 'insert'
              -- In a new deck, only an earlier step can have added it.
              when in_steps then 'duplicate'
              else on_existing
@@ -236,10 +239,10 @@ begin
       from pg_temp.import_staged e
     ) t
     -- The note of the same guid already in the import's decks (the first
-    -- made, when a tree holds several), found with one probe of the unique
-    -- (deck_id, source_guid) index per deck: a step reads only its own
-    -- notes' matches, not every note an earlier step added. An equality on
-    -- both columns is what makes the planner take that index whatever its
+    -- made, when a tree holds several). With a few decks, one probe of the
+    -- unique (deck_id, source_guid) index per deck: a step reads only its
+    -- own notes' matches, not every note an earlier step added. An equality
+    -- on both columns is what makes the planner take that index whatever its
     -- statistics say ("deck_id = any" let old ones pick the deck's
     -- creation-order index and walk the deck); kept apart by "offset 0",
     -- the order cannot lead it there either.
@@ -249,11 +252,20 @@ begin
         select n.id, n.created_at
         from unnest(import_deck_ids) as d(deck_id)
         join public.notes n on n.deck_id = d.deck_id and n.source_guid = t.guid
+        where probe_each_deck
         offset 0
       ) m
       order by m.created_at, m.id
       limit 1
-    ) n on true;
+    ) probed on true
+    -- With many decks, probes would cost notes times decks: the decks' notes
+    -- are read once instead, the first of each guid, in one join.
+    left join (
+      select distinct on (n.source_guid) n.source_guid, n.id
+      from public.notes n
+      where not probe_each_deck and n.deck_id = any (import_deck_ids) and n.source_guid is not null
+      order by n.source_guid, n.created_at, n.id
+    ) joined on joined.source_guid = t.guid;
     -- A temporary table has no statistics until analysed, and the joins below
     -- would each be planned for a few hundred rows.
     analyze pg_temp.import_notes (seq, note_id, action);

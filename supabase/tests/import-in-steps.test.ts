@@ -353,6 +353,34 @@ test("a guid an earlier step added, in any deck of the tree, is skipped: the fil
   ]);
 });
 
+test("in a tree of more decks than a note is probed in, an earlier step's guid is still skipped", async () => {
+  const decks = Array.from({ length: 70 }, (_, i) => ["Wide", `Deck ${i}`]);
+  const job = await staged(
+    alice,
+    [
+      decks.map((deck, i) => ({ ...note(`w${i}`, `w${i} first`), deck })),
+      [
+        { ...note("w0", "w0 again"), deck: decks[69] },
+        { ...note("w70", "w70"), deck: decks[0] },
+      ],
+    ],
+    { deckTree: true },
+  );
+  await step(alice, job.id);
+  await step(alice, job.id);
+  expect(await finish(alice, job.id)).toMatchObject({
+    status: "done",
+    summary: { notes_added: 71, notes_skipped: 1 },
+  });
+  const w0 = await db.query<{ deck: string; front: string }>(
+    `select d.name as deck, n.fields ->> 'front' as front
+     from notes n join decks d on d.id = n.deck_id
+     where n.source_guid = 'w0' and n.created_by = $1`,
+    [alice.id],
+  );
+  expect(w0).toEqual([{ deck: "Deck 0", front: "w0 first" }]);
+});
+
 test("abandoning a deck tree imported in steps removes every deck it made", async () => {
   const job = await staged(
     alice,

@@ -23,6 +23,8 @@ import { importFloor } from "./support/import-floor.js";
 import { signedInOnStackProcess } from "./support/signed-in.js";
 
 const noteCount = Number(process.env.ENGRAM_BENCH_NOTES ?? 10_000);
+if (!Number.isInteger(noteCount) || noteCount < 1)
+  throw new Error("ENGRAM_BENCH_NOTES must be a whole number of notes, 1 or more");
 const reviewsPerCard = 10;
 const day = 86_400_000;
 

@@ -98,7 +98,7 @@ function Enrol({ onEnabled }: { onEnabled: () => void }) {
           className="button secondary"
           disabled={start.isPending}
           onClick={() => {
-            void ConfirmEnrolment.preload().catch(() => undefined);
+            ConfirmEnrolment.preload().catch(() => undefined);
             start.mutate({ friendlyName: "Authenticator app" }, { onSuccess: setEnrolment });
           }}
         >
