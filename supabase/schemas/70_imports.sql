@@ -78,6 +78,19 @@ as $$
   select 4 * 1024 * 1024, 1000, 1000, 100000, 512::bigint * 1024 * 1024, 3, interval '24 hours'
 $$;
 
+-- How long one commit step of an import into a new deck aims to work. On a
+-- server a step holds only its own job and deck, so a second's step costs
+-- no one else, and fewer steps spend less on each one's temp tables. The
+-- embedded database has a single connection, which a step holds from every
+-- other request, so the local stack sets engram.import_step_ms to a quarter
+-- of a second there.
+create function private.import_step_ms() returns integer
+language sql stable
+set search_path = ''
+as $$
+  select coalesce(nullif(current_setting('engram.import_step_ms', true), '')::integer, 1000)
+$$;
+
 -- Begins an import into an existing deck the caller edits (p_deck_id) or a
 -- new deck of theirs (p_deck_name). The client picks the job id, so a retried
 -- call returns the job it already made.
@@ -178,6 +191,33 @@ begin
   end if;
   return job;
 end
+$$;
+
+-- The caller's job, its row left unlocked; PT404 for anyone else's.
+create function private.read_own_import(p_job_id uuid) returns public.import_jobs
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  job public.import_jobs;
+begin
+  select * into job from public.import_jobs where id = p_job_id;
+  if job.id is null or job.user_id is distinct from auth.uid() then
+    perform private.fail('PT404', 'import not found', 'job_id');
+  end if;
+  return job;
+end
+$$;
+
+-- The steps of one import's finish, its last call and abandoning it take
+-- turns (a lock on the job until the end of the transaction), before any
+-- lock on the job's row: so a step can leave the row to the next batch
+-- being staged, and still none of them overlaps another.
+create function private.take_import_turn(p_job_id uuid) returns void
+language sql
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(hashtextextended('import_jobs:' || p_job_id::text, 0))
 $$;
 
 -- A running job past its age was abandoned: it takes no more batches and
@@ -339,7 +379,8 @@ as $$
   end
 $$;
 
-revoke execute on function private.lock_own_import(uuid), private.import_note_problem(jsonb),
+revoke execute on function private.lock_own_import(uuid), private.read_own_import(uuid),
+  private.take_import_turn(uuid), private.import_note_problem(jsonb),
   private.import_content_problem(public.note_kind, jsonb, text[])
   from anon;
 
@@ -573,8 +614,8 @@ revoke execute on function private.import_presets(uuid, uuid) from public, anon,
 --
 -- Into an existing deck (or a new deck tree) it commits everything in one
 -- transaction. Into a new deck it may commit a step a call (p_one_batch:
--- the next notes in order, of the next batch once it is staged, about a
--- quarter of a second of work, while later batches are still being staged;
+-- the next notes in order, of the next batch once it is staged, about
+-- import_step_ms of work, while later batches are still being staged;
 -- otherwise nothing), so the server answers everyone else between them and
 -- no import is bounded by one statement's timeout.
 -- The deck has no member meanwhile, so nothing of it is listed, read or
@@ -614,10 +655,17 @@ declare
   seq_base bigint;
   started timestamptz;
 begin
-  job := private.lock_own_import(p_job_id);
-  -- A step's pace (ms_per_note, below) is its own work, not its wait for the
-  -- job while a batch was being staged: counting the wait made the next step
-  -- smaller, and many small steps waited more.
+  perform private.take_import_turn(p_job_id);
+  if coalesce(p_one_batch, false) then
+    -- A step leaves the job's row to the batch being staged meanwhile (it
+    -- writes the row only as it ends); its turn keeps the other calls out.
+    job := private.read_own_import(p_job_id);
+  else
+    job := private.lock_own_import(p_job_id);
+  end if;
+  -- A step's pace (ms_per_note, below) is its own work, not its wait for its
+  -- turn: counting the wait made the next step smaller, and many small steps
+  -- waited more.
   started := clock_timestamp();
   perform private.refuse_expired_import(job);
   if job.status = 'done' then
@@ -655,10 +703,10 @@ begin
     if not in_steps or step_notes is null then
       return job;
     end if;
-    -- About a quarter of a second of work at the pace of the step before
-    -- (at least 50 notes), so a slower server takes smaller steps.
+    -- About import_step_ms of work at the pace of the step before (at
+    -- least 50 notes), so a slower server takes smaller steps.
     step_count := least(step_notes - step_from, greatest(50, coalesce(
-      floor(250 / nullif((job.finishing ->> 'ms_per_note')::double precision, 0))::integer, step_notes)));
+      floor(private.import_step_ms() / nullif((job.finishing ->> 'ms_per_note')::double precision, 0))::integer, step_notes)));
   end if;
   -- A note's number in the whole file, for the errors that name one.
   seq_base := coalesce((job.finishing ->> 'notes_read')::bigint, 0);
@@ -1130,6 +1178,7 @@ declare
   uid uuid := private.require_user();
   job public.import_jobs;
 begin
+  perform private.take_import_turn(p_job_id);
   job := private.lock_own_import(p_job_id);
   if job.status = 'failed' then
     return job;

@@ -167,19 +167,26 @@ test("a bad note is named by its place in the file; abandoning leaves nothing of
   expect(await db.query("select 1 from notes where source_guid in ('x', 'y')")).toHaveLength(0);
 });
 
+test("a step aims at a second of work on a server, a quarter on the embedded database, which it holds", async () => {
+  const { ms } = only(await db.query<{ ms: number }>("select private.import_step_ms() as ms"));
+  expect(ms).toBe(process.env.DATABASE_URL ? 1000 : 250);
+});
+
 test("a slower server commits part of a batch a step, in the file's order", async () => {
   const many = Array.from({ length: 120 }, (_, i) => note(`m${i}`, `M${String(i).padStart(3, "0")}`));
   const job = await staged(alice, [[note("first", "First")], many]);
   await step(alice, job.id);
-  // As if the first step had taken 5 ms a note: the next take about 250 ms of work, 50 notes.
-  await db.query("update import_jobs set finishing = jsonb_set(finishing, '{ms_per_note}', '5') where id = $1", [
-    job.id,
-  ]);
+  // As if the first step had taken a fiftieth of a step's work a note: the next take 50 notes.
+  const { ms } = only(await db.query<{ ms: number }>("select private.import_step_ms() as ms"));
+  const slowPace = () =>
+    db.query(
+      "update import_jobs set finishing = jsonb_set(finishing, '{ms_per_note}', to_jsonb($2::float8)) where id = $1",
+      [job.id, ms / 50],
+    );
+  await slowPace();
   const after = async () => {
     const stepped = await step(alice, job.id);
-    await db.query("update import_jobs set finishing = jsonb_set(finishing, '{ms_per_note}', '5') where id = $1", [
-      job.id,
-    ]);
+    await slowPace();
     return stepped.finishing;
   };
   expect(await after()).toMatchObject({ batch: 0, offset: 50, notes_read: 51 });
@@ -192,6 +199,52 @@ test("a slower server commits part of a batch a step, in the file's order", asyn
     [job.deck_id],
   );
   expect(fronts.map((row) => row.front)).toEqual(["First", ...many.map((staged) => staged.fields.front)]);
+});
+
+test("the next batch is staged while a step works: the step writes the job's row only as it ends", async () => {
+  const job = await staged(alice, [[note("w1", "W1")]]);
+  const stageNext = () =>
+    actAs(db, alice, async (tx) => {
+      // A stage waiting on the step would fail here instead of waiting for it.
+      await tx.query("select set_config('lock_timeout', '2s', true)");
+      await stageBatch(tx, job.id, 1, [note("w2", "W2")]);
+    });
+  if (db.kind === "postgres") {
+    // Another session holds the deck, so the step waits inside its turn.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = () => {};
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const holder = db.transaction(async (tx) => {
+      await tx.query("select 1 from decks where id = $1 for update", [job.deck_id]);
+      held();
+      await released;
+    });
+    await holding;
+    const stepping = step(alice, job.id);
+    for (;;) {
+      const [waiting] = await db.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and query like '%finish_import%'`,
+      );
+      if (waiting?.n) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await stageNext();
+    release();
+    await holder;
+    expect((await stepping).finishing).toMatchObject({ batch: 0 });
+  } else {
+    // The embedded database has one connection: calls run one after the other.
+    expect((await step(alice, job.id)).finishing).toMatchObject({ batch: 0 });
+    await stageNext();
+  }
+  expect((await step(alice, job.id)).finishing).toMatchObject({ batch: 1 });
+  expect(await finish(alice, job.id)).toMatchObject({ status: "done", summary: { notes_added: 2 } });
 });
 
 test("a batch a step has committed, sent again, changes nothing", async () => {

@@ -14,13 +14,20 @@ import { untar } from "./tar.mjs";
  */
 const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"];
 
+/**
+ * An import's commit step holds the one connection every request waits for;
+ * a quarter of a second keeps the stack answering (a server's steps take a
+ * second: private.import_step_ms).
+ */
+const singleConnection = ["-c", "engram.import_step_ms=250"];
+
 /** Embedded Postgres with the extensions Supabase preinstalls, and pg_trgm, which it offers. */
 export function createPglite(options = {}) {
   return PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { pg_trgm: onFirstUse(pg_trgm), pgcrypto: onFirstUse(pgcrypto), uuid_ossp: onFirstUse(uuid_ossp) },
-    startParams: [...PGlite.defaultStartParams, ...smallFootprint],
+    startParams: [...PGlite.defaultStartParams, ...smallFootprint, ...singleConnection],
   });
 }
 

@@ -151,7 +151,10 @@ export interface WholeBody {
 
 /**
  * `"s"."fn"("a" := …)`, each argument read from the bound JSON object with its
- * declared type; a single unnamed parameter gets the body itself.
+ * declared type; a single unnamed parameter gets the body itself. Each argument
+ * reads only its own key: json_to_record converts every column it is given, so
+ * a record of all of them made each argument convert a large jsonb one again
+ * (a 500 KB import batch: 90 ms a call instead of 55).
  */
 export function callSql(fn: DbFunction, args: unknown, body: WholeBody | null, params: Params): string {
   const name = qualified(fn.schema, fn.name);
@@ -167,11 +170,10 @@ export function callSql(fn: DbFunction, args: unknown, body: WholeBody | null, p
   const used = inputs.filter((a) => given.includes(a.name));
   if (used.length === 0) return `${name}()`;
   const json = params.add(JSON.stringify(args));
-  const record = used.map((a) => `${quoteIdent(a.name)} ${a.type}`).join(", ");
-  const named = used.map(
-    (a) =>
-      `${quoteIdent(a.name)} := (select _a.${quoteIdent(a.name)} from json_to_record(${json}::json) as _a(${record}))`,
-  );
+  const named = used.map((a) => {
+    const column = quoteIdent(a.name);
+    return `${column} := (select _a.${column} from json_to_record(${json}::json) as _a(${column} ${a.type}))`;
+  });
   return `${name}(${named.join(", ")})`;
 }
 

@@ -220,7 +220,7 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
       progress("staging", staged, input.notes.length);
       if (staged === input.notes.length) progress("finishing", committed, parts.length + 1);
     };
-    // A step may commit part of a batch (about a quarter of a second of work);
+    // A step may commit part of a batch (about a second of work; a quarter on the embedded database);
     // one that commits nothing leaves the rest to the last call.
     const commitInOrder = async () => {
       let reached = "";
