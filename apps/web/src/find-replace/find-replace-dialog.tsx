@@ -8,7 +8,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState } from "react";
 import { SubmitButton } from "../forms/submit-button.js";
 import { errorMessage } from "../lib/error-messages.js";
-import { useEngramMutations, useEngramQueries } from "../session/factories.js";
+import { useEngramQueries } from "../session/factories.js";
+import { useEngramMutations } from "../session/mutations.js";
 import { Dialog } from "../ui/dialog.js";
 import "./find-replace.css";
 

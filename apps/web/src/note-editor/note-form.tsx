@@ -9,7 +9,7 @@ import { type FocusEvent, type FormEvent, type ReactNode, useEffect, useRef, use
 import { ErrorSummary } from "../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../forms/form-errors.js";
 import { SubmitButton } from "../forms/submit-button.js";
-import { useEngramMutations } from "../session/factories.js";
+import { useEngramMutations } from "../session/mutations.js";
 import { CardPreview } from "./card-preview.js";
 import { ChangeNotice } from "./change-notice.js";
 import { fieldLabel, withStoredValues } from "./co-editing.js";

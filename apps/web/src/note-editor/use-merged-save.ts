@@ -11,7 +11,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FormErrors } from "../forms/form-errors.js";
 import { errorCode } from "../lib/error-messages.js";
-import { useEngramMutations } from "../session/factories.js";
+import { useEngramMutations } from "../session/mutations.js";
 import {
   describeChanges,
   draftNoteValues,

@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, Play, Sparkles } from "lucide-react";
 import { errorMessage } from "../lib/error-messages.js";
 import { Link } from "../lib/navigation.js";
-import { useEngramMutations } from "../session/factories.js";
+import { useEngramMutations } from "../session/mutations.js";
 import "./sample-deck.css";
 
 /**

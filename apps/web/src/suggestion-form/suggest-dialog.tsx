@@ -11,7 +11,7 @@ import { TextAreaField } from "../forms/text-field.js";
 import { errorMessage } from "../lib/error-messages.js";
 import { RichField } from "../note-editor/rich-field.js";
 import { splitTags, TagsInput } from "../note-editor/tags-input.js";
-import { useEngramMutations } from "../session/factories.js";
+import { useEngramMutations } from "../session/mutations.js";
 import { Dialog } from "../ui/dialog.js";
 import { fieldNames, type SuggestableKind, suggestableKinds } from "./field-names.js";
 import "../note-editor/note-editor.css";

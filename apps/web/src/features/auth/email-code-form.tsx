@@ -9,7 +9,7 @@ import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useNavigate } from "../../lib/navigation.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { callbackUrl } from "../../session/places.js";
 
 const codeFields = ["code"] as const;

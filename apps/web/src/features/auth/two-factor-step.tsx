@@ -9,7 +9,7 @@ import { type FormErrors, noErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { totpCodeMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { useSignOut } from "../../session/use-sign-out.js";
 import { AuthCard } from "./auth-card.js";
 

@@ -1,6 +1,6 @@
 /** Auth actions as mutations, so forms get `isPending` and `error` the same way as data writes. */
 import { type UseMutationResult, useMutation } from "@tanstack/react-query";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { callbackUrl } from "../../session/places.js";
 
 /** A mutation whose `mutate` takes the form's input and hands the SDK what it needs from it. */

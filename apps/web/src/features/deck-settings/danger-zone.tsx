@@ -6,7 +6,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
 import { useNavigate } from "../../lib/navigation.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export function DangerZone({ deck }: { deck: MyDeck }) {
   const [confirming, setConfirming] = useState(false);

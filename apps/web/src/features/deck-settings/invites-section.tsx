@@ -9,7 +9,7 @@ import { type FormErrors, formErrors, noErrors, textOf } from "../../forms/form-
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorCode, errorMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { useNamePrompt } from "./name-prompt.js";
 import { roleLabels } from "./roles.js";
 import { useInvites, useMembers } from "./use-deck-settings.js";

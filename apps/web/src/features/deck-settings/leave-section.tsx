@@ -5,7 +5,7 @@ import { LogOut } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { useNavigate } from "../../lib/navigation.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export function LeaveSection({ deck }: { deck: MyDeck }) {
   const [confirming, setConfirming] = useState(false);

@@ -5,7 +5,7 @@ import { Crown, UserMinus } from "lucide-react";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { errorMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { MemberAvatar } from "./member-avatar.js";
 import { roleAllows, roleLabels } from "./roles.js";
 import { useMembers, useTransferOwnership } from "./use-deck-settings.js";

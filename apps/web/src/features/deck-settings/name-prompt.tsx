@@ -7,7 +7,8 @@ import { displayNameChosen, EngramError } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { NameDialog } from "../../forms/name-dialog.js";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { useSession } from "../../session/session-context.js";
 
 const emptyName = new EngramError("validation", "Enter the name others see.", {

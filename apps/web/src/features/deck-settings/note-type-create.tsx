@@ -8,7 +8,7 @@ import { FieldFrame } from "../../forms/field-frame.js";
 import { formErrors, textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { Dialog } from "../../ui/dialog.js";
 
 const stock: StockNoteType[] = ["basic", "basic_reversed", "type_in", "cloze"];

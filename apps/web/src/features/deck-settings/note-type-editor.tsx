@@ -15,7 +15,7 @@ import { ErrorSummary } from "../../forms/error-summary.js";
 import { type FormErrors, noErrors } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { errorCode, errorMessage, fieldErrors } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { Dialog } from "../../ui/dialog.js";
 import {
   addedField,

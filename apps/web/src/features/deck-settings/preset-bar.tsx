@@ -8,7 +8,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import "./preset-bar.css";
 
 export type PresetStep = "new" | "rename" | "delete";

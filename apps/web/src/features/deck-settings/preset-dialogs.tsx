@@ -3,7 +3,7 @@ import type { DeckPreset, PresetOptions } from "@engram/sdk";
 import { useMutation } from "@tanstack/react-query";
 import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { NameDialog } from "../../forms/name-dialog.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { decksText } from "./preset-bar.js";
 
 // The SDK names the name field at fault, and any option it refuses.

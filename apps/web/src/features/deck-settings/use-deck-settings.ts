@@ -2,7 +2,8 @@
 import type { MyDeck } from "@engram/sdk";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { useSession } from "../../session/session-context.js";
 
 export type SettingsAccess =

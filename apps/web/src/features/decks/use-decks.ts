@@ -1,6 +1,7 @@
 /** Deck data for the screens, straight from the SDK's query and mutation factories. */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export function useDecks() {
   return useQuery(useEngramQueries().decks.list());

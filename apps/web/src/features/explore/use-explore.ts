@@ -1,7 +1,8 @@
 /** Public decks page by page, a deck's first notes for its preview, and cloning one into the user's decks. */
 import type { ExploreSort } from "@engram/sdk";
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export const pageSize = 20;
 export const previewSize = 10;

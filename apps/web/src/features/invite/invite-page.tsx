@@ -9,7 +9,8 @@ import { BookOpen, CircleAlert, Layers, UserRound, UsersRound } from "lucide-rea
 import type { ReactNode } from "react";
 import { errorCode, errorMessage } from "../../lib/error-messages.js";
 import { Link, useNavigate, useParams } from "../../lib/navigation.js";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { withNext } from "../../session/places.js";
 import { useSession } from "../../session/session-context.js";
 import { Loading } from "../../ui/loading.js";

@@ -5,7 +5,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { RotateCcw } from "lucide-react";
 import { restoreErrorMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { notesCount } from "./notes-count.js";
 
 export interface Undoable {

@@ -3,7 +3,8 @@ import type { DeckNoteType, DeckRole } from "@engram/sdk";
 import type { BrowsePagesParams, NotePagesParams } from "@engram/sdk/query";
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 /** Notes fetched per page as the list scrolls. */
 export const pageSize = 100;

@@ -6,7 +6,7 @@ import { ConfirmDialog } from "../../forms/confirm-dialog.js";
 import { TextField } from "../../forms/text-field.js";
 import { errorMessage } from "../../lib/error-messages.js";
 import { useNavigate } from "../../lib/navigation.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { Dialog } from "../../ui/dialog.js";
 import type { AccountDeletedState } from "./delete-account-section.js";
 import { useDeleteAccount, useSignOutEverywhere } from "./use-settings.js";

@@ -8,7 +8,7 @@ import { textOf } from "../../forms/form-errors.js";
 import { SubmitButton } from "../../forms/submit-button.js";
 import { TextField } from "../../forms/text-field.js";
 import { totpCodeMessage } from "../../lib/error-messages.js";
-import { useEngramMutations } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 /**
  * GoTrue's QR code comes as `data:image/svg+xml;utf-8,<svg…>` with the markup

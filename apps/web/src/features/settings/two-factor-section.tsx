@@ -10,7 +10,8 @@ import { ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
 import { onDemand } from "../../lib/preloadable.js";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 import { SavedStatus, SettingsSection } from "./settings-section.js";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });

@@ -1,6 +1,7 @@
 /** The settings screen's reads and writes, over the SDK's query and mutation factories. */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export function useProfile() {
   return useQuery(useEngramQueries().profile.get());

@@ -11,7 +11,8 @@ import { markedTag } from "@engram/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/error-messages.js";
-import { useEngramMutations, useEngramQueries } from "../../session/factories.js";
+import { useEngramQueries } from "../../session/factories.js";
+import { useEngramMutations } from "../../session/mutations.js";
 
 export const flagNames = ["", "Red", "Orange", "Green", "Blue", "Pink", "Turquoise", "Purple"] as const;
 
