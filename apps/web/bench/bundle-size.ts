@@ -63,8 +63,9 @@ const routes: Route[] = [
       "src/features/note-browser/deck-page.tsx",
       "../../packages/sdk/src/note-types.ts",
       "../../packages/sdk/src/note-history.ts",
-      // An editor's count of waiting suggestions; the pictures of who else is here.
+      // An editor's count of waiting suggestions; who else is here, and their pictures.
       "../../packages/sdk/src/suggestions.ts",
+      "../../packages/sdk/src/realtime/deck-room.ts",
       "../../packages/sdk/src/storage.ts",
     ],
   },

@@ -7,7 +7,9 @@
  * EngramError instead of throwing.
  */
 import { z } from "zod/mini";
-import { type DeckRoom, type JoinDeckOptions, joinDeckRoom } from "./realtime/deck-room.js";
+import { toEngramError } from "./errors.js";
+import type { DeckRoom, JoinDeckOptions } from "./realtime/deck-room.js";
+import { pendingDeckRoom } from "./realtime/pending-deck-room.js";
 import { createSubscriptions } from "./realtime/subscriptions.js";
 import { validate } from "./request.js";
 import type { EngramClient } from "./supabase-client.js";
@@ -39,6 +41,23 @@ const joinOptionsSchema = z.object({
   avatarPath: z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
 });
 
+type RoomCode = typeof import("./realtime/deck-room.js");
+let roomCode: RoomCode | undefined;
+let loadingRoomCode: Promise<RoomCode> | undefined;
+function loadRoomCode(): Promise<RoomCode> {
+  loadingRoomCode ??= import("./realtime/deck-room.js").then(
+    (module) => {
+      roomCode = module;
+      return module;
+    },
+    (error: unknown) => {
+      loadingRoomCode = undefined; // the next join tries again
+      throw error;
+    },
+  );
+  return loadingRoomCode;
+}
+
 export function createRealtime(supabase: EngramClient) {
   return {
     ...createSubscriptions(supabase),
@@ -51,7 +70,19 @@ export function createRealtime(supabase: EngramClient) {
     joinDeck(deckId: string, options: JoinDeckOptions): DeckRoom {
       const id = validate(deckIdSchema, deckId);
       const checked = validate(joinOptionsSchema, options);
-      const room = joinDeckRoom(supabase, id, { ...checked, ...(options.onError ? { onError: options.onError } : {}) });
+      const joinOptions = { ...checked, ...(options.onError ? { onError: options.onError } : {}) };
+      // The room's code loads with the first join: most screens never open one.
+      const room = roomCode
+        ? roomCode.joinDeckRoom(supabase, id, joinOptions)
+        : pendingDeckRoom(
+            id,
+            loadRoomCode().catch((error: unknown) => {
+              const failed = toEngramError(error);
+              options.onError?.(failed);
+              throw failed;
+            }),
+            () => (roomCode as RoomCode).joinDeckRoom(supabase, id, joinOptions),
+          );
       return {
         ...room,
         setActivity: (activity) => room.setActivity(validate(activitySchema, activity)),
