@@ -31,7 +31,10 @@ function recordingRoom() {
     focusField: (field) => void calls.push(`field ${field}`),
     leave: async () => void calls.push("leave"),
   };
-  return { room, calls, announce: () => presenceListeners.forEach((listener) => listener([someone])) };
+  const announce = () => {
+    for (const listener of presenceListeners) listener([someone]);
+  };
+  return { room, calls, announce };
 }
 
 function later<T>() {
