@@ -22,7 +22,7 @@ $$;
 
 -- The caller's job, its row left unlocked; PT404 for anyone else's.
 create function private.read_own_import(p_job_id uuid) returns public.import_jobs
-language plpgsql stable security definer
+language plpgsql security definer
 set search_path = ''
 as $$
 declare
@@ -33,6 +33,17 @@ begin
     perform private.fail('PT404', 'import not found', 'job_id');
   end if;
   return job;
+end
+$$;
+
+-- The caller's job, locked until the end of the transaction; PT404 for anyone else's.
+create or replace function private.lock_own_import(p_job_id uuid) returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform 1 from public.import_jobs where id = p_job_id for update;
+  return private.read_own_import(p_job_id);
 end
 $$;
 

@@ -177,25 +177,9 @@ begin
 end
 $$;
 
--- The caller's job, locked until the end of the transaction; PT404 for anyone else's.
-create function private.lock_own_import(p_job_id uuid) returns public.import_jobs
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  job public.import_jobs;
-begin
-  select * into job from public.import_jobs where id = p_job_id for update;
-  if job.id is null or job.user_id is distinct from auth.uid() then
-    perform private.fail('PT404', 'import not found', 'job_id');
-  end if;
-  return job;
-end
-$$;
-
 -- The caller's job, its row left unlocked; PT404 for anyone else's.
 create function private.read_own_import(p_job_id uuid) returns public.import_jobs
-language plpgsql stable security definer
+language plpgsql security definer
 set search_path = ''
 as $$
 declare
@@ -206,6 +190,17 @@ begin
     perform private.fail('PT404', 'import not found', 'job_id');
   end if;
   return job;
+end
+$$;
+
+-- The caller's job, locked until the end of the transaction; PT404 for anyone else's.
+create function private.lock_own_import(p_job_id uuid) returns public.import_jobs
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform 1 from public.import_jobs where id = p_job_id for update;
+  return private.read_own_import(p_job_id);
 end
 $$;
 

@@ -5,7 +5,7 @@ import { fromAuthError, toEngramError } from "./errors.js";
 /** The data of `{ data, error: null }`, the first of auth-js's `{ data, error: null } | { data: nulls, error }`. */
 export async function authResult<R extends { data: unknown; error: AuthError | null }>(
   request: Promise<R>,
-): Promise<Extract<R, { error: null }>["data"]> {
+): Promise<NonNullable<Extract<R, { error: null }>["data"]>> {
   let result: R;
   try {
     result = await request;
@@ -13,5 +13,5 @@ export async function authResult<R extends { data: unknown; error: AuthError | n
     throw toEngramError(error);
   }
   if (result.error) throw fromAuthError(result.error);
-  return result.data as Extract<R, { error: null }>["data"];
+  return result.data as NonNullable<Extract<R, { error: null }>["data"]>;
 }

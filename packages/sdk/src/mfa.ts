@@ -3,8 +3,8 @@
  * `auth.mfa`. A user with a verified factor must reach aal2 (password, then a
  * code) before the database lets them read or change their data.
  */
-import type { AuthError } from "@supabase/supabase-js";
-import { EngramError, fromAuthError, toEngramError } from "./errors.js";
+import { authResult } from "./auth-result.js";
+import { EngramError } from "./errors.js";
 import type { EngramClient } from "./supabase-client.js";
 
 export type AssuranceLevel = "aal1" | "aal2";
@@ -33,20 +33,6 @@ export interface Assurance {
   next: AssuranceLevel;
 }
 
-/** auth-js answers `{ data, error }`; this returns the data or throws the mapped EngramError. */
-async function call<R extends { data: unknown; error: AuthError | null }>(
-  request: Promise<R>,
-): Promise<NonNullable<Extract<R, { error: null }>["data"]>> {
-  let result: R;
-  try {
-    result = await request;
-  } catch (error) {
-    throw toEngramError(error);
-  }
-  if (result.error) throw fromAuthError(result.error);
-  return result.data as NonNullable<Extract<R, { error: null }>["data"]>;
-}
-
 /** Six digits, spaces allowed as authenticator apps show them ("123 456"). */
 function sixDigits(code: string): string {
   const digits = code.replace(/\s+/g, "");
@@ -64,7 +50,7 @@ export function createMfa(supabase: EngramClient) {
   const mfa = () => supabase.auth.mfa;
 
   async function listFactors(): Promise<TotpFactor[]> {
-    const data = await call(mfa().listFactors());
+    const data = await authResult(mfa().listFactors());
     return data.all
       .filter((factor) => factor.factor_type === "totp")
       .map((factor) => ({
@@ -83,10 +69,10 @@ export function createMfa(supabase: EngramClient) {
      */
     async enrollTotp(options: { friendlyName?: string } = {}): Promise<TotpEnrollment> {
       for (const factor of await listFactors()) {
-        if (factor.status === "unverified") await call(mfa().unenroll({ factorId: factor.id }));
+        if (factor.status === "unverified") await authResult(mfa().unenroll({ factorId: factor.id }));
       }
       const friendlyName = options.friendlyName?.trim();
-      const data = await call(mfa().enroll({ factorType: "totp", ...(friendlyName ? { friendlyName } : {}) }));
+      const data = await authResult(mfa().enroll({ factorType: "totp", ...(friendlyName ? { friendlyName } : {}) }));
       if (data.type !== "totp") throw new EngramError("internal", "The server did not enrol an authenticator app.");
       return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri };
     },
@@ -102,7 +88,7 @@ export function createMfa(supabase: EngramClient) {
     async verifyTotp(factorId: string, code: string): Promise<void> {
       const digits = sixDigits(code);
       try {
-        await call(mfa().challengeAndVerify({ factorId, code: digits }));
+        await authResult(mfa().challengeAndVerify({ factorId, code: digits }));
       } catch (error) {
         if (error instanceof EngramError && error.rule === "code_reused") {
           // The server already ended the session; forget it here, as a sign-out would.
@@ -117,9 +103,9 @@ export function createMfa(supabase: EngramClient) {
 
     /** Removes a factor (a verified one needs an aal2 session); the session is renewed to reflect it. */
     async unenroll(factorId: string): Promise<void> {
-      await call(mfa().unenroll({ factorId }));
+      await authResult(mfa().unenroll({ factorId }));
       // The stored session still lists the factor and may say aal2; fetch the new state.
-      await call(supabase.auth.refreshSession());
+      await authResult(supabase.auth.refreshSession());
     },
 
     /**
@@ -127,7 +113,7 @@ export function createMfa(supabase: EngramClient) {
      * password sign-in means: ask for the code from the authenticator app.
      */
     async assurance(): Promise<Assurance> {
-      const data = await call(mfa().getAuthenticatorAssuranceLevel());
+      const data = await authResult(mfa().getAuthenticatorAssuranceLevel());
       if (!data.currentLevel) {
         throw new EngramError("auth/session-expired", "Your session has ended. Sign in again.");
       }
