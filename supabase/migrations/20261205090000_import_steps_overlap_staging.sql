@@ -5,7 +5,8 @@
 -- server a step also aims at a second of work instead of a quarter, which
 -- halves what each step's temp tables cost an import; the embedded database,
 -- where a step holds the only connection, keeps a quarter
--- (engram.import_step_ms).
+-- (engram.import_step_ms). purge_abandoned_imports leaves a job whose turn
+-- a step holds, as it left one whose row a step held.
 
 -- How long one commit step of an import into a new deck aims to work. On a
 -- server a step holds only its own job and deck, so a second's step costs
@@ -50,15 +51,24 @@ $$;
 -- The steps of one import's finish, its last call and abandoning it take
 -- turns (a lock on the job until the end of the transaction), before any
 -- lock on the job's row: so a step can leave the row to the next batch
--- being staged, and still none of them overlaps another.
-create function private.take_import_turn(p_job_id uuid) returns void
-language sql
+-- being staged, and still none of them overlaps another. Without p_wait it
+-- takes the turn only if it is free, and says whether it did.
+create function private.take_import_turn(p_job_id uuid, p_wait boolean default true) returns boolean
+language plpgsql
 set search_path = ''
 as $$
-  select pg_advisory_xact_lock(hashtextextended('import_jobs:' || p_job_id::text, 0))
+declare
+  turn bigint := hashtextextended('import_jobs:' || p_job_id::text, 0);
+begin
+  if p_wait then
+    perform pg_advisory_xact_lock(turn);
+    return true;
+  end if;
+  return pg_try_advisory_xact_lock(turn);
+end
 $$;
 
-revoke execute on function private.read_own_import(uuid), private.take_import_turn(uuid) from anon;
+revoke execute on function private.read_own_import(uuid), private.take_import_turn(uuid, boolean) from anon;
 
 -- Commits a staged import: finds or creates the note types its custom notes
 -- use (import_note_types), adds the new notes (and so their cards and every
@@ -652,5 +662,48 @@ begin
   where id = p_job_id
   returning * into job;
   return job;
+end
+$$;
+
+-- Clears imports that were abandoned: running jobs past their age
+-- (import_limits) are marked failed as expired, and their staged batches
+-- deleted with the deck they created while it holds no notes or, left by a
+-- finish in steps, has no member yet. Finished imports, and every note an
+-- import landed, are never touched. start_import
+-- runs it for everyone; the service role may call it too (from pg_cron on a
+-- hosted project: `select public.purge_abandoned_imports()`). Returns how
+-- many jobs it cleared, at most p_limit.
+create or replace function public.purge_abandoned_imports(p_limit integer default 1000) returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  expired uuid[];
+begin
+  if p_limit is null or p_limit not between 1 and 10000 then
+    perform private.fail('22023', 'purge 1 to 10,000 imports at a time', 'limit');
+  end if;
+  -- A job being staged or finished right now is locked, or its turn taken by
+  -- a step: it is left for the next purge.
+  select array_agg(j.id) into expired
+  from (
+    select id from public.import_jobs
+    where status = 'running' and created_at <= now() - (private.import_limits()).max_age
+      and private.take_import_turn(id, p_wait => false)
+    order by created_at
+    limit p_limit
+    for update skip locked
+  ) j;
+  if expired is null then
+    return 0;
+  end if;
+  delete from private.import_batches where job_id = any(expired);
+  delete from public.decks d
+  using public.import_jobs j
+  where j.id = any(expired) and j.created_deck and d.id = j.deck_id and d.owner_id = j.user_id
+    and (not exists (select 1 from public.notes n where n.deck_id = d.id)
+      or not exists (select 1 from public.deck_members m where m.deck_id = d.id));
+  update public.import_jobs set status = 'failed', error = 'expired' where id = any(expired);
+  return cardinality(expired);
 end
 $$;

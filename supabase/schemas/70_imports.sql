@@ -207,12 +207,21 @@ $$;
 -- The steps of one import's finish, its last call and abandoning it take
 -- turns (a lock on the job until the end of the transaction), before any
 -- lock on the job's row: so a step can leave the row to the next batch
--- being staged, and still none of them overlaps another.
-create function private.take_import_turn(p_job_id uuid) returns void
-language sql
+-- being staged, and still none of them overlaps another. Without p_wait it
+-- takes the turn only if it is free, and says whether it did.
+create function private.take_import_turn(p_job_id uuid, p_wait boolean default true) returns boolean
+language plpgsql
 set search_path = ''
 as $$
-  select pg_advisory_xact_lock(hashtextextended('import_jobs:' || p_job_id::text, 0))
+declare
+  turn bigint := hashtextextended('import_jobs:' || p_job_id::text, 0);
+begin
+  if p_wait then
+    perform pg_advisory_xact_lock(turn);
+    return true;
+  end if;
+  return pg_try_advisory_xact_lock(turn);
+end
 $$;
 
 -- A running job past its age was abandoned: it takes no more batches and
@@ -375,7 +384,7 @@ as $$
 $$;
 
 revoke execute on function private.lock_own_import(uuid), private.read_own_import(uuid),
-  private.take_import_turn(uuid), private.import_note_problem(jsonb),
+  private.take_import_turn(uuid, boolean), private.import_note_problem(jsonb),
   private.import_content_problem(public.note_kind, jsonb, text[])
   from anon;
 
@@ -1210,11 +1219,13 @@ begin
   if p_limit is null or p_limit not between 1 and 10000 then
     perform private.fail('22023', 'purge 1 to 10,000 imports at a time', 'limit');
   end if;
-  -- A job being staged or finished right now is locked: it is left for the next purge.
+  -- A job being staged or finished right now is locked, or its turn taken by
+  -- a step: it is left for the next purge.
   select array_agg(j.id) into expired
   from (
     select id from public.import_jobs
     where status = 'running' and created_at <= now() - (private.import_limits()).max_age
+      and private.take_import_turn(id, p_wait => false)
     order by created_at
     limit p_limit
     for update skip locked

@@ -307,6 +307,38 @@ test("an expired import left between steps is cleared with its unrevealed deck",
   expect(await db.query("select 1 from notes where source_guid = 'o1'")).toHaveLength(0);
 });
 
+test("a purge leaves an expired import while a step of it holds its turn, and clears it after", async () => {
+  const job = await staged(alice, [[note("h1", "H1")]]);
+  await db.query("update import_jobs set created_at = now() - interval '30 hours' where id = $1", [job.id]);
+  const purge = () => actAs(db, service, (tx) => tx.query("select purge_abandoned_imports()"));
+  const statusOf = async () =>
+    only(await db.query<{ status: string }>("select status from import_jobs where id = $1", [job.id])).status;
+  if (db.kind === "postgres") {
+    // Another session holds the job's turn, as a step at work does.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = () => {};
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const holder = db.transaction(async (tx) => {
+      await tx.query("select private.take_import_turn($1)", [job.id]);
+      held();
+      await released;
+    });
+    await holding;
+    await purge();
+    expect(await statusOf()).toBe("running");
+    release();
+    await holder;
+  }
+  // (The embedded database has one connection: no step can be at work meanwhile.)
+  await purge();
+  expect(await statusOf()).toBe("failed");
+});
+
 test("a package's deck tree under a new deck is made in steps, hidden and without members until revealed", async () => {
   const exam = stagedPreset("Stepped exam", 1736000000999);
   const inDeck = (deck: string[], guid: string, cards: unknown[] = []) => ({ ...note(guid, guid, cards), deck });
