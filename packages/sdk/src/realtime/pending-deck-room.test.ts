@@ -95,14 +95,16 @@ describe("a deck room whose code is still loading", () => {
     expect(order).toEqual(["join first", "leave first", "join second"]);
   });
 
-  test("a load that fails rejects the calls with its error", async () => {
+  test("a load that fails rejects the calls with its error; leaving the room it never joined succeeds", async () => {
     const joining = later<void>();
     const pending = pendingDeckRoom("d1", joining.promise, () => {
       throw new Error("never joined");
     });
+    const editing = pending.startEditing("n1");
     const leaving = pending.leave();
     joining.reject(new Error("offline"));
-    await expect(leaving).rejects.toThrow("offline");
+    await expect(editing).rejects.toThrow("offline");
+    await expect(leaving).resolves.toBeUndefined();
     expect(pending.presence()).toEqual([]);
   });
 });

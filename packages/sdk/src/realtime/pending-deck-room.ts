@@ -4,7 +4,7 @@
  * answer as an empty room, and the join, listeners and calls reach the room
  * once the code is there, in the order they were made (a leave and a join
  * again, as React's StrictMode mounts, stay in that order), and a load that
- * fails rejects the calls.
+ * fails rejects the calls but `leave`.
  */
 import type { DeckRoom } from "./deck-room.js";
 
@@ -59,6 +59,7 @@ export function pendingDeckRoom(deckId: string, loaded: Promise<unknown>, join: 
         }),
       );
     },
-    leave: () => (room ? room.leave() : then((joined) => joined.leave())),
+    // A room whose code never loaded was never joined: there is nothing to leave.
+    leave: () => (room ? room.leave() : then((joined) => joined.leave()).catch(() => undefined)),
   };
 }
