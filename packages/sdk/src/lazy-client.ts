@@ -18,14 +18,7 @@ export function lazyClient<Client extends AsyncMethods>(
   load: () => Promise<Client>,
   methods: { [Name in keyof Client]: true },
 ): Client {
-  let loading: Promise<Client> | undefined;
-  const loaded = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw toEngramError(error);
-    });
-    return loading;
-  };
+  const loaded = loadOnce(load);
   const standIn: Record<string, unknown> = {};
   for (const name of Object.keys(methods)) {
     standIn[name] = async (...args: never[]) => {
@@ -36,4 +29,19 @@ export function lazyClient<Client extends AsyncMethods>(
     };
   }
   return standIn as Client;
+}
+
+/**
+ * `load`, called once and its promise kept for every later call. A failed load
+ * rejects with an `EngramError`, and the next call tries again.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw toEngramError(error);
+    });
+    return loading;
+  };
 }

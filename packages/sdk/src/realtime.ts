@@ -7,7 +7,8 @@
  * EngramError instead of throwing.
  */
 import { z } from "zod/mini";
-import { toEngramError } from "./errors.js";
+import type { EngramError } from "./errors.js";
+import { loadOnce } from "./lazy-client.js";
 import type { DeckRoom, JoinDeckOptions } from "./realtime/deck-room.js";
 import { pendingDeckRoom } from "./realtime/pending-deck-room.js";
 import { createSubscriptions } from "./realtime/subscriptions.js";
@@ -43,20 +44,13 @@ const joinOptionsSchema = z.object({
 
 type RoomCode = typeof import("./realtime/deck-room.js");
 let roomCode: RoomCode | undefined;
-let loadingRoomCode: Promise<RoomCode> | undefined;
-function loadRoomCode(): Promise<RoomCode> {
-  loadingRoomCode ??= import("./realtime/deck-room.js").then(
-    (module) => {
-      roomCode = module;
-      return module;
-    },
-    (error: unknown) => {
-      loadingRoomCode = undefined; // the next join tries again
-      throw error;
-    },
-  );
-  return loadingRoomCode;
-}
+// The room's code loads with the first join; a join after a failed load tries again.
+const loadRoomCode = loadOnce(() =>
+  import("./realtime/deck-room.js").then((module) => {
+    roomCode = module;
+    return module;
+  }),
+);
 
 export function createRealtime(supabase: EngramClient) {
   return {
@@ -76,10 +70,10 @@ export function createRealtime(supabase: EngramClient) {
         ? roomCode.joinDeckRoom(supabase, id, joinOptions)
         : pendingDeckRoom(
             id,
-            loadRoomCode().catch((error: unknown) => {
-              const failed = toEngramError(error);
-              options.onError?.(failed);
-              throw failed;
+            // loadOnce rejects with an EngramError.
+            loadRoomCode().catch((error: EngramError) => {
+              options.onError?.(error);
+              throw error;
             }),
             () => (roomCode as RoomCode).joinDeckRoom(supabase, id, joinOptions),
           );

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { deferred } from "../deferred.js";
 import type { DeckPresence, DeckRoom } from "./deck-room.js";
 import { pendingDeckRoom } from "./pending-deck-room.js";
 
@@ -37,20 +38,10 @@ function recordingRoom() {
   return { room, calls, announce };
 }
 
-function later<T>() {
-  let resolve: (value: T) => void = () => undefined;
-  let reject: (reason: unknown) => void = () => undefined;
-  const promise = new Promise<T>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  return { promise, resolve, reject };
-}
-
 describe("a deck room whose code is still loading", () => {
   test("reads as empty, then reaches the room with every call in order and only the last field", async () => {
     const { room, calls } = recordingRoom();
-    const joining = later<void>();
+    const joining = deferred();
     const pending = pendingDeckRoom("d1", joining.promise, () => room);
     expect(pending.presence()).toEqual([]);
     const editing = pending.startEditing("n1");
@@ -68,7 +59,7 @@ describe("a deck room whose code is still loading", () => {
 
   test("a listener added before the room is there hears it, unless removed first", async () => {
     const { room, announce } = recordingRoom();
-    const joining = later<void>();
+    const joining = deferred();
     const pending = pendingDeckRoom("d1", joining.promise, () => room);
     const heard: string[] = [];
     pending.onPresence(() => heard.push("kept"));
@@ -82,7 +73,7 @@ describe("a deck room whose code is still loading", () => {
 
   test("a join, its leave and a join again made before the code is there keep their order", async () => {
     const order: string[] = [];
-    const loaded = later<void>();
+    const loaded = deferred();
     const handle = (name: string) => () => {
       order.push(`join ${name}`);
       return { ...recordingRoom().room, leave: async () => void order.push(`leave ${name}`) };
@@ -96,7 +87,7 @@ describe("a deck room whose code is still loading", () => {
   });
 
   test("a load that fails rejects the calls with its error; leaving the room it never joined succeeds", async () => {
-    const joining = later<void>();
+    const joining = deferred();
     const pending = pendingDeckRoom("d1", joining.promise, () => {
       throw new Error("never joined");
     });

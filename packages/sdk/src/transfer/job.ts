@@ -9,6 +9,7 @@
  */
 
 import type { Json, Tables } from "../database.types.js";
+import { deferred } from "../deferred.js";
 import { EngramError, toEngramError } from "../errors.js";
 import { run } from "../request.js";
 import type { SvgRasterizer } from "../storage/svg.js";
@@ -122,18 +123,6 @@ async function inTurns<T>(items: readonly T[], atOnce: number, work: (index: num
   if (failed) throw failed.reason;
 }
 
-/** A promise settled from outside; a rejection nobody awaits is not reported as unhandled. */
-function later() {
-  let resolve = () => {};
-  let reject: (reason: unknown) => void = () => {};
-  const promise = new Promise<void>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
 /** The import RPCs return the job row; PostgREST answers null only if the function returned nothing. */
 function present(job: Job | null): Job {
   if (!job) throw new EngramError("internal", "The server did not return the import.");
@@ -195,7 +184,7 @@ export async function runImportJob(supabase: EngramClient, input: JobInput): Pro
     let staged = 0;
     let committed = 0;
     let stopped: unknown;
-    const landed = parts.map(() => later());
+    const landed = parts.map(() => deferred());
     progress("staging", 0, input.notes.length);
     const stage = async (index: number, part: StagedNote[]) => {
       if (stopped) throw stopped;
