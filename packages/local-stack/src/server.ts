@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { loadConfig, type StackConfig } from "./config/config.js";
-import { type AutoAnalyze, startAutoAnalyze } from "./database/auto-analyze.js";
+import { type BackgroundWork, startBackgroundWork } from "./database/background-work.js";
 import { prepareDatabase } from "./database/migrate.js";
 import { openStackPglite, type PgliteDatabase } from "./database/pglite.js";
 import type { Database } from "./database/types.js";
@@ -133,8 +133,8 @@ async function startOn(
     exposeNewTables: options.exposeNewTables ?? config.api.autoExposeNewTables,
   });
 
-  // PGlite has no autovacuum: the stack keeps its statistics as a server's would.
-  const autoAnalyze: AutoAnalyze | null = embedded ? startAutoAnalyze(embedded) : null;
+  // PGlite has no autovacuum or checkpointer: the stack keeps its statistics and its WAL as a server's would.
+  const backgroundWork: BackgroundWork | null = embedded ? startBackgroundWork(embedded) : null;
 
   const hostname = options.hostname ?? "127.0.0.1";
   let wire: WireServer | null = null;
@@ -142,7 +142,7 @@ async function startOn(
     const port = options.dbPort === "config" ? config.db.port : options.dbPort;
     wire = await serveWireProtocol({ pglite: embedded.pglite, session: embedded.session, port, host: hostname }).catch(
       async (error: Error) => {
-        await autoAnalyze?.stop();
+        await backgroundWork?.stop();
         await db.close().catch(() => undefined);
         throw error;
       },
@@ -170,7 +170,7 @@ async function startOn(
       stack
         .close()
         .catch(() => undefined)
-        .then(() => autoAnalyze?.stop())
+        .then(() => backgroundWork?.stop())
         .then(() => Promise.all([wire?.close(), db.close()]))
         .catch(() => undefined);
       reject(
@@ -196,7 +196,7 @@ async function startOn(
       await stack.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await wire?.close();
-      await autoAnalyze?.stop();
+      await backgroundWork?.stop();
       await db.close();
       if (!dataDir) await rm(storageDir, { recursive: true, force: true });
     },

@@ -11,8 +11,13 @@ import { untar } from "./tar.mjs";
 /**
  * Postgres's 128 MB of shared buffers are most of PGlite's memory, all of it
  * touched at start; a development database's working set fits in far less.
+ * The WAL kept between checkpoints (which the stack makes: background-work.ts)
+ * is memory too for a database in memory: a server's 1 GB is sized for its disks.
  */
-const smallFootprint = ["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"];
+const smallFootprint = [
+  ...["-c", "shared_buffers=16MB", "-c", "wal_buffers=1MB", "-c", "temp_buffers=2MB"],
+  ...["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"],
+];
 
 /**
  * An import's commit step holds the one connection every request waits for;
