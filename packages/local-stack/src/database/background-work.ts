@@ -37,7 +37,13 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
-export function startBackgroundWork(db: Queryable, options: { intervalMs?: number } = {}): BackgroundWork {
+/**
+ * A round every 5 s; the platform's autovacuum looks every minute, but a search
+ * right after an import should not wait that long for its statistics.
+ */
+const roundEveryMs = 5_000;
+
+export function startBackgroundWork(db: Queryable): BackgroundWork {
   let running: Promise<void> | null = null;
   let stopped = false;
 
@@ -57,7 +63,7 @@ export function startBackgroundWork(db: Queryable, options: { intervalMs?: numbe
       .finally(() => {
         running = null;
       });
-  }, options.intervalMs ?? 5_000);
+  }, roundEveryMs);
   timer.unref();
 
   return {
